@@ -1,0 +1,77 @@
+# docintel — the two commands: `make run` and `make test`. Everything else is a step of those.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= $(shell nproc)
+VAR := $(CURDIR)/var
+export DOCINTEL_DATA_DIR ?= $(VAR)
+export DOCINTEL_PLUGINS_DIR ?= $(VAR)/plugins
+export DOCINTEL_PORT ?= 8080
+export DOCINTEL_BASE_URL ?= http://localhost:$(DOCINTEL_PORT)
+export DOCINTEL_PG_PORT ?= 54329
+export CCACHE_DIR ?= $(CURDIR)/.cache/ccache
+ADMIN_EMAIL ?= admin@docintel.local
+ALL_SCOPES := workspaces:read workspaces:write documents:read documents:write knowledge:query \
+  knowledge:generate sessions:write video:read video:process batches:read batches:write \
+  workflows:read workflows:write reviews:write reviews:approve packets:write learning:read \
+  learning:participate learning:manage
+
+# A private cluster under var/ unless DOCINTEL_DATABASE_URL points elsewhere.
+ifeq ($(DOCINTEL_DATABASE_URL),)
+PRIVATE_PG := 1
+export DOCINTEL_DATABASE_URL := postgresql://docintel@127.0.0.1:$(DOCINTEL_PG_PORT)/docintel
+endif
+ADMIN := $(BUILD_DIR)/server/docintel-admin
+SERVER := $(BUILD_DIR)/server/docintel-server
+
+.PHONY: deps configure build db db-stop migrate admin run test format format-check bench-http clean
+
+deps:
+	@server/scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j$(JOBS)
+
+db: deps
+ifdef PRIVATE_PG
+	@server/scripts/postgres.sh start
+endif
+
+db-stop:
+	@server/scripts/postgres.sh stop
+
+migrate: build db
+	@$(ADMIN) migrate
+
+admin: migrate
+	@$(ADMIN) user ensure-admin --email $(ADMIN_EMAIL)
+
+run: admin
+	@mkdir -p $(DOCINTEL_PLUGINS_DIR)
+	@echo "REST API:  $(DOCINTEL_BASE_URL)/api/v1   (OpenAPI: $(DOCINTEL_BASE_URL)/openapi.json)"
+	@echo "Health:    $(DOCINTEL_BASE_URL)/healthz  $(DOCINTEL_BASE_URL)/readyz"
+	@echo "Plugins:   drop .so files into $(DOCINTEL_PLUGINS_DIR)"
+	@echo "Admin access token ($(ADMIN_EMAIL), 12 h, all scopes):"
+	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
+	@exec $(SERVER)
+
+test: build db
+	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
+	  ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
+
+format:
+	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
+
+format-check: deps
+	@git ls-files '*.h' '*.cpp' | xargs clang-format --dry-run --Werror
+
+bench-http: build db
+	@bench/http/run.sh
+
+clean:
+	@rm -rf $(BUILD_DIR)

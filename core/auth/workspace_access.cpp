@@ -1,0 +1,25 @@
+#include "auth/workspace_access.h"
+
+namespace docintel::auth {
+
+plugin::Result<WorkspaceRole> WorkspaceAccess::require(const std::string& user_id,
+                                                       const std::string& workspace_id,
+                                                       WorkspaceAction action) const {
+    if (user_id.empty()) {
+        return plugin::Error::forbidden("forbidden", "workspaces need a user token");
+    }
+    auto role_text = workspaces_.roleOf(workspace_id, user_id);
+    if (!role_text) return role_text.error();
+    if (!role_text->has_value()) {
+        return plugin::Error{"workspace_not_found", "workspace not found", 404};
+    }
+    const auto role = parseWorkspaceRole(**role_text);
+    if (!role) return plugin::Error::internal("unknown role");
+    if (!allows(*role, action)) {
+        return plugin::Error::forbidden("forbidden", "your role (" + toString(*role) +
+                                                         ") does not allow this in the workspace");
+    }
+    return *role;
+}
+
+}  // namespace docintel::auth

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace docintel::common {
+
+/// Seconds since the Unix epoch.
+std::int64_t nowEpochSeconds();
+
+/// Current UTC time as RFC 3339 with milliseconds, e.g. 2026-11-22T02:36:41.123Z.
+std::string nowIso8601();
+
+}  // namespace docintel::common

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace docintel::common {
+
+/// A random (version 4) UUID in canonical lower-case form. Thread-safe.
+std::string newUuid();
+
+/// True when `text` is a UUID in canonical 8-4-4-4-12 hex form (any case).
+bool isUuid(std::string_view text);
+
+/// `bytes` random bytes from the OS CSPRNG, base64url without padding. Throws on RNG failure.
+std::string randomToken(std::size_t bytes);
+
+}  // namespace docintel::common

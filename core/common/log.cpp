@@ -1,0 +1,62 @@
+#include "common/log.h"
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+
+#include "common/clock.h"
+
+namespace docintel::common {
+namespace {
+
+std::atomic<LogLevel> g_min_level{LogLevel::kInfo};
+std::mutex g_mutex;  // guards interleaving of lines on stderr
+
+const char* levelName(LogLevel level) {
+    switch (level) {
+        case LogLevel::kDebug:
+            return "debug";
+        case LogLevel::kInfo:
+            return "info";
+        case LogLevel::kWarning:
+            return "warning";
+        case LogLevel::kError:
+            return "error";
+    }
+    return "info";
+}
+
+void appendValue(std::string& line, std::string_view value) {
+    const bool quote = value.empty() || value.find_first_of(" \"=\t\n") != std::string_view::npos;
+    if (!quote) {
+        line.append(value);
+        return;
+    }
+    line += '"';
+    for (const char c : value) {
+        if (c == '"' || c == '\\') line += '\\';
+        line += (c == '\n' || c == '\t') ? ' ' : c;
+    }
+    line += '"';
+}
+
+}  // namespace
+
+void setLogLevel(LogLevel level) { g_min_level = level; }
+
+void log(LogLevel level, std::string_view event, std::initializer_list<LogField> fields) {
+    if (level < g_min_level.load()) return;
+    std::string line = "ts=" + nowIso8601() + " level=" + levelName(level) + " event=";
+    appendValue(line, event);
+    for (const auto& [key, value] : fields) {
+        line += ' ';
+        line.append(key);
+        line += '=';
+        appendValue(line, value);
+    }
+    line += '\n';
+    std::lock_guard lock(g_mutex);
+    std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+}  // namespace docintel::common

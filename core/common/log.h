@@ -1,0 +1,21 @@
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace docintel::common {
+
+enum class LogLevel { kDebug, kInfo, kWarning, kError };
+
+using LogField = std::pair<std::string_view, std::string_view>;
+
+/// Writes one `ts=... level=... event=... key=value ...` line to stderr. Values with spaces or
+/// quotes are quoted. Thread-safe. Callers never pass tokens, secrets or document text.
+void log(LogLevel level, std::string_view event, std::initializer_list<LogField> fields = {});
+
+/// Lines below this level are dropped (default: kInfo; DOCINTEL_LOG_LEVEL=debug lowers it).
+void setLogLevel(LogLevel level);
+
+}  // namespace docintel::common

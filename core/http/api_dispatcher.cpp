@@ -1,0 +1,285 @@
+#include "http/api_dispatcher.h"
+
+#include <Poco/URI.h>
+
+#include <chrono>
+#include <exception>
+
+#include "common/clock.h"
+#include "common/id.h"
+#include "common/log.h"
+#include "http/error_mapper.h"
+
+namespace docintel::http {
+namespace {
+
+constexpr const char* kWorkspaceHeader = "x-docintel-workspace-id";
+
+bool isLowerHex(const std::string& s) {
+    for (const char c : s) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    return true;
+}
+
+std::string decode(const std::string& s) {
+    std::string out;
+    try {
+        Poco::URI::decode(s, out, true);
+    } catch (const std::exception&) {
+        return s;
+    }
+    return out;
+}
+
+std::map<std::string, std::string> parseQuery(const std::string& query) {
+    std::map<std::string, std::string> out;
+    std::size_t start = 0;
+    while (start <= query.size() && !query.empty()) {
+        auto amp = query.find('&', start);
+        const std::string pair = query.substr(start, amp == std::string::npos ? amp : amp - start);
+        if (!pair.empty()) {
+            const auto eq = pair.find('=');
+            out.emplace(decode(pair.substr(0, eq)),
+                        eq == std::string::npos ? std::string() : decode(pair.substr(eq + 1)));
+        }
+        if (amp == std::string::npos) break;
+        start = amp + 1;
+    }
+    return out;
+}
+
+std::string bearerToken(const std::map<std::string, std::string>& headers) {
+    auto it = headers.find("authorization");
+    if (it == headers.end()) return {};
+    const std::string& v = it->second;
+    if (v.size() < 7 || !(v.compare(0, 7, "Bearer ") == 0 || v.compare(0, 7, "bearer ") == 0)) {
+        return {};
+    }
+    auto token = v.substr(7);
+    while (!token.empty() && token.front() == ' ') token.erase(0, 1);
+    return token;
+}
+
+void validateQuery(const Route& route, std::map<std::string, std::string>& query,
+                   std::vector<ValidationIssue>& issues) {
+    for (const auto& param : route.def.query_params) {
+        auto it = query.find(param.name);
+        const nlohmann::json loc = {"query", param.name};
+        if (it == query.end()) {
+            if (param.required) issues.push_back({loc, "Field required", "missing"});
+            continue;
+        }
+        if (param.type == "integer") {
+            long long v = 0;
+            std::size_t used = 0;
+            try {
+                v = std::stoll(it->second, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != it->second.size()) {
+                issues.push_back({loc,
+                                  "Input should be a valid integer, unable to parse string as an "
+                                  "integer",
+                                  "int_parsing"});
+                continue;
+            }
+            if (param.minimum && v < *param.minimum) {
+                issues.push_back(
+                    {loc,
+                     "Input should be greater than or equal to " + std::to_string(*param.minimum),
+                     "greater_than_equal"});
+            }
+            if (param.maximum && v > *param.maximum) {
+                issues.push_back(
+                    {loc, "Input should be less than or equal to " + std::to_string(*param.maximum),
+                     "less_than_equal"});
+            }
+        } else if (param.type == "boolean") {
+            const auto& s = it->second;
+            if (s != "true" && s != "false" && s != "1" && s != "0") {
+                issues.push_back({loc, "Input should be a valid boolean, unable to interpret input",
+                                  "bool_parsing"});
+            }
+        } else if (param.required && it->second.empty()) {
+            issues.push_back({loc, "String should have at least 1 character", "string_too_short"});
+        }
+    }
+}
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::string traceIdFor(const std::map<std::string, std::string>& headers) {
+    auto it = headers.find("traceparent");
+    if (it != headers.end()) {
+        // version "-" trace-id(32) "-" parent-id(16) "-" flags(2)
+        const std::string& tp = it->second;
+        if (tp.size() >= 55 && tp[2] == '-' && tp[35] == '-' && tp[52] == '-') {
+            const std::string id = tp.substr(3, 32);
+            if (isLowerHex(id) && id != std::string(32, '0')) return id;
+        }
+    }
+    std::string id = common::newUuid();
+    std::erase(id, '-');
+    return id;
+}
+
+ApiDispatcher::ApiDispatcher(const Router& router, const SchemaRegistry& schemas,
+                             const Authenticator& authenticator, DispatcherOptions options)
+    : router_(router),
+      schemas_(schemas),
+      authenticator_(authenticator),
+      options_(std::move(options)),
+      rate_limiter_(options_.rate_limit_per_window, options_.rate_limit_window_seconds) {}
+
+plugin::HttpResponse ApiDispatcher::dispatch(const RawRequest& raw) const {
+    const auto started = std::chrono::steady_clock::now();
+    const std::string trace_id = traceIdFor(raw.headers);
+    std::string principal_id;
+    plugin::HttpResponse response;
+    try {
+        response = handle(raw, trace_id, principal_id);
+    } catch (const std::exception& e) {
+        common::log(common::LogLevel::kError, "unhandled_exception",
+                    {{"trace_id", trace_id}, {"what", e.what()}});
+        response = errorResponse(plugin::Error::internal("unexpected"), trace_id,
+                                 options_.resource_metadata_url);
+    }
+    response.headers.emplace_back("X-Trace-Id", trace_id);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - started)
+                            .count();
+    const std::string status = std::to_string(response.status);
+    const std::string duration = std::to_string(micros / 1000.0);
+    common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kDebug,
+                "http_request",
+                {{"method", raw.method},
+                 {"path", raw.path},
+                 {"status", status},
+                 {"duration_ms", duration},
+                 {"principal", principal_id},
+                 {"trace_id", trace_id}});
+    return response;
+}
+
+plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::string& trace_id,
+                                           std::string& principal_id) const {
+    const auto fail = [&](const plugin::Error& e) {
+        return errorResponse(e, trace_id, options_.resource_metadata_url);
+    };
+    const RouteMatch match = router_.match(raw.method, raw.path);
+    if (!match.route) {
+        if (match.path_exists) {
+            auto r =
+                fail({"method_not_allowed", "method " + raw.method + " is not allowed here", 405});
+            std::string allow;
+            for (const auto& m : match.allowed_methods) allow += (allow.empty() ? "" : ", ") + m;
+            r.headers.emplace_back("Allow", allow);
+            return r;
+        }
+        return fail({"not_found", "no such path: " + raw.path, 404});
+    }
+    const Route& route = *match.route;
+
+    plugin::HttpRequest request;
+    request.method = raw.method;
+    request.path = raw.path;
+    request.operation_id = route.def.operation_id;
+    request.headers = raw.headers;
+    request.trace_id = trace_id;
+
+    std::vector<std::pair<std::string, std::string>> rate_headers;
+    if (!route.def.is_public) {
+        const std::string token = bearerToken(raw.headers);
+        if (token.empty()) return fail(plugin::Error::unauthorized("missing bearer token"));
+        auto principal = authenticator_.authenticate(token);
+        if (!principal) return fail(principal.error());
+        request.principal = std::move(principal).value();
+        principal_id = request.principal.user_id.empty() ? request.principal.client_id
+                                                         : request.principal.user_id;
+        for (const auto& scope : route.def.scopes) {
+            if (!request.principal.hasScope(scope)) {
+                return fail({"insufficient_scope", "this operation needs scope " + scope, 403});
+            }
+        }
+        const auto decision = rate_limiter_.take(principal_id, common::nowEpochSeconds());
+        const std::string limit = std::to_string(decision.limit);
+        const std::string remaining = std::to_string(decision.remaining);
+        const std::string reset = std::to_string(decision.reset_seconds);
+        rate_headers = {
+            {"RateLimit-Policy",
+             "\"default\";q=" + limit + ";w=" + std::to_string(decision.window_seconds)},
+            {"RateLimit", "\"default\";r=" + remaining + ";t=" + reset},
+            {"X-RateLimit-Limit", limit},
+            {"X-RateLimit-Remaining", remaining},
+            {"X-RateLimit-Reset", reset},
+        };
+        if (!decision.allowed) {
+            auto r = fail({"rate_limited", "too many requests; retry after " + reset + " s", 429});
+            r.headers.insert(r.headers.end(), rate_headers.begin(), rate_headers.end());
+            r.headers.emplace_back("Retry-After", reset);
+            return r;
+        }
+    }
+
+    std::vector<ValidationIssue> issues;
+    for (const auto& [name, value] : match.path_params) {
+        const std::string decoded = decode(value);
+        if (endsWith(name, "_id") && !common::isUuid(decoded)) {
+            issues.push_back({{"path", name}, "Input should be a valid UUID", "uuid_parsing"});
+        }
+        request.path_params[name] = decoded;
+    }
+    request.query = parseQuery(raw.query);
+    validateQuery(route, request.query, issues);
+    if (auto ws = raw.headers.find(kWorkspaceHeader); ws != raw.headers.end()) {
+        if (!ws->second.empty() && ws->second != "personal") {
+            if (!common::isUuid(ws->second)) {
+                issues.push_back({{"header", kWorkspaceHeader},
+                                  "Input should be a valid UUID or 'personal'",
+                                  "uuid_parsing"});
+            } else {
+                request.workspace_id = ws->second;
+            }
+        }
+    }
+    if (!route.def.request_schema.empty()) {
+        bool body_ok = true;
+        if (raw.body.empty()) {
+            issues.push_back({{"body"}, "Field required", "missing"});
+            body_ok = false;
+        } else {
+            try {
+                request.body = nlohmann::json::parse(raw.body);
+            } catch (const nlohmann::json::parse_error& e) {
+                issues.push_back({{"body", static_cast<long long>(e.byte)},
+                                  "JSON decode error",
+                                  "json_invalid"});
+                body_ok = false;
+            }
+        }
+        if (body_ok) {
+            auto body_issues = schemas_.validate(route.def.request_schema, request.body, {"body"});
+            issues.insert(issues.end(), body_issues.begin(), body_issues.end());
+        }
+    }
+    if (!issues.empty()) {
+        auto r = validationResponse(issues);
+        r.headers.insert(r.headers.end(), rate_headers.begin(), rate_headers.end());
+        return r;
+    }
+
+    auto result = route.def.handler(request);
+    plugin::HttpResponse response = result ? std::move(result).value() : fail(result.error());
+    if (response.status == 0) response.status = route.def.success_status;
+    response.headers.insert(response.headers.end(), rate_headers.begin(), rate_headers.end());
+    return response;
+}
+
+}  // namespace docintel::http

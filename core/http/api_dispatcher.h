@@ -1,0 +1,64 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "http/rate_limiter.h"
+#include "http/router.h"
+#include "http/schema_validator.h"
+#include "plugin_api/http_types.h"
+
+namespace docintel::http {
+
+/// A request as it arrived, before routing.
+struct RawRequest {
+    std::string method;
+    std::string path;                            ///< undecoded, without the query string
+    std::string query;                           ///< undecoded query string, without '?'
+    std::map<std::string, std::string> headers;  ///< names lower-cased
+    std::string body;
+    std::string remote_address;
+};
+
+/// Turns a bearer token into a principal, or an `invalid_token` Error (401).
+class Authenticator {
+  public:
+    virtual ~Authenticator() = default;
+    virtual plugin::Result<plugin::Principal> authenticate(const std::string& token) const = 0;
+};
+
+struct DispatcherOptions {
+    std::string resource_metadata_url;  ///< for WWW-Authenticate on 401/403
+    int rate_limit_per_window = 1200;
+    int rate_limit_window_seconds = 60;
+};
+
+/// The REST request path: route → trace id → authentication → scopes → rate limit →
+/// validation of path, query, header and body → handler → error mapping. Transport-free so it
+/// runs the same under Poco and in tests. Every response carries `X-Trace-Id`.
+///
+/// Thread-safe; holds references to the router, schemas and authenticator, which must outlive
+/// it.
+class ApiDispatcher {
+  public:
+    ApiDispatcher(const Router& router, const SchemaRegistry& schemas,
+                  const Authenticator& authenticator, DispatcherOptions options);
+
+    plugin::HttpResponse dispatch(const RawRequest& request) const;
+
+  private:
+    plugin::HttpResponse handle(const RawRequest& raw, const std::string& trace_id,
+                                std::string& principal_id) const;
+
+    const Router& router_;
+    const SchemaRegistry& schemas_;
+    const Authenticator& authenticator_;
+    const DispatcherOptions options_;
+    mutable RateLimiter rate_limiter_;
+};
+
+/// The trace id of a request: the trace-id of a valid W3C `traceparent`, else a new one.
+std::string traceIdFor(const std::map<std::string, std::string>& headers);
+
+}  // namespace docintel::http

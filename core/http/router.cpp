@@ -1,0 +1,124 @@
+#include "http/router.h"
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+
+namespace docintel::http {
+namespace {
+
+bool isParam(const std::string& segment) {
+    return segment.size() >= 2 && segment.front() == '{' && segment.back() == '}';
+}
+
+std::string shapeOf(const std::vector<std::string>& segments) {
+    std::string shape;
+    for (const auto& s : segments) shape += "/" + (isParam(s) ? std::string("{}") : s);
+    return shape;
+}
+
+const std::set<std::string> kMethods{"GET", "POST", "PUT", "PATCH", "DELETE"};
+
+}  // namespace
+
+std::vector<std::string> splitPath(const std::string& path) {
+    std::vector<std::string> out;
+    std::size_t start = path.empty() || path[0] != '/' ? 0 : 1;
+    if (path.size() <= 1) return out;
+    while (true) {
+        const auto slash = path.find('/', start);
+        out.push_back(path.substr(start, slash == std::string::npos ? slash : slash - start));
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+    }
+    return out;
+}
+
+plugin::Status Router::checkLocked(const plugin::RouteDefinition& def,
+                                   const std::vector<std::shared_ptr<const Route>>& table) const {
+    if (!kMethods.count(def.method) || def.path.empty() || def.path[0] != '/' ||
+        def.operation_id.empty() || !def.handler) {
+        return plugin::Error{"invalid_route",
+                             "route needs a method, a path starting with '/', an operation id "
+                             "and a handler",
+                             500};
+    }
+    const auto shape = shapeOf(splitPath(def.path));
+    for (const auto& r : table) {
+        if (r->def.operation_id == def.operation_id) {
+            return plugin::Error{"route_conflict",
+                                 "operation id " + def.operation_id + " is already registered",
+                                 409};
+        }
+        if (r->def.method == def.method && shapeOf(r->segments) == shape) {
+            return plugin::Error{
+                "route_conflict",
+                def.method + " " + def.path + " collides with " + r->def.method + " " + r->def.path,
+                409};
+        }
+    }
+    return {};
+}
+
+plugin::Status Router::check(const plugin::RouteDefinition& def) const {
+    std::shared_lock lock(mutex_);
+    return checkLocked(def, *routes_);
+}
+
+plugin::Status Router::add(plugin::RouteDefinition def, std::string tag, std::string plugin) {
+    std::unique_lock lock(mutex_);
+    if (auto status = checkLocked(def, *routes_); !status) return status;
+    auto route = std::make_shared<Route>();
+    route->segments = splitPath(def.path);
+    route->def = std::move(def);
+    route->tag = std::move(tag);
+    route->plugin = std::move(plugin);
+    auto next = std::make_shared<std::vector<std::shared_ptr<const Route>>>(*routes_);
+    next->push_back(std::move(route));
+    routes_ = std::move(next);
+    return {};
+}
+
+std::shared_ptr<const std::vector<std::shared_ptr<const Route>>> Router::routes() const {
+    std::shared_lock lock(mutex_);
+    return routes_;
+}
+
+RouteMatch Router::match(const std::string& method, const std::string& path) const {
+    const auto table = routes();
+    const auto segments = splitPath(path);
+    RouteMatch result;
+    // Among matching templates the one with a literal earliest wins (/operations/catalog beats
+    // /operations/{operation_id}); `best_rank` compares the literal/param pattern.
+    std::vector<bool> best_rank;
+    for (const auto& route : *table) {
+        if (route->segments.size() != segments.size()) continue;
+        std::vector<bool> rank;
+        bool ok = true;
+        for (std::size_t i = 0; i < segments.size() && ok; ++i) {
+            const bool param = isParam(route->segments[i]);
+            ok = param ? !segments[i].empty() : route->segments[i] == segments[i];
+            rank.push_back(!param);
+        }
+        if (!ok) continue;
+        if (route->def.method != method) {
+            result.path_exists = true;
+            result.allowed_methods.push_back(route->def.method);
+            continue;
+        }
+        if (result.route && !(rank > best_rank)) continue;
+        best_rank = rank;
+        result.route = route;
+    }
+    if (result.route) {
+        result.path_params.clear();
+        const auto& tpl = result.route->segments;
+        for (std::size_t i = 0; i < tpl.size(); ++i) {
+            if (isParam(tpl[i]))
+                result.path_params[tpl[i].substr(1, tpl[i].size() - 2)] = segments[i];
+        }
+    }
+    return result;
+}
+
+}  // namespace docintel::http

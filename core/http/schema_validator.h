@@ -1,0 +1,59 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace docintel::http {
+
+/// One failed rule, in FastAPI's shape: `loc` starts with body/query/path.
+struct ValidationIssue {
+    nlohmann::json loc;  ///< array of strings and integers
+    std::string msg;
+    std::string type;
+
+    nlohmann::json toJson() const { return {{"loc", loc}, {"msg", msg}, {"type", type}}; }
+};
+
+/// Holds the request schemas by name and validates JSON values against them.
+///
+/// Supports the JSON Schema subset our schemas use (type incl. nullable unions, properties,
+/// required, default, minLength/maxLength, minimum/maximum/exclusiveMinimum, enum, pattern,
+/// format date-time, items, minItems/maxItems, additionalProperties as a schema, and `$ref` to
+/// another registered schema by file name). Errors carry pydantic v2 error types so clients
+/// written against the original service read them unchanged (docs/decisions/0002).
+///
+/// Thread-safe: schemas may be added (plugins) while requests validate.
+class SchemaRegistry {
+  public:
+    /// Adds the schemas embedded from schemas/api. Throws std::runtime_error on a bad file.
+    void loadBuiltins();
+
+    /// Registers `schema` under `name` (e.g. "WorkspaceCreateInput"); false if taken.
+    bool add(const std::string& name, nlohmann::json schema);
+
+    bool has(const std::string& name) const;
+    /// The schema as registered; throws std::out_of_range when unknown.
+    nlohmann::json get(const std::string& name) const;
+    std::vector<std::string> names() const;
+
+    /// Validates `value` against schema `name`, prefixing every `loc` with `loc_prefix`. When
+    /// valid, fills in schema defaults for absent properties (recursively) and returns no
+    /// issues.
+    std::vector<ValidationIssue> validate(const std::string& name, nlohmann::json& value,
+                                          const nlohmann::json& loc_prefix) const;
+
+  private:
+    void validateNode(const nlohmann::json& schema, nlohmann::json& value, nlohmann::json& loc,
+                      std::vector<ValidationIssue>& issues) const;
+    const nlohmann::json& resolve(const nlohmann::json& schema) const;
+
+    mutable std::shared_mutex mutex_;  // guards schemas_
+    std::map<std::string, std::shared_ptr<const nlohmann::json>> schemas_;
+};
+
+}  // namespace docintel::http

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+
+namespace docintel::plugin {
+
+/// What the host lends a plugin: the only way a plugin reaches logging, documents, retrieval,
+/// runs and storage. Implemented by the host; valid for the life of the process. Methods are
+/// thread-safe and never throw.
+class HostServices {
+  public:
+    virtual ~HostServices() = default;
+
+    /// Writes a `key=value` log line tagged with the plugin's name. Never pass document text,
+    /// tokens or secrets.
+    virtual void log(const std::string& plugin, const std::string& level,
+                     const std::string& message) = 0;
+
+    /// The server's data directory (for plugin caches); the plugin owns `<dir>/plugins/<name>`.
+    virtual std::string dataDir() const = 0;
+};
+
+}  // namespace docintel::plugin

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "http_types.h"
+#include "result.h"
+
+namespace docintel::plugin {
+
+/// A query parameter an operation accepts; validated before the handler runs.
+struct QueryParam {
+    std::string name;
+    std::string type = "string";  ///< "string", "integer" or "boolean"
+    bool required = false;
+    std::optional<long long> minimum;
+    std::optional<long long> maximum;
+    std::string description;
+};
+
+/// One REST operation. The route table, request validation and the OpenAPI document are all
+/// built from these, so they cannot disagree.
+struct RouteDefinition {
+    std::string method;        ///< GET, POST, PUT, PATCH, DELETE
+    std::string path;          ///< template, e.g. /api/v1/workspaces/{workspace_id}
+    std::string operation_id;  ///< unique across the server
+    std::string summary;
+    std::vector<std::string> scopes;  ///< all required; empty = any valid token
+    std::string request_schema;       ///< a schema name (see Registrar::addSchema); empty = no body
+    std::vector<QueryParam> query_params;
+    int success_status = 200;
+    bool is_public = false;  ///< no bearer token needed (discovery documents only)
+    HttpHandler handler;
+};
+
+/// An MCP tool call after authentication and argument validation.
+struct ToolCall {
+    std::string name;
+    nlohmann::json arguments;
+    Principal principal;
+    std::string trace_id;
+};
+
+struct McpToolDefinition {
+    std::string name;
+    std::string description;
+    nlohmann::json input_schema;
+    std::vector<std::string> scopes;
+    std::function<Result<nlohmann::json>(const ToolCall&)> handler;
+};
+
+struct McpResourceTemplate {
+    std::string uri_template;  ///< e.g. docintel://claims/{claim_id}
+    std::string name;
+    std::string description;
+    std::string mime_type = "application/json";
+    std::vector<std::string> scopes;
+    std::function<Result<nlohmann::json>(const std::string& uri, const Principal&)> reader;
+};
+
+/// Handed to a plugin once, during registration. Everything a plugin contributes goes through
+/// here; the host validates each item and refuses the whole plugin when one is bad (a route
+/// that collides, a schema name already taken, a workflow without a name). Not thread-safe:
+/// use it only inside Plugin::registerWith.
+class Registrar {
+  public:
+    virtual ~Registrar() = default;
+
+    /// A JSON Schema that request bodies of this plugin's routes refer to by `name`.
+    virtual void addSchema(const std::string& name, const nlohmann::json& schema) = 0;
+    virtual void addRoute(RouteDefinition route) = 0;
+    virtual void addMcpTool(McpToolDefinition tool) = 0;
+    virtual void addMcpResource(McpResourceTemplate resource) = 0;
+    /// A workflow definition (the JSON of a `*.workflow.json`); `name` is required.
+    virtual void addWorkflow(const nlohmann::json& definition) = 0;
+};
+
+}  // namespace docintel::plugin

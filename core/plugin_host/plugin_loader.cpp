@@ -1,0 +1,452 @@
+#include "plugin_host/plugin_loader.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "plugin_api/plugin.h"
+
+namespace docintel::plugin_host {
+namespace {
+
+using common::LogLevel;
+using plugin::Error;
+using plugin::Status;
+
+constexpr const char* kDescriptorSymbol = "docintel_plugin_descriptor";
+constexpr const char* kRoutePrefix = "/api/v1/";
+
+// ^[a-z][a-z0-9_]{1,63}$
+bool validPluginName(const std::string& name) {
+    if (name.size() < 2 || name.size() > 64 || name[0] < 'a' || name[0] > 'z') return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+// The demangled type of the exception being handled; call only inside a catch block.
+std::string currentExceptionType() {
+    const std::type_info* type = abi::__cxa_current_exception_type();
+    if (type == nullptr) return "unknown";
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> demangled(
+        abi::__cxa_demangle(type->name(), nullptr, nullptr, &status), std::free);
+    return status == 0 && demangled ? std::string(demangled.get()) : std::string(type->name());
+}
+
+// Runs one host→plugin call. Returns nullopt when it returned normally, else a description of
+// what it threw ("<type>: <what>").
+template <typename Fn>
+std::optional<std::string> catchAll(Fn&& fn) {
+    try {
+        fn();
+        return std::nullopt;
+    } catch (const std::exception& e) {
+        return currentExceptionType() + ": " + e.what();
+    } catch (...) {
+        return currentExceptionType();
+    }
+}
+
+// The trace id of the call a guarded handler serves, when its arguments carry one.
+std::string traceIdOf(const plugin::HttpRequest& request) { return request.trace_id; }
+std::string traceIdOf(const plugin::ToolCall& call) { return call.trace_id; }
+template <typename... T>
+std::string traceIdOf(const T&...) {
+    return {};
+}
+
+// A plugin callable plus what keeps its plugin alive. `owner` is declared first so it is
+// destroyed after `inner` (whose captures may point into the plugin object).
+template <typename R, typename... Args>
+struct GuardedCall {
+    std::shared_ptr<plugin::Plugin> owner;
+    std::string plugin_name;
+    std::string what;  // e.g. "route fixture_good_echo"
+    std::function<R(Args...)> inner;
+};
+
+// Wraps a plugin's handler so that an exception becomes Error::internal. Only the exception's
+// type is logged: its message may quote request or document content.
+template <typename R, typename... Args>
+std::function<R(Args...)> guard(std::shared_ptr<plugin::Plugin> owner, std::string plugin_name,
+                                std::string what, std::function<R(Args...)> inner) {
+    auto call = std::make_shared<const GuardedCall<R, Args...>>(GuardedCall<R, Args...>{
+        std::move(owner), std::move(plugin_name), std::move(what), std::move(inner)});
+    return [call](Args... args) -> R {
+        std::string exception_type;
+        try {
+            return call->inner(std::forward<Args>(args)...);
+        } catch (...) {
+            exception_type = currentExceptionType();
+        }
+        common::log(LogLevel::kError, "plugin_handler_threw",
+                    {{"plugin", call->plugin_name},
+                     {"handler", call->what},
+                     {"exception", exception_type},
+                     {"trace_id", traceIdOf(args...)}});
+        return Error::internal("the " + call->plugin_name + " plugin failed");
+    };
+}
+
+// The Registrar a plugin registers into: it only collects, so that nothing reaches the server
+// before everything has been validated.
+class StagingRegistrar final : public plugin::Registrar {
+  public:
+    void addSchema(const std::string& name, const nlohmann::json& schema) override {
+        schemas.emplace_back(name, schema);
+    }
+    void addRoute(plugin::RouteDefinition route) override { routes.push_back(std::move(route)); }
+    void addMcpTool(plugin::McpToolDefinition tool) override { tools.push_back(std::move(tool)); }
+    void addMcpResource(plugin::McpResourceTemplate resource) override {
+        resources.push_back(std::move(resource));
+    }
+    void addWorkflow(const nlohmann::json& definition) override { workflows.push_back(definition); }
+
+    std::vector<std::pair<std::string, nlohmann::json>> schemas;
+    std::vector<plugin::RouteDefinition> routes;
+    std::vector<plugin::McpToolDefinition> tools;
+    std::vector<plugin::McpResourceTemplate> resources;
+    std::vector<nlohmann::json> workflows;
+};
+
+Error invalid(std::string message) {
+    return Error::unprocessable("invalid_registration", std::move(message));
+}
+
+Status validateSchemas(const StagingRegistrar& staged, const http::SchemaRegistry& schemas) {
+    std::set<std::string> names;
+    for (const auto& [name, schema] : staged.schemas) {
+        if (name.empty() || !schema.is_object()) {
+            return invalid("schema '" + name + "' needs a name and a JSON object");
+        }
+        if (!names.insert(name).second || schemas.has(name)) {
+            return Error::conflict("schema_conflict", "schema name " + name + " is taken");
+        }
+    }
+    return {};
+}
+
+Status validateRoutes(const StagingRegistrar& staged, const http::Router& router,
+                      const http::SchemaRegistry& schemas) {
+    http::Router scratch;  // catches collisions between the plugin's own routes
+    for (const auto& def : staged.routes) {
+        const std::string label = "route " + def.method + " " + def.path;
+        if (def.path.rfind(kRoutePrefix, 0) != 0) {
+            return invalid(label + ": plugin paths must start with " + kRoutePrefix);
+        }
+        if (def.is_public) return invalid(label + ": plugin routes cannot be public");
+        if (!def.request_schema.empty() && !schemas.has(def.request_schema) &&
+            std::none_of(staged.schemas.begin(), staged.schemas.end(),
+                         [&](const auto& s) { return s.first == def.request_schema; })) {
+            return invalid(label + ": unknown request schema " + def.request_schema);
+        }
+        Status status = router.check(def);
+        if (status) status = scratch.add(def, {});
+        if (!status) {
+            const auto& e = status.error();
+            return e.code == "route_conflict"
+                       ? Error::conflict("route_conflict", label + ": " + e.message)
+                       : invalid(label + ": " + e.message);
+        }
+    }
+    return {};
+}
+
+Status validateMcp(const StagingRegistrar& staged, const PluginRegistry& registry) {
+    std::set<std::string> tools;
+    for (const auto& tool : staged.tools) {
+        if (tool.name.empty() || !tool.handler) {
+            return invalid("MCP tool '" + tool.name + "' needs a name and a handler");
+        }
+        if (!tools.insert(tool.name).second || registry.hasMcpTool(tool.name)) {
+            return Error::conflict("mcp_conflict", "MCP tool " + tool.name + " is taken");
+        }
+    }
+    std::set<std::string> resources;
+    for (const auto& resource : staged.resources) {
+        if (resource.uri_template.empty() || !resource.reader) {
+            return invalid("MCP resource '" + resource.uri_template +
+                           "' needs a URI template and a reader");
+        }
+        if (!resources.insert(resource.uri_template).second ||
+            registry.hasMcpResource(resource.uri_template)) {
+            return Error::conflict("mcp_conflict",
+                                   "MCP resource " + resource.uri_template + " is taken");
+        }
+    }
+    return {};
+}
+
+Status validateWorkflows(const StagingRegistrar& staged, const PluginRegistry& registry) {
+    std::set<std::string> names;
+    for (const auto& definition : staged.workflows) {
+        const auto it = definition.is_object() ? definition.find("name") : definition.end();
+        if (!definition.is_object() || it == definition.end() || !it->is_string() ||
+            it->get<std::string>().empty()) {
+            return invalid("a workflow definition needs a string \"name\"");
+        }
+        const auto name = it->get<std::string>();
+        if (!names.insert(name).second || registry.hasWorkflow(name)) {
+            return Error::conflict("workflow_conflict", "workflow " + name + " is taken");
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::optional<PluginFileIdentity> identifyPluginFile(const std::string& path) {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(path, ec).lexically_normal();
+    if (ec) return std::nullopt;
+    struct stat st {};
+    if (::stat(absolute.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    PluginFileIdentity identity;
+    identity.path = absolute.string();
+    identity.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 +
+                        static_cast<std::int64_t>(st.st_mtim.tv_nsec);
+    identity.size = static_cast<std::uintmax_t>(st.st_size);
+    return identity;
+}
+
+PluginLoader::PluginLoader(http::Router& router, http::SchemaRegistry& schemas,
+                           PluginRegistry& registry, plugin::HostServices& host)
+    : router_(router), schemas_(schemas), registry_(registry), host_(host) {}
+
+bool PluginLoader::attempted(const PluginFileIdentity& identity) const {
+    std::lock_guard lock(load_mutex_);
+    return attempted_.count(identity) > 0;
+}
+
+Status PluginLoader::loadFile(const std::string& path) {
+    std::lock_guard lock(load_mutex_);
+    std::optional<std::string> failure;
+    try {
+        return loadLocked(path);
+    } catch (const std::exception& e) {
+        failure = currentExceptionType() + ": " + e.what();
+    } catch (...) {
+        failure = currentExceptionType();
+    }
+    return refuse(path, {}, Error::internal("loading failed with " + *failure));
+}
+
+Status PluginLoader::refuse(const std::string& path, const std::string& name, Error error) {
+    common::log(LogLevel::kWarning, "plugin_refused",
+                {{"path", path}, {"name", name}, {"code", error.code}, {"reason", error.message}});
+    registry_.addRefused({path, name, error.code, error.message, common::nowIso8601()});
+    return error;
+}
+
+Status PluginLoader::loadLocked(const std::string& requested_path) {
+    const auto identity = identifyPluginFile(requested_path);
+    if (!identity) {
+        return refuse(requested_path, {},
+                      Error{"file_unreadable", "not a readable regular file", 404});
+    }
+    attempted_.insert(*identity);
+    const std::string& path = identity->path;
+
+    // The dynamic loader returns the library already open under a path, so a new file there
+    // would silently run the old code.
+    if (opened_paths_.count(path) > 0) {
+        return refuse(path, {},
+                      Error::conflict("path_reused",
+                                      "a library was already opened from this path and "
+                                      "libraries are never unloaded; drop the new build "
+                                      "under a new file name"));
+    }
+
+    dlerror();
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+        const char* message = dlerror();
+        return refuse(
+            path, {},
+            Error::unprocessable("load_failed", std::string("dlopen failed: ") +
+                                                    (message != nullptr ? message : "unknown")));
+    }
+    // From here on the library stays mapped for the life of the process (never dlclose'd).
+    opened_paths_.insert(path);
+
+    void* symbol = dlsym(library, kDescriptorSymbol);
+    if (symbol == nullptr) {
+        return refuse(path, {},
+                      Error::unprocessable("no_descriptor", std::string("the library exports no ") +
+                                                                kDescriptorSymbol));
+    }
+    const auto descriptor_fn = reinterpret_cast<DocintelPluginDescriptorFn>(symbol);
+    const DocintelPluginDescriptor* descriptor = nullptr;
+    if (auto thrown = catchAll([&] { descriptor = descriptor_fn(); })) {
+        return refuse(
+            path, {},
+            Error::unprocessable("invalid_descriptor", "the descriptor function threw " + *thrown));
+    }
+    if (descriptor == nullptr) {
+        return refuse(path, {},
+                      Error::unprocessable("invalid_descriptor", "the descriptor is null"));
+    }
+
+    const std::string name = descriptor->name != nullptr ? descriptor->name : "";
+    if (descriptor->abi_major != DOCINTEL_PLUGIN_ABI_MAJOR ||
+        descriptor->abi_minor > DOCINTEL_PLUGIN_ABI_MINOR) {
+        return refuse(
+            path, name,
+            Error::unprocessable("abi_mismatch",
+                                 "plugin ABI " + std::to_string(descriptor->abi_major) + "." +
+                                     std::to_string(descriptor->abi_minor) + ", host ABI " +
+                                     std::to_string(DOCINTEL_PLUGIN_ABI_MAJOR) + "." +
+                                     std::to_string(DOCINTEL_PLUGIN_ABI_MINOR)));
+    }
+    if (descriptor->build_id == nullptr ||
+        std::strcmp(descriptor->build_id, DOCINTEL_PLUGIN_BUILD_ID) != 0) {
+        return refuse(path, name,
+                      Error::unprocessable(
+                          "build_mismatch",
+                          std::string("plugin build ") +
+                              (descriptor->build_id != nullptr ? descriptor->build_id : "(none)") +
+                              ", host build " + DOCINTEL_PLUGIN_BUILD_ID));
+    }
+    if (!validPluginName(name) || descriptor->version == nullptr ||
+        descriptor->version[0] == '\0' || descriptor->create == nullptr ||
+        descriptor->destroy == nullptr) {
+        return refuse(path, name,
+                      Error::unprocessable("invalid_descriptor",
+                                           "the descriptor needs a name matching "
+                                           "^[a-z][a-z0-9_]{1,63}$, a version, create and "
+                                           "destroy"));
+    }
+    if (registry_.isLoaded(name)) {
+        return refuse(
+            path, name,
+            Error::conflict("duplicate_plugin", "a plugin named " + name + " is already loaded"));
+    }
+    const std::string version = descriptor->version;
+
+    plugin::Plugin* raw = nullptr;
+    if (auto thrown = catchAll([&] { raw = descriptor->create(); })) {
+        return refuse(path, name, Error::unprocessable("create_failed", "create threw " + *thrown));
+    }
+    if (raw == nullptr) {
+        return refuse(path, name, Error::unprocessable("create_failed", "create returned null"));
+    }
+    auto destroy = descriptor->destroy;
+    // Shared by every handler wrapper: the plugin object lives as long as something may call it.
+    std::shared_ptr<plugin::Plugin> owner(raw, [destroy, name](plugin::Plugin* p) {
+        if (auto thrown = catchAll([&] { destroy(p); })) {
+            common::log(LogLevel::kError, "plugin_destroy_threw",
+                        {{"plugin", name}, {"exception", *thrown}});
+        }
+    });
+
+    StagingRegistrar staged;  // declared after `owner`: its closures go before the plugin does
+    if (auto thrown = catchAll([&] { owner->registerWith(staged, host_); })) {
+        return refuse(path, name,
+                      Error::unprocessable("registration_failed", "registerWith threw " + *thrown));
+    }
+    Status valid = validateSchemas(staged, schemas_);
+    if (valid) valid = validateRoutes(staged, router_, schemas_);
+    if (valid) valid = validateMcp(staged, registry_);
+    if (valid) valid = validateWorkflows(staged, registry_);
+    if (!valid) return refuse(path, name, valid.error());
+
+    // Commit. Loads are serialised and everything was checked, so a failure here means a
+    // built-in registration raced this load; what was added already cannot be removed.
+    PluginContribution contribution;
+    contribution.info.name = name;
+    contribution.info.version = version;
+    contribution.info.path = path;
+    Status committed;
+    for (auto& [schema_name, schema] : staged.schemas) {
+        if (!schemas_.add(schema_name, std::move(schema))) {
+            committed = Error::conflict("commit_failed", "schema " + schema_name + " was taken");
+            break;
+        }
+        contribution.info.schemas.push_back(schema_name);
+    }
+    for (auto& def : staged.routes) {
+        if (!committed) break;
+        const std::string operation_id = def.operation_id;
+        def.handler = guard(owner, name, "route " + operation_id, std::move(def.handler));
+        if (auto status = router_.add(std::move(def), name, name); !status) {
+            committed = Error::conflict("commit_failed", status.error().message);
+            break;
+        }
+        contribution.info.operation_ids.push_back(operation_id);
+    }
+    for (auto& tool : staged.tools) {
+        tool.handler = guard(owner, name, "mcp tool " + tool.name, std::move(tool.handler));
+        contribution.info.mcp_tools.push_back(tool.name);
+        contribution.tools.push_back(std::move(tool));
+    }
+    for (auto& resource : staged.resources) {
+        resource.reader =
+            guard(owner, name, "mcp resource " + resource.uri_template, std::move(resource.reader));
+        contribution.info.mcp_resources.push_back(resource.uri_template);
+        contribution.resources.push_back(std::move(resource));
+    }
+    for (auto& workflow : staged.workflows) {
+        contribution.info.workflows.push_back(workflow.at("name").get<std::string>());
+        contribution.workflows.push_back(std::move(workflow));
+    }
+    contribution.info.loaded_at = common::nowIso8601();
+    const PluginInfo info = contribution.info;
+    if (committed) committed = registry_.addLoaded(std::move(contribution));
+    if (!committed) {
+        common::log(LogLevel::kError, "plugin_partially_registered",
+                    {{"path", path}, {"name", name}, {"reason", committed.error().message}});
+        return refuse(path, name, Error::conflict("commit_failed", committed.error().message));
+    }
+
+    common::log(LogLevel::kInfo, "plugin_loaded",
+                {{"name", name},
+                 {"version", version},
+                 {"path", path},
+                 {"routes", std::to_string(info.operation_ids.size())},
+                 {"mcp_tools", std::to_string(info.mcp_tools.size())},
+                 {"mcp_resources", std::to_string(info.mcp_resources.size())},
+                 {"workflows", std::to_string(info.workflows.size())}});
+    return {};
+}
+
+plugin::Result<DirectoryLoadCounts> PluginLoader::loadDirectory(const std::string& dir) {
+    std::error_code ec;
+    std::vector<std::string> files;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const auto file_name = it->path().filename().string();
+        if (file_name.empty() || file_name[0] == '.' || it->path().extension() != ".so") continue;
+        std::error_code type_ec;
+        if (it->is_regular_file(type_ec)) files.push_back(it->path().string());
+    }
+    if (ec) {
+        common::log(LogLevel::kWarning, "plugin_dir_unreadable",
+                    {{"path", dir}, {"reason", ec.message()}});
+        return Error::notFound("plugin directory " + dir + " is not readable: " + ec.message());
+    }
+    std::sort(files.begin(), files.end());
+    DirectoryLoadCounts counts;
+    for (const auto& file : files) {
+        if (loadFile(file)) {
+            ++counts.loaded;
+        } else {
+            ++counts.refused;
+        }
+    }
+    return counts;
+}
+
+}  // namespace docintel::plugin_host

@@ -1,0 +1,97 @@
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "http/router.h"
+#include "http/schema_validator.h"
+#include "plugin_api/host_services.h"
+#include "plugin_api/result.h"
+#include "plugin_host/plugin_registry.h"
+
+namespace docintel::plugin_host {
+
+/// A plugin file as the loader saw it: a changed file (new mtime or size) is a new identity.
+struct PluginFileIdentity {
+    std::string path;
+    std::int64_t mtime_ns = 0;
+    std::uintmax_t size = 0;
+
+    auto operator<=>(const PluginFileIdentity&) const = default;
+};
+
+/// How a directory load went.
+struct DirectoryLoadCounts {
+    int loaded = 0;
+    int refused = 0;
+};
+
+/// Loads plugin shared libraries and wires what they register into the server.
+///
+/// For each file: dlopen (RTLD_NOW | RTLD_LOCAL), read the `docintel_plugin_descriptor`, and
+/// check ABI major (equal), ABI minor (not newer than the host's), build id (equal) and name
+/// (`^[a-z][a-z0-9_]{1,63}$`, not loaded yet) before creating anything. Then the plugin
+/// registers into a staging registrar that only collects; every staged item is validated
+/// (routes under /api/v1/, no route collisions, schema/tool/resource/workflow names free) and
+/// only if all pass is the plugin committed: schemas, then routes (tag and plugin = the
+/// plugin's name), then MCP tools/resources and workflows into the PluginRegistry. Otherwise
+/// nothing of it is registered, the refusal is logged (`event=plugin_refused`) and recorded.
+///
+/// Every host→plugin call (descriptor, create, registerWith, destroy, route handlers, MCP tool
+/// handlers, resource readers) catches all exceptions; a throwing handler answers
+/// `Error::internal` and never lets the exception reach the server.
+///
+/// Ownership: a loaded plugin object is kept alive by the handlers that call into it (shared
+/// ownership), so it outlives every route and tool referring to it; a refused plugin object is
+/// destroyed at once via the descriptor's `destroy`. Libraries are never dlclose'd, refused
+/// ones included, because code or data from them may still be referenced. Since the dynamic
+/// loader hands back the already-open library for a path it has opened, a new build of a
+/// plugin must be dropped under a new file name; a changed file at an opened path is refused.
+///
+/// Thread-safe: loads are serialised by `load_mutex_`, so the watcher thread and start-up
+/// loading may overlap. The router, schemas, registry and host services must outlive it.
+class PluginLoader {
+  public:
+    PluginLoader(http::Router& router, http::SchemaRegistry& schemas, PluginRegistry& registry,
+                 plugin::HostServices& host);
+
+    PluginLoader(const PluginLoader&) = delete;
+    PluginLoader& operator=(const PluginLoader&) = delete;
+
+    /// Loads one plugin file. Never throws; a refusal is an Error whose `code` says why
+    /// (file_unreadable, load_failed, no_descriptor, abi_mismatch, build_mismatch,
+    /// invalid_descriptor, duplicate_plugin, path_reused, create_failed, registration_failed,
+    /// invalid_registration, route_conflict, schema_conflict, mcp_conflict, workflow_conflict,
+    /// commit_failed) and is also logged and recorded in the registry.
+    plugin::Status loadFile(const std::string& path);
+
+    /// Loads every `*.so` directly inside `dir`, in file-name order. Fails with `not_found`
+    /// when `dir` is not a readable directory; individual refusals only count.
+    plugin::Result<DirectoryLoadCounts> loadDirectory(const std::string& dir);
+
+    /// True when `loadFile` has already been called on exactly this file version.
+    bool attempted(const PluginFileIdentity& identity) const;
+
+    PluginRegistry& registry() { return registry_; }
+
+  private:
+    plugin::Status loadLocked(const std::string& path);
+    plugin::Status refuse(const std::string& path, const std::string& name, plugin::Error error);
+
+    http::Router& router_;
+    http::SchemaRegistry& schemas_;
+    PluginRegistry& registry_;
+    plugin::HostServices& host_;
+
+    mutable std::mutex load_mutex_;  // serialises loads; guards the two sets below
+    std::set<PluginFileIdentity> attempted_;
+    std::set<std::string> opened_paths_;  // paths dlopen succeeded on
+};
+
+/// The identity of `path` now, or nullopt when it cannot be stat'ed or is not a regular file.
+std::optional<PluginFileIdentity> identifyPluginFile(const std::string& path);
+
+}  // namespace docintel::plugin_host

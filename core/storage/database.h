@@ -1,0 +1,130 @@
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pqxx/pqxx>
+
+#include "plugin_api/result.h"
+
+namespace docintel::storage {
+
+/// A named prepared statement. Repositories declare theirs as constants next to the code
+/// that uses them; a connection prepares each on first use.
+struct Statement {
+    const char* name;
+    const char* sql;
+};
+
+/// One database transaction on a leased connection.
+class Tx {
+  public:
+    Tx(pqxx::work& work, std::set<std::string>& prepared) : work_(work), prepared_(prepared) {}
+
+    template <typename... Args>
+    pqxx::result exec(const Statement& statement, Args&&... args) {
+        if (!prepared_.count(statement.name)) {
+            work_.conn().prepare(statement.name, statement.sql);
+            prepared_.insert(statement.name);
+        }
+        return work_.exec_prepared(statement.name, std::forward<Args>(args)...);
+    }
+
+    /// Runs plain SQL (migrations, DDL only).
+    pqxx::result execRaw(const std::string& sql) { return work_.exec(sql); }
+
+  private:
+    pqxx::work& work_;
+    std::set<std::string>& prepared_;
+};
+
+/// A pool of libpqxx connections to one database. Connections are leased to one thread at a
+/// time; a broken connection is replaced on its next lease. `transact` is the one place that
+/// retries serialization failures and maps Postgres errors to Error values:
+/// unique_violation → 409 `conflict`, a lost database → 503 `database_unavailable`.
+///
+/// Thread-safe.
+class Database {
+  public:
+    /// Opens `pool_size` connections lazily. Throws nothing until used.
+    Database(std::string url, int pool_size);
+    ~Database();
+
+    /// Runs `fn(Tx&)` in a transaction, committing when it returns an ok Result. `fn` may be
+    /// run more than once (serialization retry), so it must only touch the database.
+    template <typename F>
+    auto transact(F&& fn) -> decltype(fn(std::declval<Tx&>()));
+
+    /// True when a trivial query succeeds.
+    bool ping();
+
+    const std::string& url() const { return url_; }
+
+  private:
+    struct Connection {
+        std::unique_ptr<pqxx::connection> conn;
+        std::set<std::string> prepared;
+    };
+
+    class Lease {
+      public:
+        Lease(Database& db, std::unique_ptr<Connection> c) : db_(db), c_(std::move(c)) {}
+        ~Lease() { db_.giveBack(std::move(c_)); }
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        Connection& operator*() { return *c_; }
+        Connection* operator->() { return c_.get(); }
+        void discard() { c_.reset(); }
+
+      private:
+        Database& db_;
+        std::unique_ptr<Connection> c_;
+    };
+
+    std::unique_ptr<Lease> lease();
+    void giveBack(std::unique_ptr<Connection> c);
+    static plugin::Error mapError(const std::exception& e);
+
+    const std::string url_;
+    const int pool_size_;
+    std::mutex mutex_;  // guards idle_, open_
+    std::condition_variable available_;
+    std::vector<std::unique_ptr<Connection>> idle_;
+    int open_ = 0;
+};
+
+template <typename F>
+auto Database::transact(F&& fn) -> decltype(fn(std::declval<Tx&>())) {
+    constexpr int kAttempts = 4;
+    for (int attempt = 1;; ++attempt) {
+        std::unique_ptr<Lease> c;
+        try {
+            c = lease();
+        } catch (const pqxx::broken_connection& e) {
+            return mapError(e);
+        }
+        try {
+            pqxx::work work(*(*c)->conn);
+            Tx tx(work, (*c)->prepared);
+            auto result = fn(tx);
+            if (result) work.commit();
+            return result;
+        } catch (const pqxx::serialization_failure& e) {
+            if (attempt >= kAttempts) return mapError(e);
+        } catch (const pqxx::deadlock_detected& e) {
+            if (attempt >= kAttempts) return mapError(e);
+        } catch (const pqxx::broken_connection& e) {
+            c->discard();
+            if (attempt >= 2) return mapError(e);
+        } catch (const pqxx::sql_error& e) {
+            return mapError(e);
+        }
+    }
+}
+
+}  // namespace docintel::storage

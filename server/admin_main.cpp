@@ -1,0 +1,204 @@
+// docintel-admin: operator commands against the database and key set the server uses.
+//
+//   migrate
+//   user create --email E --password P [--name N] [--admin]
+//   user ensure-admin --email E        (creates it with a random password, printed once)
+//   token --email E --scope "a b" --audience rest|mcp [--ttl SECONDS]
+//   revoke-token --jti ID [--ttl SECONDS]
+//   plugins list
+//   reindex
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "auth/key_set.h"
+#include "auth/password_hasher.h"
+#include "auth/token_service.h"
+#include "common/clock.h"
+#include "common/id.h"
+#include "http/router.h"
+#include "http/schema_validator.h"
+#include "plugin_host/plugin_loader.h"
+#include "plugin_host/plugin_registry.h"
+#include "server/config.h"
+#include "storage/database.h"
+#include "storage/migrator.h"
+#include "storage/token_revocation_repository.h"
+#include "storage/user_repository.h"
+
+namespace {
+
+using docintel::server::Config;
+
+int usage() {
+    std::cerr << "usage: docintel-admin migrate\n"
+                 "       docintel-admin user create --email E --password P [--name N] [--admin]\n"
+                 "       docintel-admin user ensure-admin --email E\n"
+                 "       docintel-admin token --email E --scope \"a b\" --audience rest|mcp "
+                 "[--ttl SECONDS]\n"
+                 "       docintel-admin revoke-token --jti ID [--ttl SECONDS]\n"
+                 "       docintel-admin plugins list\n"
+                 "       docintel-admin reindex\n";
+    return 2;
+}
+
+int fail(const std::string& message) {
+    std::cerr << "docintel-admin: " << message << "\n";
+    return 1;
+}
+
+/// --key value flags (a flag without a value is "true").
+std::map<std::string, std::string> flags(const std::vector<std::string>& args, std::size_t from) {
+    std::map<std::string, std::string> out;
+    for (std::size_t i = from; i < args.size(); ++i) {
+        if (args[i].rfind("--", 0) != 0) continue;
+        const std::string key = args[i].substr(2);
+        if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
+            out[key] = args[++i];
+        } else {
+            out[key] = "true";
+        }
+    }
+    return out;
+}
+
+std::string baseUrl() {
+    const char* port = std::getenv("DOCINTEL_PORT");
+    Config c;
+    c.base_url = std::getenv("DOCINTEL_BASE_URL") ? std::getenv("DOCINTEL_BASE_URL") : "";
+    c.resolveUrls(port ? std::atoi(port) : 8080);
+    return c.base_url;
+}
+
+int migrate(docintel::storage::Database& db) {
+    auto applied = docintel::storage::Migrator(db).migrate();
+    if (!applied) return fail(applied.error().message);
+    std::cout << "migrations applied: " << applied->size() << "\n";
+    return 0;
+}
+
+int userCreate(docintel::storage::Database& db, const std::map<std::string, std::string>& f) {
+    if (!f.count("email") || !f.count("password")) return usage();
+    docintel::storage::UserRepository users(db);
+    auto user =
+        users.create(f.at("email"), f.count("name") ? f.at("name") : "",
+                     docintel::auth::PasswordHasher::hash(f.at("password")), f.count("admin") > 0);
+    if (!user) return fail(user.error().message);
+    std::cout << user->id << "\n";
+    return 0;
+}
+
+int ensureAdmin(docintel::storage::Database& db, const std::map<std::string, std::string>& f) {
+    if (!f.count("email")) return usage();
+    docintel::storage::UserRepository users(db);
+    auto existing = users.findByEmail(f.at("email"));
+    if (!existing) return fail(existing.error().message);
+    if (existing->has_value()) {
+        std::cout << "admin " << f.at("email") << " exists (password shown when it was created)\n";
+        return 0;
+    }
+    const std::string password = docintel::common::randomToken(18);
+    auto user = users.create(f.at("email"), "Administrator",
+                             docintel::auth::PasswordHasher::hash(password), true);
+    if (!user) return fail(user.error().message);
+    std::cout << "created admin " << f.at("email") << " with password: " << password
+              << "\n(shown once; store it now)\n";
+    return 0;
+}
+
+int token(docintel::storage::Database& db, const Config& config,
+          const std::map<std::string, std::string>& f) {
+    if (!f.count("email") || !f.count("scope") || !f.count("audience")) return usage();
+    const std::string audience_kind = f.at("audience");
+    if (audience_kind != "rest" && audience_kind != "mcp") return usage();
+    docintel::storage::UserRepository users(db);
+    auto user = users.findByEmail(f.at("email"));
+    if (!user) return fail(user.error().message);
+    if (!user->has_value()) return fail("no user " + f.at("email"));
+    Config c = config;
+    c.base_url = baseUrl();
+    c.resolveUrls(c.port);
+    auto keys = docintel::auth::KeySet::loadOrCreate(c.keysDir());
+    docintel::auth::TokenService tokens(keys, c.issuer(), nullptr);
+    docintel::auth::TokenClaims claims;
+    claims.subject = (*user)->id;
+    claims.email = (*user)->email;
+    claims.audience = audience_kind == "rest" ? c.restAudience() : c.mcp_url;
+    std::string scope = f.at("scope");
+    for (std::size_t start = 0; start < scope.size();) {
+        auto space = scope.find(' ', start);
+        auto s = scope.substr(start, space == std::string::npos ? space : space - start);
+        if (!s.empty()) claims.scopes.push_back(s);
+        if (space == std::string::npos) break;
+        start = space + 1;
+    }
+    if (f.count("ttl")) claims.ttl_seconds = std::stoll(f.at("ttl"));
+    std::cout << tokens.mint(claims) << "\n";
+    return 0;
+}
+
+int revokeToken(docintel::storage::Database& db, const std::map<std::string, std::string>& f) {
+    if (!f.count("jti")) return usage();
+    const long long ttl = f.count("ttl") ? std::stoll(f.at("ttl")) : 86400;
+    docintel::storage::TokenRevocationRepository repo(db);
+    if (auto r = repo.revoke(f.at("jti"), docintel::common::nowEpochSeconds() + ttl); !r) {
+        return fail(r.error().message);
+    }
+    std::cout << "revoked " << f.at("jti") << "\n";
+    return 0;
+}
+
+/// Loads the plugins folder the way the server does (same checks) and lists the outcome.
+int pluginsList(const Config& config) {
+    class QuietHost final : public docintel::plugin::HostServices {
+      public:
+        void log(const std::string&, const std::string&, const std::string&) override {}
+        std::string dataDir() const override { return "."; }
+    } host;
+    docintel::http::Router router;
+    docintel::http::SchemaRegistry schemas;
+    schemas.loadBuiltins();
+    docintel::plugin_host::PluginRegistry registry;
+    docintel::plugin_host::PluginLoader loader(router, schemas, registry, host);
+    auto counts = loader.loadDirectory(config.plugins_dir);
+    if (!counts) return fail(config.plugins_dir + ": " + counts.error().message);
+    std::cout << registry.toJson().dump(2) << "\n";
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) return usage();
+    try {
+        Config config;
+        if (args[0] == "plugins" || args[0] == "reindex") {
+            config.plugins_dir = std::getenv("DOCINTEL_PLUGINS_DIR")
+                                     ? std::getenv("DOCINTEL_PLUGINS_DIR")
+                                     : std::string("var/plugins");
+            if (args[0] == "reindex") {
+                std::cout << "no derived indexes exist yet (they arrive with ingestion)\n";
+                return 0;
+            }
+            if (args.size() < 2 || args[1] != "list") return usage();
+            return pluginsList(config);
+        }
+        config = Config::fromEnvironment();
+        docintel::storage::Database db(config.database_url, 2);
+        const auto f = flags(args, 1);
+        if (args[0] == "migrate") return migrate(db);
+        if (args[0] == "user" && args.size() >= 2 && args[1] == "create") return userCreate(db, f);
+        if (args[0] == "user" && args.size() >= 2 && args[1] == "ensure-admin") {
+            return ensureAdmin(db, f);
+        }
+        if (args[0] == "token") return token(db, config, f);
+        if (args[0] == "revoke-token") return revokeToken(db, f);
+        return usage();
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+}

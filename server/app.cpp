@@ -1,0 +1,243 @@
+#include "server/app.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "auth/key_set.h"
+#include "auth/revocation_list.h"
+#include "auth/token_service.h"
+#include "auth/workspace_access.h"
+#include "common/log.h"
+#include "http/api_dispatcher.h"
+#include "http/api_routes.h"
+#include "http/error_mapper.h"
+#include "http/http_server.h"
+#include "http/openapi.h"
+#include "plugin_host/plugin_loader.h"
+#include "plugin_host/plugin_registry.h"
+#include "plugin_host/plugin_watcher.h"
+#include "services/identity_service.h"
+#include "services/workspace_service.h"
+#include "storage/database.h"
+#include "storage/migrator.h"
+#include "storage/token_revocation_repository.h"
+#include "storage/user_repository.h"
+#include "storage/workspace_repository.h"
+
+namespace docintel::server {
+namespace {
+
+/// Verifies bearer tokens for one audience (the REST resource).
+class BearerAuthenticator final : public http::Authenticator {
+  public:
+    BearerAuthenticator(const auth::TokenService& tokens, std::string audience)
+        : tokens_(tokens), audience_(std::move(audience)) {}
+    plugin::Result<plugin::Principal> authenticate(const std::string& token) const override {
+        return tokens_.verify(token, audience_);
+    }
+
+  private:
+    const auth::TokenService& tokens_;
+    const std::string audience_;
+};
+
+/// What the host lends plugins.
+class PluginHostServices final : public plugin::HostServices {
+  public:
+    explicit PluginHostServices(std::string data_dir) : data_dir_(std::move(data_dir)) {}
+    void log(const std::string& plugin, const std::string& level,
+             const std::string& message) override {
+        const auto lvl = level == "error"     ? common::LogLevel::kError
+                         : level == "warning" ? common::LogLevel::kWarning
+                         : level == "debug"   ? common::LogLevel::kDebug
+                                              : common::LogLevel::kInfo;
+        common::log(lvl, "plugin_log", {{"plugin", plugin}, {"message", message}});
+    }
+    std::string dataDir() const override { return data_dir_; }
+
+  private:
+    const std::string data_dir_;
+};
+
+plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
+    return plugin::HttpResponse::json(status, std::move(body));
+}
+
+}  // namespace
+
+struct App::Parts {
+    explicit Parts(const Config& c)
+        : db(c.database_url, c.db_pool_size),
+          users(db),
+          workspaces(db),
+          revocations_repo(db),
+          revocations(revocations_repo),
+          access(workspaces),
+          identity(users, workspaces, access),
+          workspace_service(workspaces, users, access),
+          host_services(c.data_dir) {}
+
+    storage::Database db;
+    storage::UserRepository users;
+    storage::WorkspaceRepository workspaces;
+    storage::TokenRevocationRepository revocations_repo;
+    auth::RevocationList revocations;
+    auth::WorkspaceAccess access;
+    services::IdentityService identity;
+    services::WorkspaceService workspace_service;
+    PluginHostServices host_services;
+
+    std::shared_ptr<auth::KeySet> keys;
+    std::unique_ptr<auth::TokenService> tokens;
+    std::unique_ptr<BearerAuthenticator> authenticator;
+    http::Router router;
+    http::SchemaRegistry schemas;
+    std::unique_ptr<http::ApiServices> api_services;
+    std::unique_ptr<http::ApiDispatcher> dispatcher;
+    std::unique_ptr<http::HttpServer> http;
+    plugin_host::PluginRegistry plugin_registry;
+    std::unique_ptr<plugin_host::PluginLoader> plugin_loader;
+    std::unique_ptr<plugin_host::PluginWatcher> plugin_watcher;
+
+    std::mutex background_mutex;  // guards stopping
+    std::condition_variable background_wake;
+    bool stopping = false;
+    std::thread background;  ///< refreshes the revocation list
+};
+
+App::App(Config config) : config_(std::move(config)) {}
+
+App::~App() { stop(0); }
+
+int App::port() const { return parts_ && parts_->http ? parts_->http->port() : 0; }
+
+void App::start(bool migrate) {
+    parts_ = std::make_unique<Parts>(config_);
+    Parts& p = *parts_;
+    if (migrate) {
+        auto applied = storage::Migrator(p.db).migrate();
+        if (!applied) throw std::runtime_error("migration failed: " + applied.error().message);
+    }
+    std::filesystem::create_directories(config_.data_dir);
+    p.keys = auth::KeySet::loadOrCreate(config_.keysDir());
+    p.revocations.refresh();
+
+    http::HttpServerOptions options;
+    options.host = config_.host;
+    options.port = config_.port;
+    options.max_threads = config_.http_threads;
+    p.http = std::make_unique<http::HttpServer>(options, [this](const http::RawRequest& r) {
+        const Parts& parts = *parts_;
+        if (r.method == "GET") {
+            if (r.path == "/healthz") return jsonResponse(200, {{"status", "ok"}});
+            if (r.path == "/readyz") {
+                const bool ready = parts_->db.ping() && storage::Migrator(parts_->db).upToDate();
+                return jsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not_ready"}});
+            }
+            if (r.path == "/openapi.json") {
+                http::OpenApiInfo info{"docintel", "1.0.0", config_.base_url, config_.issuer()};
+                return jsonResponse(200, http::buildOpenApi(parts.router, parts.schemas, info));
+            }
+            if (r.path == "/.well-known/jwks.json") return jsonResponse(200, parts.keys->jwks());
+        }
+        return parts.dispatcher->dispatch(r);
+    });
+    p.http->bind();
+    config_.resolveUrls(p.http->port());
+
+    p.tokens = std::make_unique<auth::TokenService>(
+        p.keys, config_.issuer(), [&revocations = p.revocations](const std::string& jti) {
+            return revocations.isRevoked(jti);
+        });
+    p.authenticator = std::make_unique<BearerAuthenticator>(*p.tokens, config_.restAudience());
+
+    p.schemas.loadBuiltins();
+    p.schemas.add("_object", {{"type", "object"}});
+    p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
+        p.identity, p.workspace_service,
+        [this] {
+            return nlohmann::json{
+                {"resource", config_.restAudience()},
+                {"authorization_servers", nlohmann::json::array({config_.issuer()})},
+                {"scopes_supported",
+                 [] {
+                     nlohmann::json names = nlohmann::json::array();
+                     for (const auto& [name, _] : http::scopeDescriptions().items()) {
+                         names.push_back(name);
+                     }
+                     return names;
+                 }()},
+                {"bearer_methods_supported", {"header"}},
+                {"resource_signing_alg_values_supported", {"ES256"}},
+                {"resource_name", "docintel REST API"},
+                {"resource_documentation", config_.base_url + "/openapi.json"}};
+        },
+        [this] {
+            const Parts& parts = *parts_;
+            nlohmann::json areas = nlohmann::json::object();
+            for (const auto& route : *parts.router.routes()) {
+                if (!route->def.path.starts_with("/api/v1")) continue;
+                areas[route->tag].push_back({{"operation_id", route->def.operation_id},
+                                             {"method", route->def.method},
+                                             {"path", route->def.path}});
+            }
+            return nlohmann::json{{"name", "docintel"},
+                                  {"version", "1.0.0"},
+                                  {"openapi", config_.base_url + "/openapi.json"},
+                                  {"areas", areas},
+                                  {"plugins", parts.plugin_registry.toJson()}};
+        }});
+    // A worker process serves only /healthz and /readyz; job workers arrive with ingestion.
+    if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
+
+    http::DispatcherOptions dispatcher_options;
+    dispatcher_options.resource_metadata_url =
+        config_.base_url + "/.well-known/oauth-protected-resource/api";
+    dispatcher_options.rate_limit_per_window = config_.rate_limit_per_minute;
+    dispatcher_options.rate_limit_window_seconds = 60;
+    p.dispatcher = std::make_unique<http::ApiDispatcher>(p.router, p.schemas, *p.authenticator,
+                                                         dispatcher_options);
+
+    p.plugin_loader = std::make_unique<plugin_host::PluginLoader>(
+        p.router, p.schemas, p.plugin_registry, p.host_services);
+    if (std::filesystem::is_directory(config_.plugins_dir)) {
+        (void)p.plugin_loader->loadDirectory(config_.plugins_dir);
+    }
+    p.plugin_watcher = std::make_unique<plugin_host::PluginWatcher>(
+        *p.plugin_loader, config_.plugins_dir, config_.plugin_poll_ms);
+    p.plugin_watcher->start();
+
+    p.background = std::thread([&p] {
+        std::unique_lock lock(p.background_mutex);
+        while (!p.stopping) {
+            p.background_wake.wait_for(lock, std::chrono::seconds(1));
+            if (p.stopping) break;
+            lock.unlock();
+            p.revocations.refresh();
+            lock.lock();
+        }
+    });
+
+    p.http->start();
+    common::log(common::LogLevel::kInfo, "server_started",
+                {{"port", std::to_string(p.http->port())},
+                 {"base_url", config_.base_url},
+                 {"role", config_.role},
+                 {"plugins_dir", config_.plugins_dir}});
+}
+
+void App::stop(int grace_ms) {
+    if (!parts_) return;
+    Parts& p = *parts_;
+    if (p.http) p.http->stop(grace_ms);
+    if (p.plugin_watcher) p.plugin_watcher->stop();
+    {
+        std::lock_guard lock(p.background_mutex);
+        p.stopping = true;
+    }
+    p.background_wake.notify_all();
+    if (p.background.joinable()) p.background.join();
+    parts_.reset();
+}
+
+}  // namespace docintel::server

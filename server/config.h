@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+
+namespace docintel::server {
+
+/// Server configuration from environment variables (ARCHITECTURE.md §4). Defaults suit a
+/// single machine; `fromEnvironment` fails fast on a malformed value.
+struct Config {
+    std::string database_url;
+    std::string data_dir = "var";
+    std::string host = "0.0.0.0";
+    int port = 8080;
+    int mcp_port = 8081;
+    std::string base_url;     ///< default http://localhost:<port> (after binding, for port 0)
+    std::string mcp_url;      ///< default http://localhost:<mcp_port>/mcp
+    std::string plugins_dir;  ///< default <data_dir>/plugins
+    int plugin_poll_ms = 1000;
+    int rate_limit_per_minute = 1200;
+    int db_pool_size = 16;
+    int http_threads = 64;
+    std::string role = "all";  ///< api | worker | all
+
+    /// Reads DOCINTEL_* variables. Throws std::invalid_argument naming the bad variable.
+    static Config fromEnvironment();
+
+    /// Fills base_url/mcp_url defaults once the bound port is known.
+    void resolveUrls(int bound_port);
+
+    std::string keysDir() const { return data_dir + "/keys"; }
+    std::string restAudience() const { return base_url + "/api/v1"; }
+    /// This server is its own authorization server.
+    std::string issuer() const { return base_url; }
+};
+
+}  // namespace docintel::server
