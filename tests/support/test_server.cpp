@@ -1,0 +1,171 @@
+#include "support/test_server.h"
+
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/StreamCopier.h>
+#include <Poco/String.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <pqxx/pqxx>
+#include <stdexcept>
+
+#include "auth/key_set.h"
+#include "auth/password_hasher.h"
+#include "auth/token_service.h"
+#include "common/clock.h"
+#include "common/id.h"
+#include "storage/database.h"
+#include "storage/token_revocation_repository.h"
+#include "storage/user_repository.h"
+
+namespace docintel::test {
+namespace {
+
+std::string replaceDatabase(const std::string& url, const std::string& db) {
+    const auto slash = url.rfind('/');
+    const auto q = url.find('?', slash);
+    return url.substr(0, slash + 1) + db + (q == std::string::npos ? "" : url.substr(q));
+}
+
+}  // namespace
+
+nlohmann::json Response::json() const {
+    return body.empty() ? nlohmann::json() : nlohmann::json::parse(body);
+}
+
+std::string Response::header(const std::string& lower_name) const {
+    auto it = headers.find(lower_name);
+    return it == headers.end() ? std::string() : it->second;
+}
+
+std::string sharedDir() { return DOCINTEL_SOURCE_DIR "/../shared"; }
+std::string sourceDir() { return DOCINTEL_SOURCE_DIR; }
+std::string testPluginDir() { return DOCINTEL_TEST_PLUGIN_DIR; }
+
+TestDatabase::TestDatabase() {
+    const char* base = std::getenv("DOCINTEL_TEST_DATABASE_URL");
+    if (!base || !*base) {
+        throw std::runtime_error("DOCINTEL_TEST_DATABASE_URL is not set (run through make test)");
+    }
+    admin_url_ = replaceDatabase(base, "postgres");
+    std::string suffix = common::newUuid().substr(0, 8);
+    name_ = "docintel_test_" + suffix;
+    pqxx::connection c(admin_url_);
+    pqxx::nontransaction n(c);
+    n.exec("CREATE DATABASE " + name_);
+    url_ = replaceDatabase(base, name_);
+}
+
+TestDatabase::~TestDatabase() {
+    try {
+        pqxx::connection c(admin_url_);
+        pqxx::nontransaction n(c);
+        n.exec("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+    } catch (const std::exception&) {
+        // best effort: a leftover test database does no harm
+    }
+}
+
+std::string TestDatabase::scalar(const std::string& sql) const {
+    pqxx::connection c(url_);
+    pqxx::nontransaction n(c);
+    auto r = n.exec(sql);
+    if (r.empty() || r[0][0].is_null()) return {};
+    return r[0][0].as<std::string>();
+}
+
+TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) {
+    namespace fs = std::filesystem;
+    data_dir_ = (fs::temp_directory_path() / ("docintel-test-" + common::newUuid())).string();
+    plugins_dir_ = data_dir_ + "/plugins";
+    fs::create_directories(plugins_dir_);
+    for (const auto& plugin : options.plugins) {
+        fs::copy_file(plugin, fs::path(plugins_dir_) / fs::path(plugin).filename());
+    }
+    server::Config config;
+    config.database_url = db_->url();
+    config.data_dir = data_dir_;
+    config.host = "127.0.0.1";
+    config.port = 0;
+    config.plugins_dir = plugins_dir_;
+    config.plugin_poll_ms = options.plugin_poll_ms;
+    config.rate_limit_per_minute = options.rate_limit_per_minute;
+    config.db_pool_size = 8;
+    config.http_threads = 16;
+    app_ = std::make_unique<server::App>(config);
+    app_->start();
+}
+
+TestServer::~TestServer() {
+    app_->stop(1000);
+    app_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(data_dir_, ec);
+}
+
+std::string TestServer::baseUrl() const { return app_->config().base_url; }
+
+std::string TestServer::createUser(const std::string& email) {
+    storage::Database db(db_->url(), 1);
+    storage::UserRepository users(db);
+    auto user = users.create(email, email.substr(0, email.find('@')),
+                             auth::PasswordHasher::hash("correct horse", 1000), false);
+    if (!user) throw std::runtime_error("createUser: " + user.error().message);
+    return user->id;
+}
+
+std::vector<std::string> TestServer::allScopes() {
+    return {"workspaces:read", "workspaces:write",     "documents:read",  "documents:write",
+            "knowledge:query", "knowledge:generate",   "sessions:write",  "video:read",
+            "video:process",   "batches:read",         "batches:write",   "workflows:read",
+            "workflows:write", "reviews:write",        "reviews:approve", "packets:write",
+            "learning:read",   "learning:participate", "learning:manage"};
+}
+
+std::string TestServer::token(const std::string& user_id, const std::vector<std::string>& scopes,
+                              long long ttl_seconds, bool mcp, long long not_before_offset,
+                              std::string* jti) {
+    auto keys = auth::KeySet::loadOrCreate(app_->config().keysDir());
+    auth::TokenService tokens(keys, app_->config().issuer(), nullptr);
+    auth::TokenClaims claims;
+    claims.subject = user_id;
+    claims.scopes = scopes;
+    claims.audience = mcp ? app_->config().mcp_url : app_->config().restAudience();
+    claims.ttl_seconds = ttl_seconds;
+    claims.not_before_offset = not_before_offset;
+    return tokens.mint(claims, jti);
+}
+
+void TestServer::revoke(const std::string& jti) {
+    storage::Database db(db_->url(), 1);
+    storage::TokenRevocationRepository repo(db);
+    if (auto r = repo.revoke(jti, common::nowEpochSeconds() + 3600); !r) {
+        throw std::runtime_error("revoke: " + r.error().message);
+    }
+}
+
+Response TestServer::request(const std::string& method, const std::string& path,
+                             const std::string& body, const std::string& token,
+                             const std::map<std::string, std::string>& headers) const {
+    Poco::Net::HTTPClientSession session("127.0.0.1", static_cast<Poco::UInt16>(port()));
+    session.setTimeout(Poco::Timespan(30, 0));
+    Poco::Net::HTTPRequest req(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
+    if (!token.empty()) req.set("Authorization", "Bearer " + token);
+    for (const auto& [k, v] : headers) req.set(k, v);
+    if (!body.empty() || method == "POST" || method == "PUT" || method == "PATCH") {
+        req.setContentType("application/json");
+        req.setContentLength(static_cast<std::streamsize>(body.size()));
+    }
+    session.sendRequest(req) << body;
+    Poco::Net::HTTPResponse resp;
+    std::istream& in = session.receiveResponse(resp);
+    Response out;
+    out.status = resp.getStatus();
+    for (const auto& [k, v] : resp) out.headers[Poco::toLower(k)] = v;
+    Poco::StreamCopier::copyToString(in, out.body);
+    return out;
+}
+
+}  // namespace docintel::test

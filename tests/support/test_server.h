@@ -1,0 +1,92 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "server/app.h"
+
+namespace docintel::test {
+
+/// A response as a client sees it.
+struct Response {
+    int status = 0;
+    std::map<std::string, std::string> headers;  ///< names lower-cased
+    std::string body;
+    nlohmann::json json() const;
+    std::string header(const std::string& lower_name) const;
+};
+
+/// A fresh database on the test Postgres (DOCINTEL_TEST_DATABASE_URL names any database on
+/// that server), dropped when the object goes. One per test binary.
+class TestDatabase {
+  public:
+    TestDatabase();
+    ~TestDatabase();
+    const std::string& url() const { return url_; }
+    /// Runs a query and returns the first column of the first row as text ("" if none).
+    std::string scalar(const std::string& sql) const;
+
+  private:
+    std::string admin_url_;
+    std::string name_;
+    std::string url_;
+};
+
+/// The real server (App) on port 0 over a TestDatabase, with its own data and plugins
+/// directories, plus helpers to create users and mint tokens the way docintel-admin does.
+class TestServer {
+  public:
+    struct Options {
+        int rate_limit_per_minute = 100000;
+        int plugin_poll_ms = 200;
+        /// Plugin files copied into the plugins folder before the server starts.
+        std::vector<std::string> plugins;
+    };
+    TestServer() : TestServer(Options{}) {}
+    explicit TestServer(Options options);
+    ~TestServer();
+
+    int port() const { return app_->port(); }
+    std::string baseUrl() const;
+    const std::string& dataDir() const { return data_dir_; }
+    const std::string& pluginsDir() const { return plugins_dir_; }
+    TestDatabase& db() { return *db_; }
+
+    /// Creates a user (password "correct horse") and returns its id.
+    std::string createUser(const std::string& email);
+    /// A REST-audience token for the user with `scopes` (mcp=true: the MCP audience).
+    std::string token(const std::string& user_id, const std::vector<std::string>& scopes,
+                      long long ttl_seconds = 600, bool mcp = false,
+                      long long not_before_offset = 0, std::string* jti = nullptr);
+    /// Every scope of spec §5.4.
+    static std::vector<std::string> allScopes();
+
+    Response request(const std::string& method, const std::string& path,
+                     const std::string& body = {}, const std::string& token = {},
+                     const std::map<std::string, std::string>& headers = {}) const;
+    Response get(const std::string& path, const std::string& token = {}) const {
+        return request("GET", path, {}, token);
+    }
+
+    /// Revokes a token id through the same store the server reads.
+    void revoke(const std::string& jti);
+
+  private:
+    std::unique_ptr<TestDatabase> db_;
+    std::string data_dir_;
+    std::string plugins_dir_;
+    std::unique_ptr<server::App> app_;
+};
+
+/// `../shared` (datasets, spec) relative to the source tree.
+std::string sharedDir();
+/// The source tree root.
+std::string sourceDir();
+/// The folder the fixture plugins (tests/plugin_abi/fixtures) are built into.
+std::string testPluginDir();
+
+}  // namespace docintel::test
