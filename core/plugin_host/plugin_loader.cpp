@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <utility>
@@ -103,24 +104,70 @@ std::function<R(Args...)> guard(std::shared_ptr<plugin::Plugin> owner, std::stri
 }
 
 // The Registrar a plugin registers into: it only collects, so that nothing reaches the server
-// before everything has been validated.
+// before everything has been validated. It outlives `registerWith` (the plugin object keeps it
+// alive) and is frozen when registerWith returns, so a plugin that kept the reference and calls
+// it later is ignored (and logged) instead of touching freed memory.
+//
+// Thread-safe: `mutex_` guards `frozen_` and, until freeze(), the collected items; after
+// freeze() only the loader touches them.
 class StagingRegistrar final : public plugin::Registrar {
   public:
+    explicit StagingRegistrar(std::string plugin_name) : plugin_name_(std::move(plugin_name)) {}
+
     void addSchema(const std::string& name, const nlohmann::json& schema) override {
-        schemas.emplace_back(name, schema);
+        collect("schema", [&] { schemas.emplace_back(name, schema); });
     }
-    void addRoute(plugin::RouteDefinition route) override { routes.push_back(std::move(route)); }
-    void addMcpTool(plugin::McpToolDefinition tool) override { tools.push_back(std::move(tool)); }
+    void addRoute(plugin::RouteDefinition route) override {
+        collect("route", [&] { routes.push_back(std::move(route)); });
+    }
+    void addMcpTool(plugin::McpToolDefinition tool) override {
+        collect("mcp tool", [&] { tools.push_back(std::move(tool)); });
+    }
     void addMcpResource(plugin::McpResourceTemplate resource) override {
-        resources.push_back(std::move(resource));
+        collect("mcp resource", [&] { resources.push_back(std::move(resource)); });
     }
-    void addWorkflow(const nlohmann::json& definition) override { workflows.push_back(definition); }
+    void addWorkflow(const nlohmann::json& definition) override {
+        collect("workflow", [&] { workflows.push_back(definition); });
+    }
+
+    void freeze() {
+        std::lock_guard lock(mutex_);
+        frozen_ = true;
+    }
+
+    // Drops whatever is left (plugin closures) while the plugin object still exists.
+    void clear() {
+        std::lock_guard lock(mutex_);
+        frozen_ = true;
+        schemas.clear();
+        routes.clear();
+        tools.clear();
+        resources.clear();
+        workflows.clear();
+    }
 
     std::vector<std::pair<std::string, nlohmann::json>> schemas;
     std::vector<plugin::RouteDefinition> routes;
     std::vector<plugin::McpToolDefinition> tools;
     std::vector<plugin::McpResourceTemplate> resources;
     std::vector<nlohmann::json> workflows;
+
+  private:
+    template <typename Fn>
+    void collect(const char* what, Fn&& add) {
+        std::lock_guard lock(mutex_);
+        if (!frozen_) {
+            add();
+            return;
+        }
+        common::log(
+            LogLevel::kWarning, "plugin_registration_ignored",
+            {{"plugin", plugin_name_}, {"item", what}, {"reason", "registrations are frozen"}});
+    }
+
+    const std::string plugin_name_;
+    std::mutex mutex_;
+    bool frozen_ = false;
 };
 
 Error invalid(std::string message) {
@@ -345,19 +392,24 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
         return refuse(path, name, Error::unprocessable("create_failed", "create returned null"));
     }
     auto destroy = descriptor->destroy;
+    auto registrar = std::make_shared<StagingRegistrar>(name);
     // Shared by every handler wrapper: the plugin object lives as long as something may call it.
-    std::shared_ptr<plugin::Plugin> owner(raw, [destroy, name](plugin::Plugin* p) {
+    // The registrar lives as long as the plugin; what is left in it goes before the plugin does.
+    std::shared_ptr<plugin::Plugin> owner(raw, [destroy, name, registrar](plugin::Plugin* p) {
+        registrar->clear();
         if (auto thrown = catchAll([&] { destroy(p); })) {
             common::log(LogLevel::kError, "plugin_destroy_threw",
                         {{"plugin", name}, {"exception", *thrown}});
         }
     });
 
-    StagingRegistrar staged;  // declared after `owner`: its closures go before the plugin does
-    if (auto thrown = catchAll([&] { owner->registerWith(staged, host_); })) {
+    auto thrown = catchAll([&] { owner->registerWith(*registrar, host_); });
+    registrar->freeze();
+    if (thrown) {
         return refuse(path, name,
                       Error::unprocessable("registration_failed", "registerWith threw " + *thrown));
     }
+    StagingRegistrar& staged = *registrar;
     Status valid = validateSchemas(staged, schemas_);
     if (valid) valid = validateRoutes(staged, router_, schemas_);
     if (valid) valid = validateMcp(staged, registry_);

@@ -20,7 +20,8 @@ struct PluginFileIdentity {
     std::int64_t mtime_ns = 0;
     std::uintmax_t size = 0;
 
-    auto operator<=>(const PluginFileIdentity&) const = default;
+    // clang-tidy 14 misreads the defaulted comparison as a literal 0 used as a pointer.
+    auto operator<=>(const PluginFileIdentity&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 /// How a directory load went.
@@ -65,7 +66,7 @@ class PluginLoader {
     /// (file_unreadable, load_failed, no_descriptor, abi_mismatch, build_mismatch,
     /// invalid_descriptor, duplicate_plugin, path_reused, create_failed, registration_failed,
     /// invalid_registration, route_conflict, schema_conflict, mcp_conflict, workflow_conflict,
-    /// commit_failed) and is also logged and recorded in the registry.
+    /// commit_failed, internal_error) and is also logged and recorded in the registry.
     plugin::Status loadFile(const std::string& path);
 
     /// Loads every `*.so` directly inside `dir`, in file-name order. Fails with `not_found`

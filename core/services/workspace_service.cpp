@@ -50,11 +50,9 @@ plugin::Result<nlohmann::json> WorkspaceService::get(const plugin::Principal& ca
     auto w = workspaces_.findForUser(id, caller.user_id);
     if (!w) return w.error();
     if (!w->has_value()) return plugin::Error{"workspace_not_found", "workspace not found", 404};
-    auto members = workspaces_.members(id);
-    if (!members) return members.error();
     nlohmann::json j = toJson(**w);
     j["members"] = nlohmann::json::array();
-    for (const auto& m : *members) j["members"].push_back(toJson(m));
+    for (const auto& m : (*w)->members) j["members"].push_back(toJson(m));
     return j;
 }
 

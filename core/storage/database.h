@@ -21,10 +21,12 @@ struct Statement {
     const char* sql;
 };
 
-/// One database transaction on a leased connection.
+/// One database transaction (or, from Database::read, one autocommit session) on a leased
+/// connection.
 class Tx {
   public:
-    Tx(pqxx::work& work, std::set<std::string>& prepared) : work_(work), prepared_(prepared) {}
+    Tx(pqxx::transaction_base& work, std::set<std::string>& prepared)
+        : work_(work), prepared_(prepared) {}
 
     template <typename... Args>
     pqxx::result exec(const Statement& statement, Args&&... args) {
@@ -39,7 +41,7 @@ class Tx {
     pqxx::result execRaw(const std::string& sql) { return work_.exec(sql); }
 
   private:
-    pqxx::work& work_;
+    pqxx::transaction_base& work_;
     std::set<std::string>& prepared_;
 };
 
@@ -58,7 +60,16 @@ class Database {
     /// Runs `fn(Tx&)` in a transaction, committing when it returns an ok Result. `fn` may be
     /// run more than once (serialization retry), so it must only touch the database.
     template <typename F>
-    auto transact(F&& fn) -> decltype(fn(std::declval<Tx&>()));
+    auto transact(F&& fn) -> decltype(fn(std::declval<Tx&>())) {
+        return run<pqxx::work>(std::forward<F>(fn));
+    }
+
+    /// Runs `fn(Tx&)` without BEGIN/COMMIT: for reads of one statement, or several whose
+    /// consistency does not matter. Saves two round trips on the hot read paths.
+    template <typename F>
+    auto read(F&& fn) -> decltype(fn(std::declval<Tx&>())) {
+        return run<pqxx::nontransaction>(std::forward<F>(fn));
+    }
 
     /// True when a trivial query succeeds.
     bool ping();
@@ -86,6 +97,8 @@ class Database {
         std::unique_ptr<Connection> c_;
     };
 
+    template <typename Work, typename F>
+    auto run(F&& fn) -> decltype(fn(std::declval<Tx&>()));
     std::unique_ptr<Lease> lease();
     void giveBack(std::unique_ptr<Connection> c);
     static plugin::Error mapError(const std::exception& e);
@@ -98,8 +111,8 @@ class Database {
     int open_ = 0;
 };
 
-template <typename F>
-auto Database::transact(F&& fn) -> decltype(fn(std::declval<Tx&>())) {
+template <typename Work, typename F>
+auto Database::run(F&& fn) -> decltype(fn(std::declval<Tx&>())) {
     constexpr int kAttempts = 4;
     for (int attempt = 1;; ++attempt) {
         std::unique_ptr<Lease> c;
@@ -109,7 +122,7 @@ auto Database::transact(F&& fn) -> decltype(fn(std::declval<Tx&>())) {
             return mapError(e);
         }
         try {
-            pqxx::work work(*(*c)->conn);
+            Work work(*(*c)->conn);
             Tx tx(work, (*c)->prepared);
             auto result = fn(tx);
             if (result) work.commit();

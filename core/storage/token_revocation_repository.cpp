@@ -27,7 +27,7 @@ plugin::Status TokenRevocationRepository::revoke(const std::string& jti,
 
 plugin::Result<std::vector<std::string>> TokenRevocationRepository::revokedSince(
     std::int64_t since_epoch_ms, std::int64_t* max_seen_ms) {
-    return db_.transact([&](Tx& tx) -> plugin::Result<std::vector<std::string>> {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<std::string>> {
         std::vector<std::string> out;
         for (const auto& row : tx.exec(kSince, since_epoch_ms)) {
             out.push_back(row[0].as<std::string>());

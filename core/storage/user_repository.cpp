@@ -56,7 +56,7 @@ plugin::Result<std::optional<User>> UserRepository::findById(const std::string& 
 }
 
 plugin::Result<std::optional<User>> UserRepository::findByEmail(const std::string& email) {
-    return db_.transact([&](Tx& tx) -> plugin::Result<std::optional<User>> {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::optional<User>> {
         return firstUser(tx.exec(kByEmail, email));
     });
 }

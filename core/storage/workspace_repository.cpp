@@ -58,6 +58,9 @@ constexpr Statement kSetRole{
 constexpr Statement kRemoveMember{
     "workspace_remove_member",
     "DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2"};
+constexpr Statement kForgetContext{
+    "workspace_forget_context",
+    "UPDATE users SET active_workspace_id = NULL WHERE id = $2 AND active_workspace_id = $1"};
 
 #undef DOCINTEL_WS_COLUMNS
 #undef DOCINTEL_MEMBER_COLUMNS
@@ -97,7 +100,7 @@ plugin::Result<Workspace> WorkspaceRepository::create(const std::string& name,
 
 plugin::Result<std::vector<Workspace>> WorkspaceRepository::listForUser(
     const std::string& user_id) {
-    return db_.transact([&](Tx& tx) -> plugin::Result<std::vector<Workspace>> {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Workspace>> {
         std::vector<Workspace> out;
         for (const auto& row : tx.exec(kListForUser, user_id)) out.push_back(rowToWorkspace(row));
         return out;
@@ -106,16 +109,19 @@ plugin::Result<std::vector<Workspace>> WorkspaceRepository::listForUser(
 
 plugin::Result<std::optional<Workspace>> WorkspaceRepository::findForUser(
     const std::string& workspace_id, const std::string& user_id) {
-    return db_.transact([&](Tx& tx) -> plugin::Result<std::optional<Workspace>> {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::optional<Workspace>> {
         const auto rows = tx.exec(kFindForUser, workspace_id, user_id);
         if (rows.empty()) return std::optional<Workspace>();
-        return std::optional<Workspace>(rowToWorkspace(rows[0]));
+        Workspace w = rowToWorkspace(rows[0]);
+        for (const auto& row : tx.exec(kMembers, workspace_id))
+            w.members.push_back(rowToMember(row));
+        return std::optional<Workspace>(std::move(w));
     });
 }
 
 plugin::Result<std::optional<std::string>> WorkspaceRepository::roleOf(
     const std::string& workspace_id, const std::string& user_id) {
-    return db_.transact([&](Tx& tx) -> plugin::Result<std::optional<std::string>> {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::optional<std::string>> {
         const auto rows = tx.exec(kRoleOf, workspace_id, user_id);
         if (rows.empty()) return std::optional<std::string>();
         return std::optional<std::string>(rows[0][0].as<std::string>());
@@ -140,15 +146,6 @@ plugin::Status WorkspaceRepository::remove(const std::string& workspace_id) {
     });
     if (!r) return r.error();
     return {};
-}
-
-plugin::Result<std::vector<WorkspaceMember>> WorkspaceRepository::members(
-    const std::string& workspace_id) {
-    return db_.transact([&](Tx& tx) -> plugin::Result<std::vector<WorkspaceMember>> {
-        std::vector<WorkspaceMember> out;
-        for (const auto& row : tx.exec(kMembers, workspace_id)) out.push_back(rowToMember(row));
-        return out;
-    });
 }
 
 plugin::Result<WorkspaceMember> WorkspaceRepository::addMember(const std::string& workspace_id,
@@ -181,6 +178,7 @@ plugin::Status WorkspaceRepository::removeMember(const std::string& workspace_id
     auto r = db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         if (auto ok = keepAnOwner(tx, workspace_id, user_id); !ok) return ok.error();
         tx.exec(kRemoveMember, workspace_id, user_id);
+        tx.exec(kForgetContext, workspace_id, user_id);
         return true;
     });
     if (!r) return r.error();

@@ -9,6 +9,14 @@
 
 namespace docintel::storage {
 
+struct WorkspaceMember {
+    std::string user_id;
+    std::string email;
+    std::string display_name;
+    std::string role;
+    std::string added_at;
+};
+
 struct Workspace {
     std::string id;
     std::string name;
@@ -17,14 +25,7 @@ struct Workspace {
     std::string updated_at;
     std::string role;  ///< the asking user's role, when read for a user
     long long member_count = 0;
-};
-
-struct WorkspaceMember {
-    std::string user_id;
-    std::string email;
-    std::string display_name;
-    std::string role;
-    std::string added_at;
+    std::vector<WorkspaceMember> members;  ///< filled by findForUser only
 };
 
 /// Team workspaces and their members. Every read that serves a user takes that user's id and
@@ -39,7 +40,8 @@ class WorkspaceRepository {
     plugin::Result<Workspace> create(const std::string& name, const std::string& owner_id);
     /// The workspaces `user_id` belongs to, with their role, newest first.
     plugin::Result<std::vector<Workspace>> listForUser(const std::string& user_id);
-    /// The workspace as seen by member `user_id`; nullopt when absent or not a member.
+    /// The workspace with its members as seen by member `user_id`; nullopt when absent or
+    /// not a member.
     plugin::Result<std::optional<Workspace>> findForUser(const std::string& workspace_id,
                                                          const std::string& user_id);
     /// The role of `user_id` in the workspace; nullopt when not a member (or no workspace).
@@ -49,7 +51,6 @@ class WorkspaceRepository {
     /// Deletes the workspace and, by cascade, everything that belongs to it.
     plugin::Status remove(const std::string& workspace_id);
 
-    plugin::Result<std::vector<WorkspaceMember>> members(const std::string& workspace_id);
     /// `conflict` when already a member.
     plugin::Result<WorkspaceMember> addMember(const std::string& workspace_id,
                                               const std::string& user_id, const std::string& role);

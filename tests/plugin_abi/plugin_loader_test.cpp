@@ -28,9 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFixtureDir = DOCINTEL_TEST_PLUGIN_DIR;
+fs::path fixtureDir() { return DOCINTEL_TEST_PLUGIN_DIR; }
 
-std::string fixture(const std::string& name) { return (kFixtureDir / (name + ".so")).string(); }
+std::string fixture(const std::string& name) { return (fixtureDir() / (name + ".so")).string(); }
 
 class FakeHost final : public plugin::HostServices {
   public:
@@ -290,7 +290,7 @@ TEST_F(PluginLoaderTest, FilesThatAreNotPluginsAreRefused) {
 }
 
 TEST_F(PluginLoaderTest, LoadDirectoryLoadsGoodPluginsAndRefusesBadOnes) {
-    const auto counts = loader_.loadDirectory(kFixtureDir.string());
+    const auto counts = loader_.loadDirectory(fixtureDir().string());
     ASSERT_TRUE(counts.ok());
     EXPECT_EQ(counts->loaded, 2);   // good, hot
     EXPECT_EQ(counts->refused, 3);  // colliding, throwing, wrong_abi
@@ -298,7 +298,7 @@ TEST_F(PluginLoaderTest, LoadDirectoryLoadsGoodPluginsAndRefusesBadOnes) {
     EXPECT_TRUE(registry_.isLoaded("fixture_hot"));
     EXPECT_TRUE(router_.match("GET", "/api/v1/plugins/fixture_hot/ping").route);
 
-    const auto missing = loader_.loadDirectory((kFixtureDir / "no_such_dir").string());
+    const auto missing = loader_.loadDirectory((fixtureDir() / "no_such_dir").string());
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().code, "not_found");
 }
