@@ -11,6 +11,9 @@ export DOCINTEL_PLUGINS_DIR ?= $(VAR)/plugins
 export DOCINTEL_PORT ?= 8080
 export DOCINTEL_BASE_URL ?= http://localhost:$(DOCINTEL_PORT)
 export DOCINTEL_PG_PORT ?= 54329
+# ccache hits across checkouts (CI clones afresh): hash paths relative to the checkout.
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= true
 ADMIN_EMAIL ?= admin@docintel.local
 ALL_SCOPES := workspaces:read workspaces:write documents:read documents:write knowledge:query \
   knowledge:generate sessions:write video:read video:process batches:read batches:write \

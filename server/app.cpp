@@ -47,11 +47,8 @@ class PluginHostServices final : public plugin::HostServices {
     explicit PluginHostServices(std::string data_dir) : data_dir_(std::move(data_dir)) {}
     void log(const std::string& plugin, const std::string& level,
              const std::string& message) override {
-        const auto lvl = level == "error"     ? common::LogLevel::kError
-                         : level == "warning" ? common::LogLevel::kWarning
-                         : level == "debug"   ? common::LogLevel::kDebug
-                                              : common::LogLevel::kInfo;
-        common::log(lvl, "plugin_log", {{"plugin", plugin}, {"message", message}});
+        common::log(common::parseLogLevel(level).value_or(common::LogLevel::kInfo), "plugin_log",
+                    {{"plugin", plugin}, {"message", message}});
     }
     std::string dataDir() const override { return data_dir_; }
 

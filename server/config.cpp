@@ -1,7 +1,13 @@
 #include "server/config.h"
 
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "common/log.h"
+#include "http/schema_validator.h"
 
 namespace docintel::server {
 namespace {
@@ -33,21 +39,60 @@ std::string trimSlash(std::string url) {
     return url;
 }
 
+/// Applies a JSON configuration file, validated against schemas/server_config.schema.json.
+void applyFile(Config& c, const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::invalid_argument("DOCINTEL_CONFIG_FILE " + path + " cannot be read");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::invalid_argument(path + " is not valid JSON: " + e.what());
+    }
+    http::SchemaRegistry schemas;
+    schemas.loadBuiltin("server_config.schema.json", "ServerConfig");
+    const auto issues = schemas.validate("ServerConfig", j, nlohmann::json::array());
+    if (!issues.empty()) {
+        throw std::invalid_argument(path + ": " + issues[0].loc.dump() + " " + issues[0].msg);
+    }
+    c.database_url = j.value("database_url", c.database_url);
+    c.data_dir = j.value("data_dir", c.data_dir);
+    c.host = j.value("host", c.host);
+    c.port = j.value("port", c.port);
+    c.mcp_port = j.value("mcp_port", c.mcp_port);
+    c.base_url = trimSlash(j.value("base_url", c.base_url));
+    c.mcp_url = trimSlash(j.value("mcp_url", c.mcp_url));
+    c.plugins_dir = j.value("plugins_dir", c.plugins_dir);
+    c.plugin_poll_ms = j.value("plugin_poll_ms", c.plugin_poll_ms);
+    c.rate_limit_per_minute = j.value("rate_limit_per_minute", c.rate_limit_per_minute);
+    c.db_pool_size = j.value("db_pool_size", c.db_pool_size);
+    c.http_threads = j.value("http_threads", c.http_threads);
+    c.log_level = j.value("log_level", c.log_level);
+}
+
 }  // namespace
 
 Config Config::fromEnvironment() {
     Config c;
-    c.database_url = env("DOCINTEL_DATABASE_URL");
+    if (const std::string file = env("DOCINTEL_CONFIG_FILE"); !file.empty()) applyFile(c, file);
+    c.database_url = env("DOCINTEL_DATABASE_URL", c.database_url);
     if (c.database_url.empty()) {
-        throw std::invalid_argument("DOCINTEL_DATABASE_URL is not set (make run sets it)");
+        throw std::invalid_argument(
+            "DOCINTEL_DATABASE_URL is not set (make run sets it; or database_url in the "
+            "DOCINTEL_CONFIG_FILE)");
     }
     c.data_dir = env("DOCINTEL_DATA_DIR", c.data_dir);
     c.host = env("DOCINTEL_HOST", c.host);
     c.port = envInt("DOCINTEL_PORT", c.port, 0, 65535);
     c.mcp_port = envInt("DOCINTEL_MCP_PORT", c.mcp_port, 0, 65535);
-    c.base_url = trimSlash(env("DOCINTEL_BASE_URL"));
-    c.mcp_url = trimSlash(env("DOCINTEL_MCP_URL"));
-    c.plugins_dir = env("DOCINTEL_PLUGINS_DIR", c.data_dir + "/plugins");
+    c.base_url = trimSlash(env("DOCINTEL_BASE_URL", c.base_url));
+    c.mcp_url = trimSlash(env("DOCINTEL_MCP_URL", c.mcp_url));
+    c.plugins_dir = env("DOCINTEL_PLUGINS_DIR", c.plugins_dir);
+    if (c.plugins_dir.empty()) c.plugins_dir = c.data_dir + "/plugins";
+    c.log_level = env("DOCINTEL_LOG_LEVEL", c.log_level);
+    if (!common::parseLogLevel(c.log_level)) {
+        throw std::invalid_argument("DOCINTEL_LOG_LEVEL must be debug, info, warning or error");
+    }
     c.plugin_poll_ms = envInt("DOCINTEL_PLUGIN_POLL_MS", c.plugin_poll_ms, 50, 60000);
     c.rate_limit_per_minute =
         envInt("DOCINTEL_RATE_LIMIT_PER_MINUTE", c.rate_limit_per_minute, 1, 100000000);

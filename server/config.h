@@ -4,8 +4,9 @@
 
 namespace docintel::server {
 
-/// Server configuration from environment variables (ARCHITECTURE.md §4). Defaults suit a
-/// single machine; `fromEnvironment` fails fast on a malformed value.
+/// Server configuration (ARCHITECTURE.md §4): environment variables over an optional JSON file
+/// named by DOCINTEL_CONFIG_FILE (validated against schemas/server_config.schema.json).
+/// Defaults suit a single machine; `fromEnvironment` fails fast on a malformed value.
 struct Config {
     std::string database_url;
     std::string data_dir = "var";
@@ -15,13 +16,15 @@ struct Config {
     std::string base_url;     ///< default http://localhost:<port> (after binding, for port 0)
     std::string mcp_url;      ///< default http://localhost:<mcp_port>/mcp
     std::string plugins_dir;  ///< default <data_dir>/plugins
+    std::string log_level = "info";
     int plugin_poll_ms = 1000;
     int rate_limit_per_minute = 1200;
     int db_pool_size = 16;
     int http_threads = 64;
     std::string role = "all";  ///< api | worker | all
 
-    /// Reads DOCINTEL_* variables. Throws std::invalid_argument naming the bad variable.
+    /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad
+    /// variable or file entry.
     static Config fromEnvironment();
 
     /// Fills base_url/mcp_url defaults once the bound port is known.

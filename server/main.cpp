@@ -32,10 +32,6 @@ class ServerMain final : public Poco::Util::ServerApplication {
         if (help_) return Application::EXIT_OK;
         using docintel::common::log;
         using docintel::common::LogLevel;
-        if (const char* lvl = std::getenv("DOCINTEL_LOG_LEVEL");
-            lvl && std::string(lvl) == "debug") {
-            docintel::common::setLogLevel(LogLevel::kDebug);
-        }
         docintel::server::Config config;
         try {
             config = docintel::server::Config::fromEnvironment();
@@ -43,6 +39,8 @@ class ServerMain final : public Poco::Util::ServerApplication {
             log(LogLevel::kError, "bad_configuration", {{"what", e.what()}});
             return Application::EXIT_CONFIG;
         }
+        docintel::common::setLogLevel(
+            docintel::common::parseLogLevel(config.log_level).value_or(LogLevel::kInfo));
         if (role_ != "api" && role_ != "worker" && role_ != "all") {
             log(LogLevel::kError, "bad_configuration",
                 {{"what", "--role must be api, worker or all"}});

@@ -10,10 +10,13 @@ plugin::Result<WorkspaceRole> WorkspaceAccess::require(const std::string& user_i
     }
     auto role_text = workspaces_.roleOf(workspace_id, user_id);
     if (!role_text) return role_text.error();
-    if (!role_text->has_value()) {
-        return plugin::Error{"workspace_not_found", "workspace not found", 404};
-    }
-    const auto role = parseWorkspaceRole(**role_text);
+    return decide(*role_text, action);
+}
+
+plugin::Result<WorkspaceRole> WorkspaceAccess::decide(const std::optional<std::string>& role_text,
+                                                      WorkspaceAction action) {
+    if (!role_text) return plugin::Error{"workspace_not_found", "workspace not found", 404};
+    const auto role = parseWorkspaceRole(*role_text);
     if (!role) return plugin::Error::internal("unknown role");
     if (!allows(*role, action)) {
         return plugin::Error::forbidden("forbidden", "your role (" + toString(*role) +

@@ -15,9 +15,15 @@ class WorkspaceAccess {
   public:
     explicit WorkspaceAccess(storage::WorkspaceRepository& workspaces) : workspaces_(workspaces) {}
 
+    /// Looks up the caller's membership and decides.
     plugin::Result<WorkspaceRole> require(const std::string& user_id,
                                           const std::string& workspace_id,
                                           WorkspaceAction action) const;
+
+    /// Decides from a membership already read (nullopt = not a member), for services whose
+    /// scoped read returns the caller's role with the data.
+    static plugin::Result<WorkspaceRole> decide(const std::optional<std::string>& role_text,
+                                                WorkspaceAction action);
 
   private:
     storage::WorkspaceRepository& workspaces_;

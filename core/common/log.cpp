@@ -44,6 +44,14 @@ void appendValue(std::string& line, std::string_view value) {
 
 void setLogLevel(LogLevel level) { g_min_level = level; }
 
+std::optional<LogLevel> parseLogLevel(std::string_view text) {
+    for (const auto level :
+         {LogLevel::kDebug, LogLevel::kInfo, LogLevel::kWarning, LogLevel::kError}) {
+        if (text == levelName(level)) return level;
+    }
+    return std::nullopt;
+}
+
 void log(LogLevel level, std::string_view event, std::initializer_list<LogField> fields) {
     if (level < g_min_level.load()) return;
     std::string line = "ts=" + nowIso8601() + " level=" + levelName(level) + " event=";

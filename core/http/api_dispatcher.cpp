@@ -157,7 +157,7 @@ plugin::HttpResponse ApiDispatcher::dispatch(const RawRequest& raw) const {
                             .count();
     const std::string status = std::to_string(response.status);
     const std::string duration = std::to_string(micros / 1000.0);
-    common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kDebug,
+    common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
                 "http_request",
                 {{"method", raw.method},
                  {"path", raw.path},

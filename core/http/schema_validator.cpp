@@ -101,6 +101,15 @@ void SchemaRegistry::loadBuiltins() {
     }
 }
 
+void SchemaRegistry::loadBuiltin(const std::string& file, const std::string& name) {
+    const auto& files = docintel::schemas::embeddedFiles();
+    auto it = files.find(file);
+    if (it == files.end()) throw std::runtime_error("schema not embedded: " + file);
+    if (!add(name, nlohmann::json::parse(it->second))) {
+        throw std::runtime_error("duplicate schema " + name);
+    }
+}
+
 bool SchemaRegistry::add(const std::string& name, nlohmann::json schema) {
     if (!schema.is_object()) return false;
     std::unique_lock lock(mutex_);
@@ -272,7 +281,14 @@ void SchemaRegistry::validateNode(const nlohmann::json& raw_schema, nlohmann::js
             }
         }
         if (auto extra = schema.find("additionalProperties");
-            extra != schema.end() && extra->is_object()) {
+            extra != schema.end() && extra->is_boolean() && !extra->get<bool>()) {
+            for (const auto& [field, field_value] : value.items()) {
+                if (props != schema.end() && props->contains(field)) continue;
+                loc.push_back(field);
+                issues.push_back({loc, "Extra inputs are not permitted", "extra_forbidden"});
+                loc.erase(loc.size() - 1);
+            }
+        } else if (extra != schema.end() && extra->is_object()) {
             for (auto& [field, field_value] : value.items()) {
                 if (props != schema.end() && props->contains(field)) continue;
                 loc.push_back(field);

@@ -23,15 +23,20 @@ struct ValidationIssue {
 ///
 /// Supports the JSON Schema subset our schemas use (type incl. nullable unions, properties,
 /// required, default, minLength/maxLength, minimum/maximum/exclusiveMinimum, enum, pattern,
-/// format date-time, items, minItems/maxItems, additionalProperties as a schema, and `$ref` to
-/// another registered schema by file name). Errors carry pydantic v2 error types so clients
-/// written against the original service read them unchanged (docs/decisions/0002).
+/// format date-time, items, minItems/maxItems, additionalProperties (a schema, or false), and
+/// `$ref` to another registered schema by file name). Errors carry pydantic v2 error types so
+/// clients written against the original service read them unchanged (docs/decisions/0001).
 ///
 /// Thread-safe: schemas may be added (plugins) while requests validate.
 class SchemaRegistry {
   public:
-    /// Adds the schemas embedded from schemas/api. Throws std::runtime_error on a bad file.
+    /// Adds the request schemas embedded from schemas/api. Throws std::runtime_error on a bad
+    /// file.
     void loadBuiltins();
+
+    /// Adds one other embedded schema (path relative to schemas/) under `name`. Throws
+    /// std::runtime_error when it is not embedded or not valid JSON.
+    void loadBuiltin(const std::string& file, const std::string& name);
 
     /// Registers `schema` under `name` (e.g. "WorkspaceCreateInput"); false if taken.
     bool add(const std::string& name, nlohmann::json schema);

@@ -1,14 +1,11 @@
 #include "plugin_host/plugin_loader.h"
 
-#include <cxxabi.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,6 +16,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "plugin_api/plugin.h"
+#include "plugin_host/catch_all.h"
 
 namespace docintel::plugin_host {
 namespace {
@@ -36,71 +34,6 @@ bool validPluginName(const std::string& name) {
     return std::all_of(name.begin(), name.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     });
-}
-
-// The demangled type of the exception being handled; call only inside a catch block.
-std::string currentExceptionType() {
-    const std::type_info* type = abi::__cxa_current_exception_type();
-    if (type == nullptr) return "unknown";
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> demangled(
-        abi::__cxa_demangle(type->name(), nullptr, nullptr, &status), std::free);
-    return status == 0 && demangled ? std::string(demangled.get()) : std::string(type->name());
-}
-
-// Runs one host→plugin call. Returns nullopt when it returned normally, else a description of
-// what it threw ("<type>: <what>").
-template <typename Fn>
-std::optional<std::string> catchAll(Fn&& fn) {
-    try {
-        fn();
-        return std::nullopt;
-    } catch (const std::exception& e) {
-        return currentExceptionType() + ": " + e.what();
-    } catch (...) {
-        return currentExceptionType();
-    }
-}
-
-// The trace id of the call a guarded handler serves, when its arguments carry one.
-std::string traceIdOf(const plugin::HttpRequest& request) { return request.trace_id; }
-std::string traceIdOf(const plugin::ToolCall& call) { return call.trace_id; }
-template <typename... T>
-std::string traceIdOf(const T&...) {
-    return {};
-}
-
-// A plugin callable plus what keeps its plugin alive. `owner` is declared first so it is
-// destroyed after `inner` (whose captures may point into the plugin object).
-template <typename R, typename... Args>
-struct GuardedCall {
-    std::shared_ptr<plugin::Plugin> owner;
-    std::string plugin_name;
-    std::string what;  // e.g. "route fixture_good_echo"
-    std::function<R(Args...)> inner;
-};
-
-// Wraps a plugin's handler so that an exception becomes Error::internal. Only the exception's
-// type is logged: its message may quote request or document content.
-template <typename R, typename... Args>
-std::function<R(Args...)> guard(std::shared_ptr<plugin::Plugin> owner, std::string plugin_name,
-                                std::string what, std::function<R(Args...)> inner) {
-    auto call = std::make_shared<const GuardedCall<R, Args...>>(GuardedCall<R, Args...>{
-        std::move(owner), std::move(plugin_name), std::move(what), std::move(inner)});
-    return [call](Args... args) -> R {
-        std::string exception_type;
-        try {
-            return call->inner(std::forward<Args>(args)...);
-        } catch (...) {
-            exception_type = currentExceptionType();
-        }
-        common::log(LogLevel::kError, "plugin_handler_threw",
-                    {{"plugin", call->plugin_name},
-                     {"handler", call->what},
-                     {"exception", exception_type},
-                     {"trace_id", traceIdOf(args...)}});
-        return Error::internal("the " + call->plugin_name + " plugin failed");
-    };
 }
 
 // The Registrar a plugin registers into: it only collects, so that nothing reaches the server

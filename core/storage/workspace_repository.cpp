@@ -1,5 +1,7 @@
 #include "storage/workspace_repository.h"
 
+#include <nlohmann/json.hpp>
+
 #include "common/id.h"
 
 namespace docintel::storage {
@@ -24,10 +26,15 @@ constexpr Statement kListForUser{
     "SELECT " DOCINTEL_WS_COLUMNS
     " FROM workspaces w JOIN workspace_members m "
     "ON m.workspace_id = w.id WHERE m.user_id = $1 ORDER BY w.created_at DESC, w.id"};
-constexpr Statement kFindForUser{"workspace_find_for_user",
-                                 "SELECT " DOCINTEL_WS_COLUMNS
-                                 " FROM workspaces w JOIN workspace_members m "
-                                 "ON m.workspace_id = w.id WHERE w.id = $1 AND m.user_id = $2"};
+// One round trip: the workspace, the caller's role and all members (as JSON).
+constexpr Statement kFindForUser{
+    "workspace_find_for_user",
+    "SELECT " DOCINTEL_WS_COLUMNS
+    ", (SELECT coalesce(json_agg(json_build_object('user_id', a.user_id, 'email', u.email, "
+    "'display_name', u.display_name, 'role', a.role, 'added_at', iso_utc(a.added_at)) "
+    "ORDER BY a.added_at, u.email), '[]') FROM workspace_members a JOIN users u ON u.id = "
+    "a.user_id WHERE a.workspace_id = w.id) FROM workspaces w JOIN workspace_members m "
+    "ON m.workspace_id = w.id WHERE w.id = $1 AND m.user_id = $2"};
 constexpr Statement kRoleOf{
     "workspace_role_of",
     "SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2"};
@@ -37,10 +44,6 @@ constexpr Statement kRename{
     "coalesce(created_by::text, ''), iso_utc(created_at), iso_utc(updated_at), '', "
     "(SELECT count(*) FROM workspace_members c WHERE c.workspace_id = id)"};
 constexpr Statement kDelete{"workspace_delete", "DELETE FROM workspaces WHERE id = $1"};
-constexpr Statement kMembers{"workspace_members",
-                             "SELECT " DOCINTEL_MEMBER_COLUMNS
-                             " FROM workspace_members m JOIN users u ON u.id = m.user_id "
-                             "WHERE m.workspace_id = $1 ORDER BY m.added_at, u.email"};
 constexpr Statement kAddMember{
     "workspace_add_member",
     "WITH m AS (INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3) "
@@ -68,7 +71,7 @@ constexpr Statement kForgetContext{
 Workspace rowToWorkspace(const pqxx::row& r) {
     return Workspace{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
                      r[3].as<std::string>(), r[4].as<std::string>(), r[5].as<std::string>(),
-                     r[6].as<long long>()};
+                     r[6].as<long long>(), {}};
 }
 
 WorkspaceMember rowToMember(const pqxx::row& r) {
@@ -109,12 +112,15 @@ plugin::Result<std::vector<Workspace>> WorkspaceRepository::listForUser(
 
 plugin::Result<std::optional<Workspace>> WorkspaceRepository::findForUser(
     const std::string& workspace_id, const std::string& user_id) {
+    if (user_id.empty()) return std::optional<Workspace>();  // no user: sees no workspace
     return db_.read([&](Tx& tx) -> plugin::Result<std::optional<Workspace>> {
         const auto rows = tx.exec(kFindForUser, workspace_id, user_id);
         if (rows.empty()) return std::optional<Workspace>();
         Workspace w = rowToWorkspace(rows[0]);
-        for (const auto& row : tx.exec(kMembers, workspace_id))
-            w.members.push_back(rowToMember(row));
+        for (const auto& m : nlohmann::json::parse(rows[0][7].c_str())) {
+            w.members.push_back(WorkspaceMember{m["user_id"], m["email"], m["display_name"],
+                                                m["role"], m["added_at"]});
+        }
         return std::optional<Workspace>(std::move(w));
     });
 }

@@ -1,0 +1,68 @@
+#include "server/config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "common/id.h"
+
+namespace docintel::server {
+namespace {
+
+class ConfigTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        for (const char* v : {"DOCINTEL_DATABASE_URL", "DOCINTEL_PORT", "DOCINTEL_CONFIG_FILE",
+                              "DOCINTEL_LOG_LEVEL", "DOCINTEL_PLUGINS_DIR", "DOCINTEL_DATA_DIR"}) {
+            ::unsetenv(v);
+        }
+        file_ = (std::filesystem::temp_directory_path() / (common::newUuid() + ".json")).string();
+    }
+    void TearDown() override { std::filesystem::remove(file_); }
+    void writeFile(const std::string& text) {
+        std::ofstream(file_) << text;
+        ::setenv("DOCINTEL_CONFIG_FILE", file_.c_str(), 1);
+    }
+    std::string file_;
+};
+
+TEST_F(ConfigTest, EnvironmentOverridesTheFile) {
+    writeFile(R"({"database_url": "postgresql://a@h/db", "port": 9000, "data_dir": "/srv/di",
+                  "rate_limit_per_minute": 50})");
+    ::setenv("DOCINTEL_PORT", "9100", 1);
+    const auto c = Config::fromEnvironment();
+    EXPECT_EQ(c.database_url, "postgresql://a@h/db");
+    EXPECT_EQ(c.port, 9100);
+    EXPECT_EQ(c.rate_limit_per_minute, 50);
+    EXPECT_EQ(c.plugins_dir, "/srv/di/plugins");
+}
+
+TEST_F(ConfigTest, BadValuesFailFastNamingTheEntry) {
+    writeFile(R"({"database_url": "postgresql://a@h/db", "port": 70000})");
+    try {
+        (void)Config::fromEnvironment();
+        FAIL() << "expected a configuration error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("port"), std::string::npos) << e.what();
+    }
+    writeFile(R"({"database_url": "postgresql://a@h/db", "prot": 1})");
+    EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument);
+    writeFile("{not json");
+    EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument);
+    ::unsetenv("DOCINTEL_CONFIG_FILE");
+    ::setenv("DOCINTEL_DATABASE_URL", "postgresql://a@h/db", 1);
+    ::setenv("DOCINTEL_PORT", "80a", 1);
+    EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument);
+    ::setenv("DOCINTEL_PORT", "8080", 1);
+    ::setenv("DOCINTEL_LOG_LEVEL", "loud", 1);
+    EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument);
+}
+
+TEST_F(ConfigTest, DatabaseUrlIsRequired) {
+    EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace docintel::server
