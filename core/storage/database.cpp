@@ -3,6 +3,16 @@
 #include "common/log.h"
 
 namespace docintel::storage {
+namespace {
+
+/// A connection whose session prints timestamps in UTC (see pg_time.h).
+std::unique_ptr<pqxx::connection> connect(const std::string& url) {
+    auto c = std::make_unique<pqxx::connection>(url);
+    pqxx::nontransaction(*c).exec("SET TIME ZONE 'UTC'");
+    return c;
+}
+
+}  // namespace
 
 Database::Database(std::string url, int pool_size) : url_(std::move(url)), pool_size_(pool_size) {}
 
@@ -16,7 +26,7 @@ std::unique_ptr<Database::Lease> Database::lease() {
         idle_.pop_back();
         lock.unlock();
         if (!c->conn->is_open()) {
-            c->conn = std::make_unique<pqxx::connection>(url_);
+            c->conn = connect(url_);
             c->prepared.clear();
         }
         return std::make_unique<Lease>(*this, std::move(c));
@@ -25,7 +35,7 @@ std::unique_ptr<Database::Lease> Database::lease() {
     lock.unlock();
     try {
         auto c = std::make_unique<Connection>();
-        c->conn = std::make_unique<pqxx::connection>(url_);
+        c->conn = connect(url_);
         return std::make_unique<Lease>(*this, std::move(c));
     } catch (...) {
         std::lock_guard relock(mutex_);

@@ -1,13 +1,13 @@
 #include "storage/user_repository.h"
 
 #include "common/id.h"
+#include "storage/pg_time.h"
 
 namespace docintel::storage {
 namespace {
 
-#define DOCINTEL_USER_COLUMNS                                  \
-    "id::text, email, display_name, password_hash, is_admin, " \
-    "coalesce(active_workspace_id::text, ''), iso_utc(created_at)"
+#define DOCINTEL_USER_COLUMNS \
+    "id, email, display_name, password_hash, is_admin, active_workspace_id, created_at"
 
 constexpr Statement kInsert{"user_insert",
                             "INSERT INTO users (id, email, display_name, password_hash, is_admin) "
@@ -25,8 +25,8 @@ constexpr Statement kCount{"user_count", "SELECT count(*) FROM users"};
 
 User rowToUser(const pqxx::row& r) {
     return User{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
-                r[3].as<std::string>(), r[4].as<bool>(),        r[5].as<std::string>(),
-                r[6].as<std::string>()};
+                r[3].as<std::string>(), r[4].as<bool>(),        r[5].as<std::string>(""),
+                isoTime(r[6])};
 }
 
 std::optional<User> firstUser(const pqxx::result& rows) {

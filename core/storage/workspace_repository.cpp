@@ -1,47 +1,42 @@
 #include "storage/workspace_repository.h"
 
-#include <nlohmann/json.hpp>
-
 #include "common/id.h"
+#include "storage/pg_time.h"
 
 namespace docintel::storage {
 namespace {
 
-#define DOCINTEL_WS_COLUMNS                                                         \
-    "w.id::text, w.name, coalesce(w.created_by::text, ''), iso_utc(w.created_at), " \
-    "iso_utc(w.updated_at), m.role, "                                               \
+#define DOCINTEL_WS_COLUMNS                                            \
+    "w.id, w.name, w.created_by, w.created_at, w.updated_at, m.role, " \
     "(SELECT count(*) FROM workspace_members c WHERE c.workspace_id = w.id)"
-#define DOCINTEL_MEMBER_COLUMNS \
-    "m.user_id::text, u.email, u.display_name, m.role, iso_utc(m.added_at)"
+#define DOCINTEL_MEMBER_COLUMNS "m.user_id, u.email, u.display_name, m.role, m.added_at"
 
 constexpr Statement kInsert{
     "workspace_insert",
     "WITH w AS (INSERT INTO workspaces (id, name, created_by) VALUES ($1, $2, $3) RETURNING *), "
     "m AS (INSERT INTO workspace_members (workspace_id, user_id, role) "
     "      SELECT id, $3, 'owner' FROM w RETURNING role) "
-    "SELECT w.id::text, w.name, coalesce(w.created_by::text, ''), iso_utc(w.created_at), "
-    "iso_utc(w.updated_at), m.role, 1 FROM w, m"};
+    "SELECT w.id, w.name, w.created_by, w.created_at, w.updated_at, m.role, 1 FROM w, m"};
 constexpr Statement kListForUser{
     "workspace_list_for_user",
     "SELECT " DOCINTEL_WS_COLUMNS
     " FROM workspaces w JOIN workspace_members m "
     "ON m.workspace_id = w.id WHERE m.user_id = $1 ORDER BY w.created_at DESC, w.id"};
-// One round trip: the workspace, the caller's role and all members (as JSON).
+// One round trip, one row per member: the workspace, the caller's role, then the member.
 constexpr Statement kFindForUser{
     "workspace_find_for_user",
-    "SELECT " DOCINTEL_WS_COLUMNS
-    ", (SELECT coalesce(json_agg(json_build_object('user_id', a.user_id, 'email', u.email, "
-    "'display_name', u.display_name, 'role', a.role, 'added_at', iso_utc(a.added_at)) "
-    "ORDER BY a.added_at, u.email), '[]') FROM workspace_members a JOIN users u ON u.id = "
-    "a.user_id WHERE a.workspace_id = w.id) FROM workspaces w JOIN workspace_members m "
-    "ON m.workspace_id = w.id WHERE w.id = $1 AND m.user_id = $2"};
+    "SELECT w.id, w.name, w.created_by, w.created_at, w.updated_at, m.role, 0, "
+    "a.user_id, u.email, u.display_name, a.role, a.added_at"
+    " FROM workspaces w JOIN workspace_members m ON m.workspace_id = w.id AND m.user_id = $2 "
+    "JOIN workspace_members a ON a.workspace_id = w.id JOIN users u ON u.id = a.user_id "
+    "WHERE w.id = $1 ORDER BY a.added_at, u.email"};
 constexpr Statement kRoleOf{
     "workspace_role_of",
     "SELECT role FROM workspace_members WHERE workspace_id = $1 AND user_id = $2"};
 constexpr Statement kRename{
     "workspace_rename",
-    "UPDATE workspaces SET name = $2, updated_at = now() WHERE id = $1 RETURNING id::text, name, "
-    "coalesce(created_by::text, ''), iso_utc(created_at), iso_utc(updated_at), '', "
+    "UPDATE workspaces SET name = $2, updated_at = now() WHERE id = $1 RETURNING id, name, "
+    "created_by, created_at, updated_at, '', "
     "(SELECT count(*) FROM workspace_members c WHERE c.workspace_id = id)"};
 constexpr Statement kDelete{"workspace_delete", "DELETE FROM workspaces WHERE id = $1"};
 constexpr Statement kAddMember{
@@ -69,14 +64,16 @@ constexpr Statement kForgetContext{
 #undef DOCINTEL_MEMBER_COLUMNS
 
 Workspace rowToWorkspace(const pqxx::row& r) {
-    return Workspace{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
-                     r[3].as<std::string>(), r[4].as<std::string>(), r[5].as<std::string>(),
-                     r[6].as<long long>(), {}};
+    return Workspace{
+        r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(""), isoTime(r[3]),
+        isoTime(r[4]),          r[5].as<std::string>(), r[6].as<long long>(),     {}};
 }
 
-WorkspaceMember rowToMember(const pqxx::row& r) {
-    return WorkspaceMember{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
-                           r[3].as<std::string>(), r[4].as<std::string>()};
+/// The member whose columns start at `first` (see DOCINTEL_MEMBER_COLUMNS).
+WorkspaceMember rowToMember(const pqxx::row& r, pqxx::row::size_type first = 0) {
+    return WorkspaceMember{r[first].as<std::string>(), r[first + 1].as<std::string>(),
+                           r[first + 2].as<std::string>(), r[first + 3].as<std::string>(),
+                           isoTime(r[first + 4])};
 }
 
 /// Refuses a change that would leave the workspace without an owner. Locks the workspace row
@@ -117,10 +114,8 @@ plugin::Result<std::optional<Workspace>> WorkspaceRepository::findForUser(
         const auto rows = tx.exec(kFindForUser, workspace_id, user_id);
         if (rows.empty()) return std::optional<Workspace>();
         Workspace w = rowToWorkspace(rows[0]);
-        for (const auto& m : nlohmann::json::parse(rows[0][7].c_str())) {
-            w.members.push_back(WorkspaceMember{m["user_id"], m["email"], m["display_name"],
-                                                m["role"], m["added_at"]});
-        }
+        for (const auto& row : rows) w.members.push_back(rowToMember(row, 7));
+        w.member_count = static_cast<long long>(w.members.size());
         return std::optional<Workspace>(std::move(w));
     });
 }

@@ -1,9 +1,5 @@
 -- Users, team workspaces and their members, and revoked access tokens.
 
--- RFC 3339 UTC text of a timestamp, as every API response shows times.
-CREATE FUNCTION iso_utc(ts timestamptz) RETURNS text
-    LANGUAGE sql IMMUTABLE STRICT
-    AS $$ SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
 CREATE TABLE users (
     id              uuid PRIMARY KEY,
     email           text NOT NULL,
