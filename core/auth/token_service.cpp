@@ -116,7 +116,7 @@ plugin::Result<plugin::Principal> TokenService::verify(const std::string& token,
     Cached entry;
     bool found = false;
     {
-        std::lock_guard lock(cache_mutex_);
+        std::shared_lock lock(cache_mutex_);
         if (auto it = cache_.find(token); it != cache_.end()) {
             entry = it->second;
             found = true;
@@ -126,7 +126,7 @@ plugin::Result<plugin::Principal> TokenService::verify(const std::string& token,
         auto verified = verifyUncached(token);
         if (!verified) return verified.error();
         entry = std::move(verified).value();
-        std::lock_guard lock(cache_mutex_);
+        std::unique_lock lock(cache_mutex_);
         if (cache_.size() >= kMaxCacheEntries) {
             const std::int64_t now = common::nowEpochSeconds();
             std::erase_if(cache_, [now](const auto& e) { return e.second.expires < now; });

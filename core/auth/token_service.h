@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -64,7 +64,7 @@ class TokenService {
     std::shared_ptr<const KeySet> keys_;
     std::string issuer_;
     RevocationCheck is_revoked_;
-    mutable std::mutex cache_mutex_;  // guards cache_
+    mutable std::shared_mutex cache_mutex_;  // guards cache_; lookups share it
     mutable std::unordered_map<std::string, Cached> cache_;
 };
 

@@ -1,8 +1,7 @@
 #include "common/log.h"
 
+#include <unistd.h>
 #include <atomic>
-#include <cstdio>
-#include <mutex>
 
 #include "common/clock.h"
 
@@ -10,7 +9,6 @@ namespace docintel::common {
 namespace {
 
 std::atomic<LogLevel> g_min_level{LogLevel::kInfo};
-std::mutex g_mutex;  // guards interleaving of lines on stderr
 
 const char* levelName(LogLevel level) {
     switch (level) {
@@ -63,8 +61,12 @@ void log(LogLevel level, std::string_view event, std::initializer_list<LogField>
         appendValue(line, value);
     }
     line += '\n';
-    std::lock_guard lock(g_mutex);
-    std::fwrite(line.data(), 1, line.size(), stderr);
+    // One write(2) per line: lines stay whole without a lock held across a system call.
+    for (std::size_t done = 0; done < line.size();) {
+        const ssize_t n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+    }
 }
 
 }  // namespace docintel::common
