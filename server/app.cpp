@@ -3,22 +3,32 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "auth/document_access.h"
 #include "auth/key_set.h"
 #include "auth/revocation_list.h"
 #include "auth/token_service.h"
 #include "auth/workspace_access.h"
+#include "common/id.h"
 #include "common/log.h"
 #include "http/api_dispatcher.h"
 #include "http/api_routes.h"
 #include "http/error_mapper.h"
 #include "http/http_server.h"
 #include "http/openapi.h"
+#include "jobs/worker_pool.h"
+#include "objects/object_store.h"
+#include "objects/url_signer.h"
 #include "plugin_host/plugin_loader.h"
 #include "plugin_host/plugin_registry.h"
 #include "plugin_host/plugin_watcher.h"
+#include "services/document_service.h"
 #include "services/identity_service.h"
+#include "services/ingestion_service.h"
+#include "services/upload_service.h"
 #include "services/workspace_service.h"
 #include "storage/database.h"
+#include "storage/document_repository.h"
+#include "storage/job_repository.h"
 #include "storage/migrator.h"
 #include "storage/token_revocation_repository.h"
 #include "storage/user_repository.h"
@@ -69,9 +79,15 @@ struct App::Parts {
           workspaces(db),
           revocations_repo(db),
           revocations(revocations_repo),
+          documents(db),
+          jobs(db),
           access(workspaces),
+          document_access(access),
           identity(users, workspaces, access),
           workspace_service(workspaces, users, access),
+          objects(c.data_dir + "/objects"),
+          document_service(documents, objects, document_access),
+          ingestion(documents, objects),
           host_services(c.data_dir) {}
 
     storage::Database db;
@@ -79,9 +95,17 @@ struct App::Parts {
     storage::WorkspaceRepository workspaces;
     storage::TokenRevocationRepository revocations_repo;
     auth::RevocationList revocations;
+    storage::DocumentRepository documents;
+    storage::JobRepository jobs;
     auth::WorkspaceAccess access;
+    auth::DocumentAccess document_access;
     services::IdentityService identity;
     services::WorkspaceService workspace_service;
+    objects::LocalObjectStore objects;
+    services::DocumentService document_service;
+    std::unique_ptr<services::UploadService> upload_service;
+    services::IngestionService ingestion;
+    std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
 
     std::shared_ptr<auth::KeySet> keys;
@@ -141,6 +165,20 @@ void App::start(bool migrate) {
     });
     p.http->bind();
     config_.resolveUrls(p.http->port());
+    p.upload_service = std::make_unique<services::UploadService>(
+        p.documents, p.objects,
+        objects::UrlSigner::fromSecretFile(config_.keysDir() + "/object-signing.secret"),
+        p.document_access, services::UploadLimits{config_.max_upload_bytes, 15 * 60},
+        config_.base_url);
+    p.http->setStreamHandler("/objects/", [this](const http::RawRequest& r, std::istream& body) {
+        const auto length =
+            r.headers.count("content-length") ? std::stoll(r.headers.at("content-length")) : -1LL;
+        const auto ct = r.headers.count("content-type") ? r.headers.at("content-type") : "";
+        auto response =
+            parts_->upload_service->receive(r.method, r.path, r.query, ct, length, body);
+        response.headers.emplace_back("X-Trace-Id", http::traceIdFor(r.headers));
+        return response;
+    });
 
     p.tokens = std::make_unique<auth::TokenService>(
         p.keys, config_.issuer(), [&revocations = p.revocations](const std::string& jti) {
@@ -151,7 +189,7 @@ void App::start(bool migrate) {
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
-        p.identity, p.workspace_service,
+        p.identity, p.workspace_service, p.document_service, *p.upload_service,
         [this] {
             return nlohmann::json{
                 {"resource", config_.restAudience()},
@@ -215,6 +253,14 @@ void App::start(bool migrate) {
         }
     });
 
+    if (config_.role != "api") {
+        p.workers = std::make_unique<jobs::WorkerPool>(p.jobs, common::hostWorkerId(),
+                                                       config_.worker_threads);
+        p.workers->handle(services::UploadService::kIngestJob,
+                          [&p](jobs::JobContext& c) { return p.ingestion.run(c); });
+        p.workers->start();
+    }
+
     p.http->start();
     common::log(common::LogLevel::kInfo, "server_started",
                 {{"port", std::to_string(p.http->port())},
@@ -227,6 +273,7 @@ void App::stop(int grace_ms) {
     if (!parts_) return;
     Parts& p = *parts_;
     if (p.http) p.http->stop(grace_ms);
+    if (p.workers) p.workers->stop(grace_ms);
     if (p.plugin_watcher) p.plugin_watcher->stop();
     {
         std::lock_guard lock(p.background_mutex);

@@ -67,6 +67,8 @@ void applyFile(Config& c, const std::string& path) {
     c.rate_limit_per_minute = j.value("rate_limit_per_minute", c.rate_limit_per_minute);
     c.db_pool_size = j.value("db_pool_size", c.db_pool_size);
     c.http_threads = j.value("http_threads", c.http_threads);
+    c.max_upload_bytes = j.value("max_upload_bytes", c.max_upload_bytes);
+    c.worker_threads = j.value("worker_threads", c.worker_threads);
     c.log_level = j.value("log_level", c.log_level);
 }
 
@@ -98,6 +100,11 @@ Config Config::fromEnvironment() {
         envInt("DOCINTEL_RATE_LIMIT_PER_MINUTE", c.rate_limit_per_minute, 1, 100000000);
     c.db_pool_size = envInt("DOCINTEL_DB_POOL_SIZE", c.db_pool_size, 1, 512);
     c.http_threads = envInt("DOCINTEL_HTTP_THREADS", c.http_threads, 2, 1024);
+    c.worker_threads = envInt("DOCINTEL_WORKER_THREADS", c.worker_threads, 1, 64);
+    c.max_upload_bytes = static_cast<long long>(envInt(
+                             "DOCINTEL_MAX_UPLOAD_MB",
+                             static_cast<int>(c.max_upload_bytes / (1024 * 1024)), 1, 1 << 20)) *
+                         1024 * 1024;
     for (const auto& u : {c.base_url, c.mcp_url}) {
         if (!u.empty() && u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) {
             throw std::invalid_argument("DOCINTEL_BASE_URL/DOCINTEL_MCP_URL must be http(s) URLs");

@@ -21,6 +21,8 @@ struct Config {
     int rate_limit_per_minute = 1200;
     int db_pool_size = 16;
     int http_threads = 64;
+    long long max_upload_bytes = 100LL * 1024 * 1024;
+    int worker_threads = 2;
     std::string role = "all";  ///< api | worker | all
 
     /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad

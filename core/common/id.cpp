@@ -1,6 +1,7 @@
 #include "common/id.h"
 
 #include <openssl/rand.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -45,6 +46,12 @@ std::string randomToken(std::size_t bytes) {
         throw std::runtime_error("RAND_bytes failed");
     }
     return base64UrlEncode(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+}
+
+std::string hostWorkerId() {
+    char host[256] = {0};
+    ::gethostname(host, sizeof(host) - 1);
+    return std::string(host) + ":" + std::to_string(::getpid()) + ":" + randomToken(4);
 }
 
 }  // namespace docintel::common

@@ -14,4 +14,7 @@ bool isUuid(std::string_view text);
 /// `bytes` random bytes from the OS CSPRNG, base64url without padding. Throws on RNG failure.
 std::string randomToken(std::size_t bytes);
 
+/// "<hostname>:<pid>:<random>": names this process as a job worker (lease owner).
+std::string hostWorkerId();
+
 }  // namespace docintel::common

@@ -60,6 +60,8 @@ void registerApiRoutes(Router& router, ApiServices& s) {
     const Scopes wf_read{"workflows:read"};
     auto& ws = s.workspaces;
     auto& id = s.identity;
+    auto& docs = s.documents;
+    auto& uploads = s.uploads;
 
     std::vector<Op> ops = {
         // Discovery and OAuth (the authorization server itself is its own issue).
@@ -213,8 +215,8 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         json([&ws](const HttpRequest& r) {
-             return ws.listDocuments(r.principal, r.pathParam("workspace_id"));
+         json([&docs](const HttpRequest& r) {
+             return docs.list(r.principal, r.pathParam("workspace_id"));
          })},
         {"POST",
          "/api/v1/workspaces/{workspace_id}/leave",
@@ -270,17 +272,52 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          })},
 
         // Documents and uploads.
-        {"GET", "/api/v1/documents", "api_list_documents_api_v1_documents_get", "List documents",
-         "documents", doc_read},
-        {"GET", "/api/v1/documents/{document_id}",
-         "api_get_document_api_v1_documents__document_id__get", "Get a document", "documents",
-         doc_read},
-        {"DELETE", "/api/v1/documents/{document_id}",
-         "api_delete_document_api_v1_documents__document_id__delete", "Delete a document",
-         "documents", doc_write},
-        {"GET", "/api/v1/documents/{document_id}/chunks",
+        {"GET",
+         "/api/v1/documents",
+         "api_list_documents_api_v1_documents_get",
+         "List documents",
+         "documents",
+         doc_read,
+         "",
+         200,
+         {},
+         json([&docs](const HttpRequest& r) { return docs.list(r.principal, r.workspace_id); })},
+        {"GET",
+         "/api/v1/documents/{document_id}",
+         "api_get_document_api_v1_documents__document_id__get",
+         "Get a document",
+         "documents",
+         doc_read,
+         "",
+         200,
+         {},
+         json([&docs](const HttpRequest& r) {
+             return docs.get(r.principal, r.pathParam("document_id"));
+         })},
+        {"DELETE",
+         "/api/v1/documents/{document_id}",
+         "api_delete_document_api_v1_documents__document_id__delete",
+         "Delete a document",
+         "documents",
+         doc_write,
+         "",
+         200,
+         {},
+         json([&docs](const HttpRequest& r) {
+             return docs.remove(r.principal, r.pathParam("document_id"));
+         })},
+        {"GET",
+         "/api/v1/documents/{document_id}/chunks",
          "api_get_document_chunks_api_v1_documents__document_id__chunks_get",
-         "Get a document's chunks", "documents", doc_read},
+         "Get a document's chunks",
+         "documents",
+         doc_read,
+         "",
+         200,
+         {},
+         json([&docs](const HttpRequest& r) {
+             return docs.chunks(r.principal, r.pathParam("document_id"));
+         })},
         {"POST", "/api/v1/documents/{document_id}/embedding",
          "api_embed_document_api_v1_documents__document_id__embedding_post", "Re-embed a document",
          "documents", doc_write, "", 202},
@@ -290,11 +327,30 @@ void registerApiRoutes(Router& router, ApiServices& s) {
         {"POST", "/api/v1/documents/{document_id}/versions",
          "api_register_document_version_api_v1_documents__document_id__versions_post",
          "Register a new version", "documents", doc_write, "VersionInput", 201},
-        {"POST", "/api/v1/uploads", "api_create_upload_api_v1_uploads_post",
-         "Create a direct-upload session", "uploads", doc_write, "DirectUploadSessionRequest", 201},
-        {"POST", "/api/v1/uploads/complete", "api_complete_upload_api_v1_uploads_complete_post",
-         "Complete a direct upload and start ingestion", "uploads", doc_write,
-         "DirectUploadCompleteRequest", 202},
+        {"POST",
+         "/api/v1/uploads",
+         "api_create_upload_api_v1_uploads_post",
+         "Create a direct-upload session",
+         "uploads",
+         doc_write,
+         "DirectUploadSessionRequest",
+         201,
+         {},
+         json([&uploads](const HttpRequest& r) {
+             return uploads.create(r.principal, r.workspace_id, r.body);
+         })},
+        {"POST",
+         "/api/v1/uploads/complete",
+         "api_complete_upload_api_v1_uploads_complete_post",
+         "Complete a direct upload and start ingestion",
+         "uploads",
+         doc_write,
+         "DirectUploadCompleteRequest",
+         202,
+         {},
+         json([&uploads](const HttpRequest& r) {
+             return uploads.complete(r.principal, r.workspace_id, r.body);
+         })},
 
         // Knowledge.
         {"POST",

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "http/router.h"
+#include "services/document_service.h"
 #include "services/identity_service.h"
+#include "services/upload_service.h"
 #include "services/workspace_service.h"
 
 namespace docintel::http {
@@ -15,6 +17,8 @@ namespace docintel::http {
 struct ApiServices {
     services::IdentityService& identity;
     services::WorkspaceService& workspaces;
+    services::DocumentService& documents;
+    services::UploadService& uploads;
     /// RFC 9728 metadata of the REST resource.
     std::function<nlohmann::json()> protected_resource_metadata;
     /// The API catalog (`GET /api/v1`): areas, operations and loaded plugins.

@@ -20,8 +20,12 @@ namespace {
 
 class RequestHandler final : public Poco::Net::HTTPRequestHandler {
   public:
-    RequestHandler(const HttpServer::Handler& handler, std::size_t max_body)
-        : handler_(handler), max_body_(max_body) {}
+    RequestHandler(const HttpServer::Handler& handler, const std::string& stream_prefix,
+                   const HttpServer::StreamHandler& stream_handler, std::size_t max_body)
+        : handler_(handler),
+          stream_prefix_(stream_prefix),
+          stream_handler_(stream_handler),
+          max_body_(max_body) {}
 
     void handleRequest(Poco::Net::HTTPServerRequest& req,
                        Poco::Net::HTTPServerResponse& resp) override {
@@ -48,6 +52,10 @@ class RequestHandler final : public Poco::Net::HTTPRequestHandler {
         for (const auto& [name, value] : req) raw.headers[Poco::toLower(name)] = value;
         raw.remote_address = req.clientAddress().host().toString();
 
+        if (stream_handler_ && !stream_prefix_.empty() && raw.path.rfind(stream_prefix_, 0) == 0) {
+            send(resp, stream_handler_(raw, req.stream()));
+            return;
+        }
         const auto declared = req.getContentLength64();
         if (declared > static_cast<std::int64_t>(max_body_)) {
             sendTooLarge(resp);
@@ -64,7 +72,10 @@ class RequestHandler final : public Poco::Net::HTTPRequestHandler {
             }
         }
 
-        const plugin::HttpResponse out = handler_(raw);
+        send(resp, handler_(raw));
+    }
+
+    static void send(Poco::Net::HTTPServerResponse& resp, const plugin::HttpResponse& out) {
         resp.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(out.status));
         for (const auto& [name, value] : out.headers) resp.add(name, value);
         const std::string body = out.raw_body.empty() && out.content_type == "application/json"
@@ -86,20 +97,28 @@ class RequestHandler final : public Poco::Net::HTTPRequestHandler {
     }
 
     const HttpServer::Handler& handler_;
+    const std::string& stream_prefix_;
+    const HttpServer::StreamHandler& stream_handler_;
     const std::size_t max_body_;
 };
 
 class HandlerFactory final : public Poco::Net::HTTPRequestHandlerFactory {
   public:
-    HandlerFactory(const HttpServer::Handler& handler, std::size_t max_body)
-        : handler_(handler), max_body_(max_body) {}
+    HandlerFactory(const HttpServer::Handler& handler, const std::string& stream_prefix,
+                   const HttpServer::StreamHandler& stream_handler, std::size_t max_body)
+        : handler_(handler),
+          stream_prefix_(stream_prefix),
+          stream_handler_(stream_handler),
+          max_body_(max_body) {}
     Poco::Net::HTTPRequestHandler* createRequestHandler(
         const Poco::Net::HTTPServerRequest&) override {
-        return new RequestHandler(handler_, max_body_);
+        return new RequestHandler(handler_, stream_prefix_, stream_handler_, max_body_);
     }
 
   private:
     const HttpServer::Handler& handler_;
+    const std::string& stream_prefix_;
+    const HttpServer::StreamHandler& stream_handler_;
     const std::size_t max_body_;
 };
 
@@ -109,6 +128,11 @@ HttpServer::HttpServer(HttpServerOptions options, Handler handler)
     : options_(std::move(options)), handler_(std::move(handler)) {}
 
 HttpServer::~HttpServer() { stop(0); }
+
+void HttpServer::setStreamHandler(std::string prefix, StreamHandler handler) {
+    stream_prefix_ = std::move(prefix);
+    stream_handler_ = std::move(handler);
+}
 
 void HttpServer::bind() {
     socket_ = std::make_unique<Poco::Net::ServerSocket>();
@@ -129,7 +153,8 @@ void HttpServer::start() {
     params->setServerName("docintel");
     pool_ = std::make_unique<Poco::ThreadPool>(2, options_.max_threads + 4);
     server_ = std::make_unique<Poco::Net::HTTPServer>(
-        new HandlerFactory(handler_, options_.max_body_bytes), *pool_, *socket_, params);
+        new HandlerFactory(handler_, stream_prefix_, stream_handler_, options_.max_body_bytes),
+        *pool_, *socket_, params);
     server_->start();
 }
 

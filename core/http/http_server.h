@@ -29,11 +29,17 @@ struct HttpServerOptions {
 class HttpServer {
   public:
     using Handler = std::function<plugin::HttpResponse(const RawRequest&)>;
+    /// Gets the body as a stream instead of in memory (object uploads); `RawRequest::body`
+    /// is empty.
+    using StreamHandler = std::function<plugin::HttpResponse(const RawRequest&, std::istream&)>;
 
     HttpServer(HttpServerOptions options, Handler handler);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
+
+    /// Routes requests whose path starts with `prefix` to `handler`. Call before `start`.
+    void setStreamHandler(std::string prefix, StreamHandler handler);
 
     /// Binds the listening socket (so `port()` is known before serving). Throws
     /// Poco::Exception when the port cannot be bound.
@@ -48,6 +54,8 @@ class HttpServer {
   private:
     HttpServerOptions options_;
     Handler handler_;
+    std::string stream_prefix_;
+    StreamHandler stream_handler_;
     std::unique_ptr<Poco::ThreadPool> pool_;
     std::unique_ptr<Poco::Net::HTTPServer> server_;
     std::unique_ptr<Poco::Net::ServerSocket> socket_;

@@ -87,15 +87,6 @@ plugin::Result<nlohmann::json> WorkspaceService::leave(const plugin::Principal& 
     return nlohmann::json{{"left", true}, {"workspace_id", id}};
 }
 
-plugin::Result<nlohmann::json> WorkspaceService::listDocuments(const plugin::Principal& caller,
-                                                               const std::string& id) {
-    if (auto ok = access_.require(caller.user_id, id, WorkspaceAction::kRead); !ok) {
-        return ok.error();
-    }
-    return nlohmann::json{
-        {"workspace_id", id}, {"documents", nlohmann::json::array()}, {"count", 0}};
-}
-
 plugin::Result<nlohmann::json> WorkspaceService::addMember(const plugin::Principal& caller,
                                                            const std::string& id,
                                                            const std::string& email,

@@ -26,10 +26,6 @@ class WorkspaceService {
                                           const std::string& name);
     plugin::Result<nlohmann::json> remove(const plugin::Principal& caller, const std::string& id);
     plugin::Result<nlohmann::json> leave(const plugin::Principal& caller, const std::string& id);
-    /// Documents of the workspace (the document store arrives with ingestion; until then the
-    /// list is empty for every member).
-    plugin::Result<nlohmann::json> listDocuments(const plugin::Principal& caller,
-                                                 const std::string& id);
     plugin::Result<nlohmann::json> addMember(const plugin::Principal& caller, const std::string& id,
                                              const std::string& email, const std::string& role);
     plugin::Result<nlohmann::json> updateMember(const plugin::Principal& caller,

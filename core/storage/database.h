@@ -14,6 +14,13 @@
 
 namespace docintel::storage {
 
+/// The Status of a write whose Result carries nothing of interest.
+template <typename T>
+plugin::Status toStatus(const plugin::Result<T>& r) {
+    if (!r) return r.error();
+    return {};
+}
+
 /// A named prepared statement. Repositories declare theirs as constants next to the code
 /// that uses them; a connection prepares each on first use.
 struct Statement {

@@ -17,12 +17,10 @@ constexpr Statement kSince{
 
 plugin::Status TokenRevocationRepository::revoke(const std::string& jti,
                                                  std::int64_t expires_epoch) {
-    auto r = db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kRevoke, jti, expires_epoch);
         return true;
-    });
-    if (!r) return r.error();
-    return {};
+    }));
 }
 
 plugin::Result<std::vector<std::string>> TokenRevocationRepository::revokedSince(

@@ -63,12 +63,10 @@ plugin::Result<std::optional<User>> UserRepository::findByEmail(const std::strin
 
 plugin::Status UserRepository::setActiveWorkspace(const std::string& user_id,
                                                   const std::string& workspace_id) {
-    auto r = db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kSetActive, user_id, workspace_id);
         return true;
-    });
-    if (!r) return r.error();
-    return {};
+    }));
 }
 
 plugin::Result<long long> UserRepository::count() {

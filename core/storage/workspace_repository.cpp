@@ -139,14 +139,12 @@ plugin::Result<Workspace> WorkspaceRepository::rename(const std::string& workspa
 }
 
 plugin::Status WorkspaceRepository::remove(const std::string& workspace_id) {
-    auto r = db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         if (tx.exec(kDelete, workspace_id).affected_rows() == 0) {
             return plugin::Error::notFound("workspace not found");
         }
         return true;
-    });
-    if (!r) return r.error();
-    return {};
+    }));
 }
 
 plugin::Result<WorkspaceMember> WorkspaceRepository::addMember(const std::string& workspace_id,
@@ -176,14 +174,12 @@ plugin::Result<WorkspaceMember> WorkspaceRepository::setRole(const std::string& 
 
 plugin::Status WorkspaceRepository::removeMember(const std::string& workspace_id,
                                                  const std::string& user_id) {
-    auto r = db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         if (auto ok = keepAnOwner(tx, workspace_id, user_id); !ok) return ok.error();
         tx.exec(kRemoveMember, workspace_id, user_id);
         tx.exec(kForgetContext, workspace_id, user_id);
         return true;
-    });
-    if (!r) return r.error();
-    return {};
+    }));
 }
 
 }  // namespace docintel::storage

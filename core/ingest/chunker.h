@@ -1,0 +1,67 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/parsed_document.h"
+
+namespace docintel::ingest {
+
+/// A passage of a document small enough for the encoder, with where it came from: pages,
+/// section path, and the character span in the text of `page_start` (blocks of a page are
+/// joined by "\n"), so a citation can name a page and quote the exact span.
+struct TextChunk {
+    int index = 0;
+    std::string text;
+    int page_start = 1;
+    int page_end = 1;
+    std::vector<std::string> section_path;
+    int char_start = 0;
+    int char_end = 0;
+    int token_count = 0;
+};
+
+struct ChunkerOptions {
+    int max_tokens = 256;     ///< the encoder's limit, less room for special tokens
+    int overlap_tokens = 32;  ///< carried from the end of one chunk into the next
+};
+
+/// Counts the encoder's tokens in a text (the WordPiece tokenizer when a model is loaded).
+using TokenCounter = std::function<int(std::string_view)>;
+
+/// A rough counter for when no tokenizer is at hand: words and punctuation marks.
+int approximateTokens(std::string_view text);
+
+/// Structure-aware chunking: a heading starts a new chunk and sets the section path; pages
+/// and table rows are kept whole where they fit; text is split at sentence boundaries (ICU)
+/// and, for over-long sentences, at word boundaries. Feed pages in order; thread-compatible
+/// (one instance per document).
+class Chunker {
+  public:
+    Chunker(ChunkerOptions options, TokenCounter count_tokens);
+
+    void addPage(const Page& page);
+    /// Flushes the last chunk and returns all chunks.
+    std::vector<TextChunk> finish();
+
+  private:
+    struct Piece {
+        std::string text;
+        int page = 1;
+        int char_start = 0;
+        int tokens = 0;
+    };
+    void addPiece(Piece piece);
+    void flush(bool keep_overlap);
+
+    const ChunkerOptions options_;
+    const TokenCounter count_;
+    std::vector<std::string> section_path_;
+    std::vector<Piece> current_;
+    int current_tokens_ = 0;
+    std::vector<TextChunk> chunks_;
+};
+
+}  // namespace docintel::ingest

@@ -1,0 +1,166 @@
+#include "ingest/email_parser.h"
+
+#include <Poco/Base64Decoder.h>
+#include <Poco/Net/MessageHeader.h>
+#include <Poco/Net/MultipartReader.h>
+#include <Poco/Net/NameValueCollection.h>
+#include <Poco/Net/QuotedPrintableDecoder.h>
+
+#include <sstream>
+
+#include "ingest/html_parser.h"
+#include "ingest/text_parser.h"
+#include "ingest/text_util.h"
+
+namespace docintel::ingest {
+
+namespace {
+
+constexpr int kMaxDepth = 20;
+
+struct Part {
+    std::string media_type;  // lower case, e.g. "text/plain"
+    std::string charset;
+    std::string filename;
+    bool attachment = false;
+    std::string body;  // transfer-decoded bytes (leaves only)
+    std::vector<Part> children;
+};
+
+std::string readAll(std::istream& in) {
+    std::string data;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        data.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (data.size() > kMaxInMemoryBytes) throw std::length_error("mail part too large");
+    }
+    return data;
+}
+
+Part readPart(const Poco::Net::MessageHeader& header, std::istream& body, int depth) {
+    Part part;
+    std::string type;
+    Poco::Net::NameValueCollection params;
+    Poco::Net::MessageHeader::splitParameters(header.get("Content-Type", "text/plain"), type,
+                                              params);
+    part.media_type = toLower(collapseWhitespace(type));
+    part.charset = params.get("charset", "");
+    std::string disposition;
+    Poco::Net::NameValueCollection dparams;
+    Poco::Net::MessageHeader::splitParameters(header.get("Content-Disposition", ""), disposition,
+                                              dparams);
+    part.filename = dparams.get("filename", params.get("name", ""));
+    part.attachment = toLower(disposition) == "attachment" || !part.filename.empty();
+    if (part.media_type.rfind("multipart/", 0) == 0 && depth < kMaxDepth) {
+        std::string boundary = params.get("boundary", "");
+        if (boundary.empty()) return part;
+        Poco::Net::MultipartReader reader(body, boundary);
+        while (reader.hasNextPart()) {
+            Poco::Net::MessageHeader child_header;
+            reader.nextPart(child_header);
+            std::istringstream child_body(readAll(reader.stream()));
+            part.children.push_back(readPart(child_header, child_body, depth + 1));
+        }
+        return part;
+    }
+    std::string encoding = toLower(header.get("Content-Transfer-Encoding", ""));
+    if (encoding == "base64") {
+        Poco::Base64Decoder decoder(body);
+        part.body = readAll(decoder);
+    } else if (encoding == "quoted-printable") {
+        Poco::Net::QuotedPrintableDecoder decoder(body);
+        part.body = readAll(decoder);
+    } else {
+        part.body = readAll(body);
+    }
+    return part;
+}
+
+bool isText(const Part& p) { return p.media_type.rfind("text/", 0) == 0 || p.media_type.empty(); }
+
+void appendBlocks(const ParsedDocument& doc, const std::vector<std::string>& section,
+                  std::vector<Block>& out) {
+    for (const auto& page : doc.pages) {
+        for (Block b : page.blocks) {
+            b.section_path.insert(b.section_path.begin(), section.begin(), section.end());
+            out.push_back(std::move(b));
+        }
+    }
+}
+
+ParsedDocument leafDocument(const Part& p) {
+    if (p.media_type == "text/html") return parseHtmlString(p.body, p.charset);
+    std::string text = p.charset.empty() ? p.body : toUtf8(p.body, p.charset);
+    DocumentType type = p.media_type == "text/csv"        ? DocumentType::kCsv
+                        : p.media_type == "text/markdown" ? DocumentType::kMd
+                                                          : DocumentType::kTxt;
+    return parseTextString(text, type);
+}
+
+void render(const Part& p, std::vector<Block>& body, std::vector<Block>& attachments) {
+    if (!p.children.empty() || p.media_type.rfind("multipart/", 0) == 0) {
+        if (p.media_type == "multipart/alternative") {
+            const Part* best = nullptr;
+            for (const auto& c : p.children) {
+                if (c.media_type == "text/plain" && !c.attachment) best = &c;
+            }
+            for (const auto& c : p.children) {
+                if (best == nullptr && c.media_type == "text/html" && !c.attachment) best = &c;
+            }
+            if (best == nullptr && !p.children.empty()) best = &p.children.front();
+            if (best != nullptr) render(*best, body, attachments);
+            return;
+        }
+        for (const auto& c : p.children) render(c, body, attachments);
+        return;
+    }
+    if (!isText(p)) return;
+    if (p.attachment) {
+        std::string heading = "Attachment: " + (p.filename.empty() ? p.media_type : p.filename);
+        attachments.push_back(Block{Block::Kind::kHeading, heading, 1, {}});
+        appendBlocks(leafDocument(p), {heading}, attachments);
+    } else {
+        appendBlocks(leafDocument(p), {}, body);
+    }
+}
+
+}  // namespace
+
+Result<ParsedDocument> parseEmail(const std::string& path) {
+    try {
+        auto raw = readFileBounded(path);
+        if (!raw) return raw.error();
+        std::string bytes = std::move(raw).value();
+        if (bytes.compare(0, 2, "\xFF\xFE", 2) == 0 || bytes.compare(0, 2, "\xFE\xFF", 2) == 0) {
+            bytes = decodeText(bytes);
+        }
+        std::istringstream in(bytes);
+        Poco::Net::MessageHeader header;
+        header.setFieldLimit(1000);
+        header.read(in);
+        Part root = readPart(header, in, 0);
+
+        ParsedDocument doc;
+        doc.doc_type_hint = "eml";
+        doc.title = collapseWhitespace(header.get("Subject", ""));
+        Page page;
+        std::string summary;
+        for (const char* name : {"From", "To", "Cc", "Subject", "Date"}) {
+            std::string value = collapseWhitespace(header.get(name, ""));
+            if (!value.empty()) summary += std::string(name) + ": " + value + "\n";
+        }
+        if (!summary.empty()) {
+            summary.pop_back();
+            page.blocks.push_back(Block{Block::Kind::kParagraph, summary, 0, {}});
+        }
+        std::vector<Block> attachments;
+        render(root, page.blocks, attachments);
+        for (auto& b : attachments) page.blocks.push_back(std::move(b));
+        doc.pages.push_back(std::move(page));
+        return doc;
+    } catch (const std::exception&) {
+        return unreadableError("the email cannot be read");
+    }
+}
+
+}  // namespace docintel::ingest

@@ -1,0 +1,316 @@
+#include "ingest/pdf_layout.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace docintel::ingest {
+
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+struct Line {
+    double x0, y0, x1, y1;
+    std::vector<const Word*> words;  // left to right
+    double size = 0;                 // median word height: font size, robust to superscripts
+    double height() const { return size; }
+};
+
+std::vector<Line> groupLines(const std::vector<const Word*>& words) {
+    std::vector<const Word*> sorted = words;
+    std::sort(sorted.begin(), sorted.end(), [](const Word* a, const Word* b) {
+        double ca = (a->y0 + a->y1) / 2, cb = (b->y0 + b->y1) / 2;
+        return ca != cb ? ca < cb : a->x0 < b->x0;
+    });
+    std::vector<Line> lines;
+    for (const Word* w : sorted) {
+        double c = (w->y0 + w->y1) / 2;
+        if (!lines.empty()) {
+            Line& l = lines.back();
+            if (c >= l.y0 && c <= l.y1) {
+                l.words.push_back(w);
+                l.x0 = std::min(l.x0, w->x0);
+                l.x1 = std::max(l.x1, w->x1);
+                continue;
+            }
+        }
+        lines.push_back(Line{w->x0, w->y0, w->x1, w->y1, {w}});
+    }
+    for (auto& l : lines) {
+        std::sort(l.words.begin(), l.words.end(),
+                  [](const Word* a, const Word* b) { return a->x0 < b->x0; });
+        std::vector<double> heights;
+        for (const Word* w : l.words) heights.push_back(w->y1 - w->y0);
+        l.size = median(heights);
+    }
+    return lines;
+}
+
+std::vector<std::string> lineCells(const Line& line, std::string& text) {
+    double h = line.height();
+    std::vector<std::string> cells(1);
+    for (std::size_t i = 0; i < line.words.size(); ++i) {
+        const Word* w = line.words[i];
+        if (i > 0) {
+            // Cells are separated by gaps much wider than a (justified) word space.
+            double gap = w->x0 - line.words[i - 1]->x1;
+            if (gap > std::max(1.5 * h, 10.0)) cells.emplace_back();
+            if (!cells.back().empty()) cells.back() += ' ';
+            text += ' ';
+        }
+        cells.back() += w->text;
+        text += w->text;
+    }
+    return cells;
+}
+
+struct Cut {
+    std::vector<const Word*> first, second;
+    std::vector<std::vector<const Word*>> bands;  // set instead when lines cross the gutter
+};
+
+// Gutters: x-ranges at least `min_gap` wide crossed by the fewest words (at most
+// `tolerance`), widest first.
+std::vector<std::pair<double, double>> gutters(const std::vector<const Word*>& words,
+                                               double min_gap, int tolerance) {
+    std::vector<std::pair<double, int>> events;
+    for (const Word* w : words) {
+        events.emplace_back(w->x0, +1);
+        events.emplace_back(w->x1, -1);
+    }
+    std::sort(events.begin(), events.end());
+    struct Segment {
+        double x0, x1;
+        int cover;
+    };
+    std::vector<Segment> segments;
+    int cover = 0;
+    for (std::size_t i = 0; i + 1 < events.size(); ++i) {
+        cover += events[i].second;
+        if (events[i + 1].first > events[i].first) {
+            segments.push_back({events[i].first, events[i + 1].first, cover});
+        }
+    }
+    for (int t = 0; t <= tolerance; ++t) {
+        std::vector<std::pair<double, double>> out;
+        for (std::size_t i = 0; i < segments.size();) {
+            if (segments[i].cover > t) {
+                ++i;
+                continue;
+            }
+            std::size_t j = i;
+            while (j + 1 < segments.size() && segments[j + 1].cover <= t) ++j;
+            if (segments[j].x1 - segments[i].x0 >= min_gap) {
+                out.emplace_back(segments[i].x0, segments[j].x1);
+            }
+            i = j + 1;
+        }
+        if (!out.empty()) {
+            std::sort(out.begin(), out.end(), [](const auto& g, const auto& h) {
+                return g.second - g.first > h.second - h.first;
+            });
+            return out;
+        }
+    }
+    return {};
+}
+
+// Splits `words` into bands top to bottom: the lines holding a crossing word are bands of
+// their own, so a full-width title or header above columns is read before them.
+std::vector<std::vector<const Word*>> bandsAround(const std::vector<const Word*>& words,
+                                                  const std::vector<const Word*>& crossing) {
+    std::vector<std::pair<double, double>> spans;
+    for (const Word* w : crossing) spans.emplace_back(w->y0, w->y1);
+    std::sort(spans.begin(), spans.end());
+    std::vector<std::pair<double, double>> merged;
+    for (const auto& s : spans) {
+        if (!merged.empty() && s.first <= merged.back().second) {
+            merged.back().second = std::max(merged.back().second, s.second);
+        } else {
+            merged.push_back(s);
+        }
+    }
+    // Band index: 2k = above merged[k], 2k+1 = inside merged[k].
+    std::vector<std::vector<const Word*>> bands(2 * merged.size() + 1);
+    for (const Word* w : words) {
+        double c = (w->y0 + w->y1) / 2;
+        std::size_t idx = 2 * merged.size();
+        for (std::size_t k = 0; k < merged.size(); ++k) {
+            if (c < merged[k].first) {
+                idx = 2 * k;
+                break;
+            }
+            if (c <= merged[k].second) {
+                idx = 2 * k + 1;
+                break;
+            }
+        }
+        bands[idx].push_back(w);
+    }
+    std::vector<std::vector<const Word*>> out;
+    for (auto& b : bands) {
+        if (!b.empty()) out.push_back(std::move(b));
+    }
+    return out;
+}
+
+// A column gutter: accepted only when both sides read like text columns (several lines of
+// several words), so the cells of a table are not read as columns.
+bool verticalCut(const std::vector<const Word*>& words, double min_gap, Cut& cut) {
+    double left = 1e9, right = -1e9;
+    for (const Word* w : words) {
+        left = std::min(left, w->x0);
+        right = std::max(right, w->x1);
+    }
+    int tolerance = std::max(2, static_cast<int>(words.size() / 150));
+    for (const auto& [g0, g1] : gutters(words, min_gap, tolerance)) {
+        Cut c;
+        std::vector<const Word*> crossing;
+        for (const Word* w : words) {
+            if (w->x1 <= g0 + 0.01) {
+                c.first.push_back(w);
+            } else if (w->x0 >= g1 - 0.01) {
+                c.second.push_back(w);
+            } else {
+                crossing.push_back(w);
+            }
+        }
+        auto textLike = [&](const std::vector<const Word*>& side, double width) {
+            if (side.empty() || width < 0.15 * (right - left)) return false;
+            auto lines = groupLines(side);
+            if (lines.size() < 3) return false;
+            std::vector<double> counts;
+            std::size_t celled = 0;
+            for (const auto& l : lines) {
+                counts.push_back(static_cast<double>(l.words.size()));
+                std::string text;
+                if (lineCells(l, text).size() > 2) ++celled;
+            }
+            // Several words a line, and few lines of three or more cells (a table; two cells
+            // may be two text columns still to be cut).
+            return median(counts) >= 4 && celled * 10 <= lines.size() * 3;
+        };
+        if (!textLike(c.first, g0 - left) || !textLike(c.second, right - g1)) continue;
+        if (!crossing.empty()) {
+            c.bands = bandsAround(words, crossing);
+            if (c.bands.size() < 2) continue;
+        }
+        cut = std::move(c);
+        return true;
+    }
+    return false;
+}
+
+// Splits at horizontal gaps taller than `min_gap`, top to bottom.
+std::vector<std::vector<const Word*>> horizontalBands(const std::vector<const Word*>& words,
+                                                      double min_gap) {
+    std::vector<const Word*> sorted = words;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const Word* a, const Word* b) { return a->y0 < b->y0; });
+    std::vector<std::vector<const Word*>> bands;
+    double reach = -1e9;
+    for (const Word* w : sorted) {
+        if (bands.empty() || w->y0 - reach >= min_gap) bands.emplace_back();
+        bands.back().push_back(w);
+        reach = std::max(reach, w->y1);
+    }
+    return bands;
+}
+
+void emitLines(const std::vector<const Word*>& words, double body_height, BlockBuilder& out) {
+    auto lines = groupLines(words);
+    std::vector<std::vector<std::string>> cells(lines.size());
+    std::vector<std::string> texts(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) cells[i] = lineCells(lines[i], texts[i]);
+    // A row of cells is a table row only next to another one; a lone wide gap is layout.
+    auto multi = [&](std::size_t i) { return i < lines.size() && cells[i].size() > 1; };
+    std::string para;
+    const Line* prev = nullptr;
+    auto flush = [&] {
+        if (!para.empty()) out.paragraph(para);
+        para.clear();
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const Line& line = lines[i];
+        const std::string& text = texts[i];
+        double h = line.height();
+        bool heading = h > 1.3 * body_height && line.words.size() <= 12 && body_height > 0;
+        if (multi(i) && ((i > 0 && multi(i - 1)) || multi(i + 1))) {
+            flush();
+            out.tableRow(cells[i]);
+        } else if (heading) {
+            flush();
+            out.heading(h > 1.8 * body_height ? 1 : 2, text);
+        } else {
+            bool new_para = prev == nullptr || line.y0 - prev->y1 > 0.8 * std::max(h, 1.0) ||
+                            std::fabs(h - prev->height()) > 0.3 * std::max(h, 1.0) ||
+                            (i > 0 && multi(i - 1) && cells[i - 1].size() > 1 &&
+                             ((i > 1 && multi(i - 2)) || multi(i)));
+            if (new_para) flush();
+            if (!para.empty()) {
+                // Rejoin a word hyphenated at the line end.
+                if (para.size() > 1 && para.back() == '-' &&
+                    std::isalpha(static_cast<unsigned char>(para[para.size() - 2]))) {
+                    para.pop_back();
+                } else {
+                    para += ' ';
+                }
+            }
+            para += text;
+            out.endTable();
+        }
+        prev = &line;
+    }
+    flush();
+}
+
+void layoutRegion(const std::vector<const Word*>& words, double body_height, int depth,
+                  BlockBuilder& out) {
+    if (words.empty()) return;
+    if (depth > 12) {
+        emitLines(words, body_height, out);
+        return;
+    }
+    double min_vgap = std::max(5.0, 0.6 * body_height);
+    Cut cut;
+    if (verticalCut(words, min_vgap, cut)) {
+        if (!cut.bands.empty()) {
+            for (const auto& band : cut.bands) layoutRegion(band, body_height, depth + 1, out);
+            return;
+        }
+        layoutRegion(cut.first, body_height, depth + 1, out);
+        layoutRegion(cut.second, body_height, depth + 1, out);
+        return;
+    }
+    auto bands = horizontalBands(words, std::max(4.0, 1.2 * body_height));
+    if (bands.size() == 1) {
+        emitLines(words, body_height, out);
+        return;
+    }
+    for (const auto& band : bands) layoutRegion(band, body_height, depth + 1, out);
+}
+
+}  // namespace
+
+void layoutWords(std::vector<Word> words, BlockBuilder& out) {
+    words.erase(std::remove_if(words.begin(), words.end(),
+                               [](const Word& w) {
+                                   return collapseWhitespace(w.text).empty() || w.x1 < w.x0 ||
+                                          w.y1 < w.y0;
+                               }),
+                words.end());
+    if (words.empty()) return;
+    std::vector<double> heights;
+    std::vector<const Word*> ptrs;
+    for (const auto& w : words) {
+        heights.push_back(w.y1 - w.y0);
+        ptrs.push_back(&w);
+    }
+    layoutRegion(ptrs, median(heights), 0, out);
+}
+
+}  // namespace docintel::ingest

@@ -1,0 +1,197 @@
+#include "ingest/text_parser.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "ingest/text_util.h"
+
+namespace docintel::ingest {
+
+namespace {
+
+std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::string line;
+    std::istringstream in(text);
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+std::string trim(const std::string& s) {
+    auto b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return {};
+    auto e = s.find_last_not_of(" \t");
+    return s.substr(b, e - b + 1);
+}
+
+// "- x", "* x", "+ x", "1. x" → the item text; "" when the line is not a list item.
+std::string listItemText(const std::string& line) {
+    std::string t = trim(line);
+    if (t.size() > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ') {
+        return t.substr(2);
+    }
+    std::size_t i = 0;
+    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+    if (i > 0 && i + 1 < t.size() && (t[i] == '.' || t[i] == ')') && t[i + 1] == ' ') {
+        return t.substr(i + 2);
+    }
+    return {};
+}
+
+std::vector<std::string> pipeCells(const std::string& line) {
+    std::string t = trim(line);
+    if (!t.empty() && t.front() == '|') t.erase(0, 1);
+    if (!t.empty() && t.back() == '|') t.pop_back();
+    std::vector<std::string> cells;
+    std::string cell;
+    for (char c : t) {
+        if (c == '|') {
+            cells.push_back(trim(cell));
+            cell.clear();
+        } else {
+            cell += c;
+        }
+    }
+    cells.push_back(trim(cell));
+    return cells;
+}
+
+bool isPipeSeparator(const std::string& line) {
+    std::string t = trim(line);
+    return t.find('-') != std::string::npos && t.find('|') != std::string::npos &&
+           t.find_first_not_of("|-: \t") == std::string::npos;
+}
+
+void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuilder& out) {
+    std::string para;
+    auto flush = [&] {
+        out.paragraph(para);
+        para.clear();
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        std::string t = trim(line);
+        if (markdown && t.rfind("```", 0) == 0) {
+            flush();
+            std::string code;
+            for (++i; i < lines.size() && trim(lines[i]).rfind("```", 0) != 0; ++i) {
+                code += lines[i] + "\n";
+            }
+            out.paragraph(code);
+            continue;
+        }
+        if (t.empty()) {
+            flush();
+            out.endTable();
+            continue;
+        }
+        if (markdown && t[0] == '#') {
+            std::size_t level = t.find_first_not_of('#');
+            if (level != std::string::npos && level <= 6 && t[level] == ' ') {
+                flush();
+                out.heading(static_cast<int>(level), t.substr(level + 1));
+                continue;
+            }
+        }
+        if (markdown && t.find('|') != std::string::npos && i + 1 < lines.size() &&
+            isPipeSeparator(lines[i + 1])) {
+            flush();
+            out.endTable();
+            out.tableRow(pipeCells(line));
+            ++i;
+            for (; i + 1 < lines.size() && trim(lines[i + 1]).find('|') != std::string::npos; ++i) {
+                out.tableRow(pipeCells(lines[i + 1]));
+            }
+            out.endTable();
+            continue;
+        }
+        if (std::string item = listItemText(line); !item.empty()) {
+            flush();
+            out.listItem(item);
+            continue;
+        }
+        if (!para.empty()) para += ' ';
+        para += t;
+    }
+    flush();
+}
+
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+    // Delimiter: the most frequent of , ; tab in the first line.
+    std::string first = text.substr(0, text.find('\n'));
+    char delim = ',';
+    std::size_t best = 0;
+    for (char d : {',', ';', '\t'}) {
+        auto n = static_cast<std::size_t>(std::count(first.begin(), first.end(), d));
+        if (n > best) best = n, delim = d;
+    }
+    std::vector<std::vector<std::string>> rows(1);
+    std::string cell;
+    bool quoted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                cell += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cell += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == delim) {
+            rows.back().push_back(std::move(cell));
+            cell.clear();
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+            rows.back().push_back(std::move(cell));
+            cell.clear();
+            rows.emplace_back();
+        } else {
+            cell += c;
+        }
+    }
+    if (!cell.empty() || !rows.back().empty()) rows.back().push_back(std::move(cell));
+    return rows;
+}
+
+}  // namespace
+
+ParsedDocument parseTextString(const std::string& bytes, DocumentType type) {
+    std::string text = decodeText(bytes);
+    ParsedDocument doc;
+    doc.doc_type_hint = toString(type);
+    BlockBuilder out;
+    if (type == DocumentType::kCsv) {
+        for (const auto& row : parseCsv(text)) out.tableRow(row);
+    } else {
+        parseLines(splitLines(text), type == DocumentType::kMd, out);
+    }
+    Page page;
+    page.blocks = out.take();
+    for (const auto& b : page.blocks) {
+        if (b.kind == Block::Kind::kHeading) {
+            doc.title = b.text;
+            break;
+        }
+    }
+    doc.pages.push_back(std::move(page));
+    return doc;
+}
+
+Result<ParsedDocument> parseText(const std::string& path, DocumentType type) {
+    try {
+        auto bytes = readFileBounded(path);
+        if (!bytes) return bytes.error();
+        return parseTextString(bytes.value(), type);
+    } catch (const std::exception&) {
+        return unreadableError("the text file cannot be read");
+    }
+}
+
+}  // namespace docintel::ingest

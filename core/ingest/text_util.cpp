@@ -1,0 +1,206 @@
+#include "ingest/text_util.h"
+
+#include <unicode/ucnv.h>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+
+#include "ingest/parser.h"
+
+namespace docintel::ingest {
+
+plugin::Result<std::string> readFileBounded(const std::string& path, std::size_t max_bytes) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return unreadableError("the file cannot be opened");
+    std::string data;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        data.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (data.size() > max_bytes) return unreadableError("the file is too large to read");
+    }
+    return data;
+}
+
+bool isValidUtf8(const std::string& s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n = 0;
+        if (c < 0x80) {
+            n = 0;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+        } else if ((c >> 4) == 0xE) {
+            n = 2;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+        } else {
+            return false;
+        }
+        if (i + n >= s.size() && n > 0) return false;
+        for (std::size_t k = 1; k <= n; ++k) {
+            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+        }
+        i += n + 1;
+    }
+    return true;
+}
+
+std::string toUtf8(const std::string& bytes, const std::string& charset) {
+    if (bytes.empty()) return {};
+    std::string cs = toLower(charset);
+    if ((cs == "utf-8" || cs == "utf8" || cs == "us-ascii" || cs == "ascii") &&
+        isValidUtf8(bytes)) {
+        return bytes;
+    }
+    UErrorCode status = U_ZERO_ERROR;
+    UConverter* probe = ucnv_open(charset.c_str(), &status);
+    std::string from = charset;
+    if (U_FAILURE(status) || probe == nullptr) from = "windows-1252";
+    if (probe != nullptr) ucnv_close(probe);
+    std::string out(bytes.size() * 4 + 16, '\0');
+    status = U_ZERO_ERROR;
+    int32_t n = ucnv_convert("UTF-8", from.c_str(), out.data(), static_cast<int32_t>(out.size()),
+                             bytes.data(), static_cast<int32_t>(bytes.size()), &status);
+    if (status == U_BUFFER_OVERFLOW_ERROR) {
+        out.resize(static_cast<std::size_t>(n) + 1);
+        status = U_ZERO_ERROR;
+        n = ucnv_convert("UTF-8", from.c_str(), out.data(), static_cast<int32_t>(out.size()),
+                         bytes.data(), static_cast<int32_t>(bytes.size()), &status);
+    }
+    if (U_FAILURE(status)) return {};
+    out.resize(static_cast<std::size_t>(n));
+    return out;
+}
+
+std::string decodeText(const std::string& bytes) {
+    auto starts = [&](const char* bom, std::size_t n) { return bytes.compare(0, n, bom, n) == 0; };
+    if (bytes.size() >= 3 && starts("\xEF\xBB\xBF", 3)) return decodeText(bytes.substr(3));
+    if (bytes.size() >= 2 && starts("\xFF\xFE", 2)) return toUtf8(bytes.substr(2), "UTF-16LE");
+    if (bytes.size() >= 2 && starts("\xFE\xFF", 2)) return toUtf8(bytes.substr(2), "UTF-16BE");
+    if (isValidUtf8(bytes)) return bytes;
+    return toUtf8(bytes, "windows-1252");
+}
+
+void appendUtf8(std::string& out, unsigned cp) {
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+std::string collapseWhitespace(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    bool space = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        auto c = static_cast<unsigned char>(text[i]);
+        bool ws = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+        if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0xA0) {
+            ws = true;
+            ++i;
+        }
+        if (ws || c == 0) {
+            space = !out.empty();
+            continue;
+        }
+        if (space) out += ' ';
+        space = false;
+        out += static_cast<char>(c);
+    }
+    return out;
+}
+
+std::string toLower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+void BlockBuilder::add(Block::Kind kind, const std::string& text, int level) {
+    std::string clean = collapseWhitespace(text);
+    if (clean.empty()) return;
+    Block block;
+    block.kind = kind;
+    block.text = std::move(clean);
+    block.level = level;
+    for (const auto& [lvl, name] : path_) block.section_path.push_back(name);
+    blocks_.push_back(std::move(block));
+}
+
+void BlockBuilder::heading(int level, const std::string& text) {
+    std::string clean = collapseWhitespace(text);
+    if (clean.empty()) return;
+    level = std::clamp(level, 1, 9);
+    endTable();
+    while (!path_.empty() && path_.back().first >= level) path_.pop_back();
+    add(Block::Kind::kHeading, clean, level);
+    path_.emplace_back(level, clean);
+}
+
+void BlockBuilder::paragraph(const std::string& text) {
+    endTable();
+    add(Block::Kind::kParagraph, text, 0);
+}
+
+void BlockBuilder::listItem(const std::string& text) {
+    endTable();
+    add(Block::Kind::kListItem, text, 0);
+}
+
+void BlockBuilder::tableRow(const std::vector<std::string>& cells) {
+    std::vector<std::string> clean;
+    bool any = false;
+    for (const auto& c : cells) {
+        clean.push_back(collapseWhitespace(c));
+        any = any || !clean.back().empty();
+    }
+    if (!any) return;
+    std::string text;
+    if (header_.empty()) {
+        // The first row with more than one filled cell is the header; a lone cell is a caption.
+        int filled = static_cast<int>(
+            std::count_if(clean.begin(), clean.end(), [](const auto& c) { return !c.empty(); }));
+        // A row with a purely numeric cell (line numbers, figures) is data, not a header.
+        bool numeric = std::any_of(clean.begin(), clean.end(), [](const std::string& c) {
+            return !c.empty() && c.find_first_not_of("0123456789.,-+% ") == std::string::npos;
+        });
+        if (filled > 1 && !numeric) header_ = clean;
+        for (const auto& c : clean) {
+            if (c.empty()) continue;
+            if (!text.empty()) text += " | ";
+            text += c;
+        }
+    } else {
+        for (std::size_t i = 0; i < clean.size(); ++i) {
+            if (clean[i].empty()) continue;
+            if (!text.empty()) text += " | ";
+            if (i < header_.size() && !header_[i].empty() && header_[i] != clean[i]) {
+                text += header_[i] + ": ";
+            }
+            text += clean[i];
+        }
+    }
+    add(Block::Kind::kTableRow, text, 0);
+}
+
+std::vector<Block> BlockBuilder::take() {
+    std::vector<Block> out;
+    out.swap(blocks_);
+    return out;
+}
+
+}  // namespace docintel::ingest

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plugin_api/result.h"
+
+namespace Poco::Zip {
+class ZipArchive;
+}
+
+namespace docintel::ingest {
+
+/// Read-only view of a ZIP package (OOXML, ODF) that inflates one entry at a time with a size
+/// cap. Owns the open file. Not thread-safe.
+class ZipReader {
+  public:
+    /// unreadable_document when the file is not a readable ZIP.
+    static plugin::Result<std::unique_ptr<ZipReader>> open(const std::string& path);
+    ~ZipReader();
+
+    std::vector<std::string> entryNames() const;
+    bool has(const std::string& name) const;
+    /// The inflated entry; unreadable_document when it is missing, damaged or over the cap.
+    plugin::Result<std::string> read(const std::string& name) const;
+
+  private:
+    ZipReader() = default;
+    std::string path_;
+    std::unique_ptr<Poco::Zip::ZipArchive> archive_;
+};
+
+}  // namespace docintel::ingest

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "plugin_api/result.h"
+
+namespace docintel::objects {
+
+struct ObjectInfo {
+    std::int64_t size = 0;
+    std::string sha256;  ///< hex
+    std::string content_type;
+};
+
+/// Where document bytes live. Keys are relative paths ("documents/<id>/<name>"). The local
+/// filesystem store is the default; an S3 store can implement the same interface.
+/// Implementations are thread-safe.
+class ObjectStore {
+  public:
+    virtual ~ObjectStore() = default;
+
+    /// Streams exactly `expected_size` bytes from `in` into `key`, computing the sha256. Fails
+    /// with `size_mismatch` (400) when the stream is shorter or longer; nothing is left behind
+    /// on failure, and an existing object is replaced only on success.
+    virtual plugin::Result<ObjectInfo> put(const std::string& key, std::istream& in,
+                                           std::int64_t expected_size,
+                                           const std::string& content_type) = 0;
+    virtual std::optional<ObjectInfo> stat(const std::string& key) const = 0;
+    /// A local file path for readers that need one (parsers); empty when absent.
+    virtual std::string localPath(const std::string& key) const = 0;
+    /// Removes the object; true when something was removed.
+    virtual bool remove(const std::string& key) = 0;
+};
+
+/// Objects as files under a root directory, each with a `<file>.meta` JSON sidecar holding
+/// size, sha256 and content type. Writes go to a temporary file renamed into place.
+class LocalObjectStore final : public ObjectStore {
+  public:
+    explicit LocalObjectStore(std::string root);
+
+    plugin::Result<ObjectInfo> put(const std::string& key, std::istream& in,
+                                   std::int64_t expected_size,
+                                   const std::string& content_type) override;
+    std::optional<ObjectInfo> stat(const std::string& key) const override;
+    std::string localPath(const std::string& key) const override;
+    bool remove(const std::string& key) override;
+
+    /// True for keys that are safe relative paths (no "..", no absolute paths, no NUL).
+    static bool validKey(const std::string& key);
+
+  private:
+    const std::string root_;
+};
+
+}  // namespace docintel::objects

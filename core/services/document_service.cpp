@@ -1,0 +1,104 @@
+#include "services/document_service.h"
+
+namespace docintel::services {
+namespace {
+
+nlohmann::json nullable(const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
+
+}  // namespace
+
+nlohmann::json DocumentService::toJson(const storage::Document& d) {
+    return {{"id", d.id},
+            {"document_id", d.id},
+            {"filename", d.filename},
+            {"content_type", d.content_type},
+            {"status", d.status},
+            {"error_code", nullable(d.error_code)},
+            {"error_message", nullable(d.error_message)},
+            {"pages", d.pages ? nlohmann::json(*d.pages) : nlohmann::json(nullptr)},
+            {"doc_type", nullable(d.doc_type)},
+            {"detected_type", nullable(d.detected_type)},
+            {"size", d.size_bytes ? nlohmann::json(*d.size_bytes) : nlohmann::json(nullptr)},
+            {"declared_size", d.declared_size},
+            {"sha256", nullable(d.sha256)},
+            {"owner_id", d.owner_id},
+            {"workspace_id", nullable(d.workspace_id)},
+            {"version", d.version},
+            {"previous_document_id", nullable(d.previous_document_id)},
+            {"is_latest", d.is_latest},
+            {"redact_pii", d.redact_pii},
+            {"created_at", d.created_at},
+            {"updated_at", d.updated_at}};
+}
+
+plugin::Result<storage::Document> DocumentService::load(const plugin::Principal& caller,
+                                                        const std::string& id,
+                                                        auth::WorkspaceAction action) {
+    auto found = documents_.find(id);
+    if (!found) return found.error();
+    if (!found->has_value()) {
+        return plugin::Error{"document_not_found", "document not found", 404};
+    }
+    if (auto ok = access_.require(caller.user_id, **found, action); !ok) return ok.error();
+    return std::move(**found);
+}
+
+plugin::Result<nlohmann::json> DocumentService::list(const plugin::Principal& caller,
+                                                     const std::string& workspace_id) {
+    auto scope = access_.scope(caller.user_id, workspace_id, auth::WorkspaceAction::kRead);
+    if (!scope) return scope.error();
+    auto rows =
+        scope->empty() ? documents_.listPersonal(caller.user_id) : documents_.listWorkspace(*scope);
+    if (!rows) return rows.error();
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& d : *rows) items.push_back(toJson(d));
+    return nlohmann::json{
+        {"workspace_id", nullable(*scope)}, {"documents", items}, {"count", items.size()}};
+}
+
+plugin::Result<nlohmann::json> DocumentService::get(const plugin::Principal& caller,
+                                                    const std::string& id) {
+    auto d = load(caller, id, auth::WorkspaceAction::kRead);
+    if (!d) return d.error();
+    return toJson(*d);
+}
+
+plugin::Result<nlohmann::json> DocumentService::chunks(const plugin::Principal& caller,
+                                                       const std::string& id) {
+    auto d = load(caller, id, auth::WorkspaceAction::kRead);
+    if (!d) return d.error();
+    auto rows = documents_.chunks(id);
+    if (!rows) return rows.error();
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& c : *rows) {
+        items.push_back({{"id", c.id},
+                         {"chunk_id", c.id},
+                         {"chunk_index", c.chunk_index},
+                         {"text", c.text},
+                         {"page", c.page_start},
+                         {"page_start", c.page_start},
+                         {"page_end", c.page_end},
+                         {"section_path", c.section_path},
+                         {"char_start", c.char_start},
+                         {"char_end", c.char_end},
+                         {"token_count", c.token_count},
+                         {"model", nullable(c.model)},
+                         {"model_version", nullable(c.model_version)}});
+    }
+    return nlohmann::json{
+        {"document_id", id}, {"status", d->status}, {"chunks", items}, {"count", items.size()}};
+}
+
+plugin::Result<nlohmann::json> DocumentService::remove(const plugin::Principal& caller,
+                                                       const std::string& id) {
+    auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);
+    if (!d) return d.error();
+    auto key = documents_.remove(id);
+    if (!key) return key.error();
+    objects_.remove(*key);
+    return nlohmann::json{{"deleted", true}, {"document_id", id}};
+}
+
+}  // namespace docintel::services

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "auth/document_access.h"
+#include "objects/object_store.h"
+#include "plugin_api/http_types.h"
+#include "storage/document_repository.h"
+
+namespace docintel::services {
+
+/// Reading and deleting documents and their chunks, scoped by DocumentAccess. Results are the
+/// JSON records REST and MCP share. Thread-safe.
+class DocumentService {
+  public:
+    DocumentService(storage::DocumentRepository& documents, objects::ObjectStore& objects,
+                    const auth::DocumentAccess& access)
+        : documents_(documents), objects_(objects), access_(access) {}
+
+    /// The caller's personal documents, or the workspace's when `workspace_id` is set.
+    plugin::Result<nlohmann::json> list(const plugin::Principal& caller,
+                                        const std::string& workspace_id);
+    plugin::Result<nlohmann::json> get(const plugin::Principal& caller, const std::string& id);
+    plugin::Result<nlohmann::json> chunks(const plugin::Principal& caller, const std::string& id);
+    /// Deletes the document, its chunks and its stored object.
+    plugin::Result<nlohmann::json> remove(const plugin::Principal& caller, const std::string& id);
+
+    static nlohmann::json toJson(const storage::Document& d);
+
+  private:
+    plugin::Result<storage::Document> load(const plugin::Principal& caller, const std::string& id,
+                                           auth::WorkspaceAction action);
+
+    storage::DocumentRepository& documents_;
+    objects::ObjectStore& objects_;
+    const auth::DocumentAccess& access_;
+};
+
+}  // namespace docintel::services

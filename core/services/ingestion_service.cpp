@@ -1,0 +1,65 @@
+#include "services/ingestion_service.h"
+
+#include <algorithm>
+
+#include "common/log.h"
+#include "ingest/chunker.h"
+#include "ingest/parser.h"
+
+namespace docintel::services {
+
+plugin::Status IngestionService::run(jobs::JobContext& context) {
+    const std::string id = context.payload().value("document_id", "");
+    auto found = documents_.find(id);
+    if (!found) return found.error();
+    if (!found->has_value()) return {};  // deleted meanwhile: nothing to do
+    const storage::Document& d = **found;
+    if (d.status == "error" || context.done("chunked")) return {};
+
+    if (auto ok = documents_.setStatus(id, "chunking"); !ok) return ok;
+    const std::string path = objects_.localPath(d.storage_key);
+    if (path.empty()) {
+        return documents_.fail(id, "unreadable_document", "the stored file is missing");
+    }
+    const auto type = ingest::parseDocumentType(d.detected_type);
+    if (!type) return documents_.fail(id, "unsupported_type", "unknown document type");
+
+    ingest::Chunker chunker(ingest::ChunkerOptions{}, ingest::approximateTokens);
+    int pages = 0;
+    const plugin::Status parsed =
+        ingest::parseFilePages(path, *type, [&](ingest::Page&& page) -> plugin::Status {
+            chunker.addPage(page);
+            pages = std::max(pages, page.number);
+            return {};
+        });
+    if (!parsed) {
+        if (parsed.error().http_status >= 500) return parsed;  // retried
+        common::log(common::LogLevel::kInfo, "document_unreadable",
+                    {{"document_id", id}, {"code", parsed.error().code}});
+        return documents_.fail(id, parsed.error().code, parsed.error().message);
+    }
+    std::vector<storage::Chunk> chunks;
+    for (auto& c : chunker.finish()) {
+        storage::Chunk out;
+        out.chunk_index = c.index;
+        out.text = std::move(c.text);
+        out.page_start = c.page_start;
+        out.page_end = c.page_end;
+        out.section_path = std::move(c.section_path);
+        out.char_start = c.char_start;
+        out.char_end = c.char_end;
+        out.token_count = c.token_count;
+        chunks.push_back(std::move(out));
+    }
+    if (chunks.empty()) {
+        return documents_.fail(id, "no_text_found", "no text could be extracted from the file");
+    }
+    if (auto ok = documents_.replaceChunks(id, chunks, pages, "chunked"); !ok) return ok;
+    common::log(common::LogLevel::kInfo, "document_chunked",
+                {{"document_id", id},
+                 {"chunks", std::to_string(chunks.size())},
+                 {"pages", std::to_string(pages)}});
+    return context.mark("chunked");
+}
+
+}  // namespace docintel::services

@@ -1,0 +1,195 @@
+#include "services/upload_service.h"
+
+#include <Poco/URI.h>
+
+#include <algorithm>
+
+#include "common/clock.h"
+#include "common/id.h"
+#include "common/log.h"
+#include "ingest/type_sniffer.h"
+
+namespace docintel::services {
+namespace {
+
+/// A file name safe as the last part of a storage key.
+std::string safeName(const std::string& filename) {
+    std::string out;
+    for (const char c : filename) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+        out += ok ? c : '_';
+    }
+    while (!out.empty() && out.front() == '.') out.erase(0, 1);
+    if (out.empty()) out = "file";
+    return out.substr(0, 120);
+}
+
+std::string isoFromEpoch(std::int64_t epoch) {
+    std::time_t t = static_cast<std::time_t>(epoch);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+plugin::HttpResponse failure(int status, const std::string& code, const std::string& message) {
+    return plugin::HttpResponse::json(status, {{"detail", message}, {"code", code}});
+}
+
+std::string workspaceOf(const nlohmann::json& body, const std::string& header_workspace) {
+    const auto it = body.find("workspace_id");
+    if (it != body.end() && it->is_string() && !it->get<std::string>().empty() &&
+        it->get<std::string>() != "personal") {
+        return it->get<std::string>();
+    }
+    return header_workspace;
+}
+
+}  // namespace
+
+plugin::Result<nlohmann::json> UploadService::create(const plugin::Principal& caller,
+                                                     const std::string& workspace_id,
+                                                     const nlohmann::json& body) {
+    const std::int64_t size = body["file_size"].get<std::int64_t>();
+    if (size <= 0) {
+        return plugin::Error::unprocessable("invalid_file_size", "file_size must be positive");
+    }
+    if (size > limits_.max_bytes) {
+        return plugin::Error{"file_too_large",
+                             "files may be at most " + std::to_string(limits_.max_bytes) + " bytes",
+                             413};
+    }
+    auto scope = access_.scope(caller.user_id, workspaceOf(body, workspace_id),
+                               auth::WorkspaceAction::kManageDocuments);
+    if (!scope) return scope.error();
+
+    storage::Document d;
+    d.id = common::newUuid();
+    d.owner_id = caller.user_id;
+    d.workspace_id = *scope;
+    d.filename = body["filename"].get<std::string>();
+    d.content_type = body["content_type"].get<std::string>();
+    d.declared_size = size;
+    d.storage_key = "documents/" + d.id + "/" + safeName(d.filename);
+    d.redact_pii = body["redact_pii"].get<bool>();
+    auto created = documents_.create(d);
+    if (!created) return created.error();
+
+    objects::UploadGrant grant{"PUT", d.storage_key,
+                               common::nowEpochSeconds() + limits_.url_ttl_seconds, d.content_type,
+                               size};
+    return nlohmann::json{{"doc_id", d.id},
+                          {"document_id", d.id},
+                          {"upload_url", signer_.url(base_url_, grant)},
+                          {"upload_method", "PUT"},
+                          {"upload_headers", {{"Content-Type", d.content_type}}},
+                          {"storage_source_path", d.storage_key},
+                          {"gcs_source_path", d.storage_key},
+                          {"expires_at", isoFromEpoch(grant.expires)},
+                          {"max_size", limits_.max_bytes},
+                          {"status", created->status}};
+}
+
+plugin::HttpResponse UploadService::receive(const std::string& method, const std::string& path,
+                                            const std::string& query,
+                                            const std::string& content_type,
+                                            std::int64_t content_length, std::istream& body) {
+    if (method != "PUT") return failure(405, "method_not_allowed", "objects accept PUT only");
+    objects::UploadGrant grant;
+    std::string signature;
+    try {
+        Poco::URI::decode(path.substr(std::string("/objects/").size()), grant.key);
+        Poco::URI uri("/?" + query);
+        for (const auto& [k, v] : uri.getQueryParameters()) {
+            if (k == "expires") grant.expires = std::stoll(v);
+            if (k == "size") grant.size = std::stoll(v);
+            if (k == "content_type") grant.content_type = v;
+            if (k == "signature") signature = v;
+        }
+    } catch (const std::exception&) {
+        return failure(403, "invalid_signature", "malformed upload URL");
+    }
+    if (signature.empty() || !signer_.verify(grant, signature)) {
+        return failure(403, "invalid_signature", "the upload URL signature does not match");
+    }
+    if (grant.expires < common::nowEpochSeconds()) {
+        return failure(403, "upload_url_expired", "the upload URL has expired");
+    }
+    if (content_type != grant.content_type) {
+        return failure(400, "content_type_mismatch", "Content-Type must be " + grant.content_type);
+    }
+    if (content_length >= 0 && content_length != grant.size) {
+        return failure(400, "size_mismatch",
+                       "Content-Length must be the declared size " + std::to_string(grant.size));
+    }
+    auto stored = objects_.put(grant.key, body, grant.size, grant.content_type);
+    if (!stored)
+        return failure(stored.error().http_status, stored.error().code, stored.error().message);
+    return plugin::HttpResponse::json(
+        200, {{"stored", true}, {"size", stored->size}, {"sha256", stored->sha256}});
+}
+
+plugin::Result<nlohmann::json> UploadService::complete(const plugin::Principal& caller,
+                                                       const std::string& workspace_id,
+                                                       const nlohmann::json& body) {
+    std::string path = body.value("storage_source_path", "");
+    if (path.empty()) path = body.value("gcs_source_path", "");
+    if (path.empty()) {
+        return plugin::Error::unprocessable("missing_storage_path",
+                                            "storage_source_path (or gcs_source_path) is required");
+    }
+    const std::string id = body["doc_id"].get<std::string>();
+    if (!common::isUuid(id)) return plugin::Error{"document_not_found", "document not found", 404};
+    auto found = documents_.find(id);
+    if (!found) return found.error();
+    if (!found->has_value()) return plugin::Error{"document_not_found", "document not found", 404};
+    const storage::Document& d = **found;
+    if (auto ok = access_.require(caller.user_id, d, auth::WorkspaceAction::kManageDocuments);
+        !ok) {
+        return ok.error();
+    }
+    if (path != d.storage_key) {
+        return plugin::Error::conflict("storage_path_mismatch",
+                                       "storage_source_path does not belong to this document");
+    }
+    if (d.size_bytes || d.status != "uploading") {
+        nlohmann::json j = {{"doc_id", d.id},
+                            {"document_id", d.id},
+                            {"status", d.status},
+                            {"already_completed", true}};
+        return j;
+    }
+    const auto info = objects_.stat(d.storage_key);
+    if (!info) {
+        return plugin::Error::conflict("upload_missing",
+                                       "no bytes were uploaded for this document");
+    }
+    if (info->size != d.declared_size) {
+        return plugin::Error::conflict("size_mismatch", "the stored object has another size");
+    }
+    const ingest::DocumentType type =
+        ingest::sniff(objects_.localPath(d.storage_key), d.content_type, d.filename);
+    const std::string type_name = ingest::toString(type);
+    if (type == ingest::DocumentType::kUnknown || type == ingest::DocumentType::kLegacyOffice) {
+        const std::string message = "files of type '" + type_name +
+                                    "' are not supported; accepted: PDF, DOCX, PPTX, XLSX, ODT, "
+                                    "HTML, EML, TXT, MD, CSV, RTF";
+        (void)documents_.fail(d.id, "unsupported_type", message);
+        return plugin::Error{"unsupported_type", message, 415};
+    }
+    auto done = documents_.completeUpload(d.id, info->size, info->sha256, type_name, kIngestJob);
+    if (!done) return done.error();
+    common::log(common::LogLevel::kInfo, "upload_completed",
+                {{"document_id", d.id}, {"type", type_name}});
+    return nlohmann::json{{"doc_id", d.id},
+                          {"document_id", d.id},
+                          {"status", "uploading"},
+                          {"detected_type", type_name},
+                          {"size", info->size},
+                          {"sha256", info->sha256},
+                          {"already_completed", !*done}};
+}
+
+}  // namespace docintel::services

@@ -1,0 +1,200 @@
+#include "storage/document_repository.h"
+
+#include "storage/job_repository.h"
+#include "storage/pg_time.h"
+
+namespace docintel::storage {
+namespace {
+
+#define DOCINTEL_DOC_COLUMNS                                                                    \
+    "d.id, d.owner_id, d.workspace_id, d.filename, d.content_type, d.declared_size, "           \
+    "d.size_bytes, d.sha256, d.storage_key, d.detected_type, d.doc_type, d.status, "            \
+    "d.error_code, d.error_message, d.pages, d.redact_pii, d.version, d.previous_document_id, " \
+    "d.change_summary, NOT EXISTS (SELECT 1 FROM documents n WHERE n.previous_document_id = "   \
+    "d.id), d.created_at, d.updated_at"
+
+constexpr Statement kInsert{
+    "document_insert",
+    "INSERT INTO documents AS d (id, owner_id, workspace_id, filename, content_type, "
+    "declared_size, storage_key, status, redact_pii) VALUES ($1, $2, NULLIF($3, '')::uuid, $4, "
+    "$5, $6, $7, 'uploading', $8) RETURNING " DOCINTEL_DOC_COLUMNS};
+constexpr Statement kFind{"document_find",
+                          "SELECT " DOCINTEL_DOC_COLUMNS " FROM documents d WHERE d.id = $1"};
+constexpr Statement kListPersonal{
+    "document_list_personal", "SELECT " DOCINTEL_DOC_COLUMNS
+                              " FROM documents d WHERE d.owner_id = $1 AND d.workspace_id IS NULL "
+                              "ORDER BY d.created_at DESC, d.id"};
+constexpr Statement kListWorkspace{"document_list_workspace",
+                                   "SELECT " DOCINTEL_DOC_COLUMNS
+                                   " FROM documents d WHERE d.workspace_id = $1 "
+                                   "ORDER BY d.created_at DESC, d.id"};
+constexpr Statement kComplete{
+    "document_complete_upload",
+    "UPDATE documents SET size_bytes = $2, sha256 = $3, detected_type = $4, updated_at = now() "
+    "WHERE id = $1 AND size_bytes IS NULL AND status = 'uploading'"};
+constexpr Statement kFail{
+    "document_fail",
+    "UPDATE documents SET status = 'error', error_code = $2, error_message = $3, "
+    "updated_at = now() WHERE id = $1"};
+constexpr Statement kSetStatus{
+    "document_set_status",
+    "UPDATE documents SET status = $2, error_code = NULL, error_message = NULL, "
+    "updated_at = now() WHERE id = $1"};
+constexpr Statement kDeleteChunks{"document_delete_chunks",
+                                  "DELETE FROM chunks WHERE document_id = $1"};
+constexpr Statement kInsertChunk{
+    "document_insert_chunk",
+    "INSERT INTO chunks (id, document_id, chunk_index, text, page_start, page_end, "
+    "section_path, char_start, char_end, token_count) "
+    "VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9)"};
+constexpr Statement kSetChunked{
+    "document_set_chunked",
+    "UPDATE documents SET status = $2, pages = $3, error_code = NULL, error_message = NULL, "
+    "updated_at = now() WHERE id = $1"};
+constexpr Statement kChunks{
+    "document_chunks",
+    "SELECT id, chunk_index, text, page_start, page_end, section_path::text, char_start, "
+    "char_end, token_count, coalesce(model, ''), coalesce(model_version, '') FROM chunks "
+    "WHERE document_id = $1 ORDER BY chunk_index"};
+constexpr Statement kDelete{"document_delete",
+                            "DELETE FROM documents WHERE id = $1 RETURNING storage_key"};
+
+#undef DOCINTEL_DOC_COLUMNS
+
+Document rowToDocument(const pqxx::row& r) {
+    Document d;
+    d.id = r[0].as<std::string>();
+    d.owner_id = r[1].as<std::string>();
+    d.workspace_id = r[2].as<std::string>("");
+    d.filename = r[3].as<std::string>();
+    d.content_type = r[4].as<std::string>();
+    d.declared_size = r[5].as<std::int64_t>();
+    if (!r[6].is_null()) d.size_bytes = r[6].as<std::int64_t>();
+    d.sha256 = r[7].as<std::string>("");
+    d.storage_key = r[8].as<std::string>();
+    d.detected_type = r[9].as<std::string>("");
+    d.doc_type = r[10].as<std::string>("");
+    d.status = r[11].as<std::string>();
+    d.error_code = r[12].as<std::string>("");
+    d.error_message = r[13].as<std::string>("");
+    if (!r[14].is_null()) d.pages = r[14].as<int>();
+    d.redact_pii = r[15].as<bool>();
+    d.version = r[16].as<int>();
+    d.previous_document_id = r[17].as<std::string>("");
+    d.change_summary = r[18].as<std::string>();
+    d.is_latest = r[19].as<bool>();
+    d.created_at = isoTime(r[20]);
+    d.updated_at = isoTime(r[21]);
+    return d;
+}
+
+std::vector<Document> rowsToDocuments(const pqxx::result& rows) {
+    std::vector<Document> out;
+    out.reserve(rows.size());
+    for (const auto& row : rows) out.push_back(rowToDocument(row));
+    return out;
+}
+
+}  // namespace
+
+plugin::Result<Document> DocumentRepository::create(const Document& d) {
+    return db_.transact([&](Tx& tx) -> plugin::Result<Document> {
+        return rowToDocument(tx.exec(kInsert, d.id, d.owner_id, d.workspace_id, d.filename,
+                                     d.content_type, d.declared_size, d.storage_key,
+                                     d.redact_pii)[0]);
+    });
+}
+
+plugin::Result<std::optional<Document>> DocumentRepository::find(const std::string& id) {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::optional<Document>> {
+        const auto rows = tx.exec(kFind, id);
+        if (rows.empty()) return std::optional<Document>();
+        return std::optional<Document>(rowToDocument(rows[0]));
+    });
+}
+
+plugin::Result<std::vector<Document>> DocumentRepository::listPersonal(
+    const std::string& owner_id) {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Document>> {
+        return rowsToDocuments(tx.exec(kListPersonal, owner_id));
+    });
+}
+
+plugin::Result<std::vector<Document>> DocumentRepository::listWorkspace(
+    const std::string& workspace_id) {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Document>> {
+        return rowsToDocuments(tx.exec(kListWorkspace, workspace_id));
+    });
+}
+
+plugin::Result<bool> DocumentRepository::completeUpload(const std::string& id, std::int64_t size,
+                                                        const std::string& sha256,
+                                                        const std::string& detected_type,
+                                                        const std::string& job_kind) {
+    return db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        if (tx.exec(kComplete, id, size, sha256, detected_type).affected_rows() == 0) return false;
+        JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
+        return true;
+    });
+}
+
+plugin::Status DocumentRepository::fail(const std::string& id, const std::string& code,
+                                        const std::string& message) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kFail, id, code, message);
+        return true;
+    }));
+}
+
+plugin::Status DocumentRepository::setStatus(const std::string& id, const std::string& status) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kSetStatus, id, status);
+        return true;
+    }));
+}
+
+plugin::Status DocumentRepository::replaceChunks(const std::string& id,
+                                                 const std::vector<Chunk>& chunks, int pages,
+                                                 const std::string& status) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kDeleteChunks, id);
+        for (const auto& c : chunks) {
+            tx.exec(kInsertChunk, id, c.chunk_index, c.text, c.page_start, c.page_end,
+                    nlohmann::json(c.section_path).dump(), c.char_start, c.char_end, c.token_count);
+        }
+        tx.exec(kSetChunked, id, status, pages);
+        return true;
+    }));
+}
+
+plugin::Result<std::vector<Chunk>> DocumentRepository::chunks(const std::string& id) {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Chunk>> {
+        std::vector<Chunk> out;
+        for (const auto& r : tx.exec(kChunks, id)) {
+            Chunk c;
+            c.id = r[0].as<std::string>();
+            c.chunk_index = r[1].as<int>();
+            c.text = r[2].as<std::string>();
+            c.page_start = r[3].as<int>();
+            c.page_end = r[4].as<int>();
+            c.section_path = nlohmann::json::parse(r[5].c_str()).get<std::vector<std::string>>();
+            c.char_start = r[6].as<int>();
+            c.char_end = r[7].as<int>();
+            c.token_count = r[8].as<int>();
+            c.model = r[9].as<std::string>();
+            c.model_version = r[10].as<std::string>();
+            out.push_back(std::move(c));
+        }
+        return out;
+    });
+}
+
+plugin::Result<std::string> DocumentRepository::remove(const std::string& id) {
+    return db_.transact([&](Tx& tx) -> plugin::Result<std::string> {
+        const auto rows = tx.exec(kDelete, id);
+        if (rows.empty()) return plugin::Error::notFound("document not found");
+        return rows[0][0].as<std::string>();
+    });
+}
+
+}  // namespace docintel::storage

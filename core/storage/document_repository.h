@@ -1,0 +1,84 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "plugin_api/result.h"
+#include "storage/database.h"
+
+namespace docintel::storage {
+
+struct Document {
+    std::string id;
+    std::string owner_id;
+    std::string workspace_id;  ///< empty = the owner's personal scope
+    std::string filename;
+    std::string content_type;
+    std::int64_t declared_size = 0;
+    std::optional<std::int64_t> size_bytes;
+    std::string sha256;
+    std::string storage_key;
+    std::string detected_type;
+    std::string doc_type;
+    std::string status;
+    std::string error_code;
+    std::string error_message;
+    std::optional<int> pages;
+    bool redact_pii = false;
+    int version = 1;
+    std::string previous_document_id;
+    std::string change_summary;
+    bool is_latest = true;
+    std::string created_at;
+    std::string updated_at;
+};
+
+struct Chunk {
+    std::string id;
+    int chunk_index = 0;
+    std::string text;
+    int page_start = 1;
+    int page_end = 1;
+    std::vector<std::string> section_path;
+    int char_start = 0;
+    int char_end = 0;
+    int token_count = 0;
+    std::string model;
+    std::string model_version;
+};
+
+/// Documents and their chunks. Lists take the scope they may show (an owner's personal
+/// documents, or one workspace's). Thread-safe.
+class DocumentRepository {
+  public:
+    explicit DocumentRepository(Database& db) : db_(db) {}
+
+    plugin::Result<Document> create(const Document& d);
+    plugin::Result<std::optional<Document>> find(const std::string& id);
+    plugin::Result<std::vector<Document>> listPersonal(const std::string& owner_id);
+    plugin::Result<std::vector<Document>> listWorkspace(const std::string& workspace_id);
+
+    /// Records the uploaded object and, in the same transaction, enqueues `job_kind` for the
+    /// document — unless the upload was already completed (then returns false, nothing done).
+    plugin::Result<bool> completeUpload(const std::string& id, std::int64_t size,
+                                        const std::string& sha256, const std::string& detected_type,
+                                        const std::string& job_kind);
+    /// Marks the document failed with a machine code and a message.
+    plugin::Status fail(const std::string& id, const std::string& code, const std::string& message);
+    plugin::Status setStatus(const std::string& id, const std::string& status);
+    /// Replaces all chunks of the document and sets its status and page count, atomically.
+    plugin::Status replaceChunks(const std::string& id, const std::vector<Chunk>& chunks, int pages,
+                                 const std::string& status);
+    plugin::Result<std::vector<Chunk>> chunks(const std::string& id);
+    /// Deletes the document (chunks cascade) and returns its storage key.
+    plugin::Result<std::string> remove(const std::string& id);
+
+  private:
+    Database& db_;
+};
+
+}  // namespace docintel::storage
