@@ -254,8 +254,8 @@ void App::start(bool migrate) {
     });
 
     if (config_.role != "api") {
-        p.workers = std::make_unique<jobs::WorkerPool>(p.jobs, common::hostWorkerId(),
-                                                       config_.worker_threads);
+        p.workers = std::make_unique<jobs::WorkerPool>(
+            p.jobs, common::hostWorkerId(), config_.worker_threads, config_.job_lease_seconds);
         p.workers->handle(services::UploadService::kIngestJob,
                           [&p](jobs::JobContext& c) { return p.ingestion.run(c); });
         p.workers->start();

@@ -69,6 +69,7 @@ void applyFile(Config& c, const std::string& path) {
     c.http_threads = j.value("http_threads", c.http_threads);
     c.max_upload_bytes = j.value("max_upload_bytes", c.max_upload_bytes);
     c.worker_threads = j.value("worker_threads", c.worker_threads);
+    c.job_lease_seconds = j.value("job_lease_seconds", c.job_lease_seconds);
     c.log_level = j.value("log_level", c.log_level);
 }
 
@@ -101,6 +102,7 @@ Config Config::fromEnvironment() {
     c.db_pool_size = envInt("DOCINTEL_DB_POOL_SIZE", c.db_pool_size, 1, 512);
     c.http_threads = envInt("DOCINTEL_HTTP_THREADS", c.http_threads, 2, 1024);
     c.worker_threads = envInt("DOCINTEL_WORKER_THREADS", c.worker_threads, 1, 64);
+    c.job_lease_seconds = envInt("DOCINTEL_JOB_LEASE_SECONDS", c.job_lease_seconds, 2, 3600);
     c.max_upload_bytes = static_cast<long long>(envInt(
                              "DOCINTEL_MAX_UPLOAD_MB",
                              static_cast<int>(c.max_upload_bytes / (1024 * 1024)), 1, 1 << 20)) *

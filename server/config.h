@@ -23,6 +23,7 @@ struct Config {
     int http_threads = 64;
     long long max_upload_bytes = 100LL * 1024 * 1024;
     int worker_threads = 2;
+    int job_lease_seconds = 30;
     std::string role = "all";  ///< api | worker | all
 
     /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad

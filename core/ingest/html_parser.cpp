@@ -2,6 +2,7 @@
 
 #include <gumbo.h>
 
+#include <cstring>
 #include <memory>
 #include <regex>
 
@@ -207,6 +208,72 @@ class Walker {
     std::string inline_;
 };
 
+// gumbo slows down quadratically with element depth; deeper markup than this is read as
+// plain text instead. Tags a parser closes implicitly (p, li, td, ...) and void tags don't count.
+constexpr int kMaxHtmlDepth = 4000;
+
+bool nestedTooDeeply(const std::string& html) {
+    static const char* kNotCounted[] = {"p",    "li",  "td",    "th",   "tr",    "option", "dt",
+                                        "dd",   "br",  "img",   "hr",   "meta",  "link",   "input",
+                                        "area", "base", "col",  "embed", "param", "source", "track",
+                                        "wbr",  "tbody", "thead", "html", "head",  "body"};
+    int depth = 0;
+    for (std::size_t i = 0; i + 1 < html.size(); ++i) {
+        if (html[i] != '<') continue;
+        bool closing = html[i + 1] == '/';
+        std::size_t b = i + (closing ? 2 : 1), e = b;
+        while (e < html.size() && std::isalnum(static_cast<unsigned char>(html[e]))) ++e;
+        if (e == b) continue;
+        std::string name = toLower(html.substr(b, e - b));
+        bool counted = true;
+        for (const char* n : kNotCounted) counted = counted && name != n;
+        if (!counted) continue;
+        auto end = html.find('>', e);
+        if (end == std::string::npos) break;
+        if (html[end - 1] == '/') continue;
+        depth += closing ? -1 : 1;
+        if (depth > kMaxHtmlDepth) return true;
+        i = end;
+    }
+    return false;
+}
+
+// Text of markup without a tree: tags dropped, common entities decoded, one paragraph a line.
+void plainTextFallback(const std::string& html, BlockBuilder& out) {
+    std::string text;
+    bool in_tag = false;
+    for (std::size_t i = 0; i < html.size(); ++i) {
+        char c = html[i];
+        if (in_tag) {
+            in_tag = c != '>';
+        } else if (c == '<') {
+            in_tag = true;
+            text += ' ';
+        } else if (c == '&') {
+            static const std::pair<const char*, const char*> kEntities[] = {
+                {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""},
+                {"&#39;", "'"}, {"&nbsp;", " "}};
+            bool done = false;
+            for (const auto& [name, value] : kEntities) {
+                if (html.compare(i, std::strlen(name), name) == 0) {
+                    text += value;
+                    i += std::strlen(name) - 1;
+                    done = true;
+                    break;
+                }
+            }
+            if (!done) text += c;
+        } else {
+            text += c;
+        }
+        if (c == '\n') {
+            out.paragraph(text);
+            text.clear();
+        }
+    }
+    out.paragraph(text);
+}
+
 const GumboNode* findTitle(const GumboNode* node, int depth) {
     if (depth > 50 || node->type != GUMBO_NODE_ELEMENT) return nullptr;
     if (node->v.element.tag == GUMBO_TAG_TITLE) return node;
@@ -221,6 +288,16 @@ const GumboNode* findTitle(const GumboNode* node, int depth) {
 
 ParsedDocument parseHtmlString(const std::string& bytes, const std::string& declared_charset) {
     std::string html = decodeHtml(bytes, declared_charset);
+    if (nestedTooDeeply(html)) {
+        ParsedDocument doc;
+        doc.doc_type_hint = "html";
+        BlockBuilder out;
+        plainTextFallback(html, out);
+        Page page;
+        page.blocks = out.take();
+        doc.pages.push_back(std::move(page));
+        return doc;
+    }
     // Misnested markup makes gumbo record an error per tag; cap that list (memory).
     static const GumboOptions kOptions = [] {
         GumboOptions o = kGumboDefaultOptions;

@@ -13,11 +13,13 @@
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/StreamSocket.h>
 #include <Poco/StreamCopier.h>
+#include <Poco/URI.h>
 
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "common/id.h"
@@ -59,22 +61,29 @@ class ServerProcess : public ::testing::Test {
                " DOCINTEL_PLUGINS_DIR='" + data_dir_ + "/plugins'";
     }
     void TearDown() override {
-        if (pid_ > 0) {
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, 0);
+        for (const pid_t pid : children_) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
         }
         fs::remove_all(data_dir_);
     }
 
-    /// Starts docintel-server with `args` and waits until /healthz answers.
-    void startServer(const std::string& args = "") {
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            const std::string cmd =
-                "exec env " + env_ + " " + binary("docintel-server") + " " + args + " 2>/dev/null";
+    /// Starts docintel-server with `args` and `extra_env` (it is killed at tear-down).
+    pid_t spawn(const std::string& args, const std::string& extra_env = "") {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const std::string cmd = "exec env " + env_ + " " + extra_env + " " +
+                                    binary("docintel-server") + " " + args + " 2>/dev/null";
             ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
             ::_exit(127);
         }
+        children_.push_back(pid);
+        return pid;
+    }
+
+    /// Starts docintel-server with `args` and waits until /healthz answers.
+    void startServer(const std::string& args = "", const std::string& extra_env = "") {
+        pid_ = spawn(args, extra_env);
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         while (std::chrono::steady_clock::now() < deadline) {
             if (get("/healthz").first == 200) return;
@@ -103,6 +112,7 @@ class ServerProcess : public ::testing::Test {
         int status = 0;
         while (std::chrono::steady_clock::now() < deadline) {
             if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+                std::erase(children_, pid_);
                 pid_ = -1;
                 return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
             }
@@ -116,6 +126,7 @@ class ServerProcess : public ::testing::Test {
     std::string env_;
     int port_ = 0;
     pid_t pid_ = -1;
+    std::vector<pid_t> children_;
 };
 
 TEST_F(ServerProcess, AdminPreparesAndMintsATokenTheServerAccepts) {
@@ -208,6 +219,100 @@ TEST_F(ServerProcess, PluginsListShowsLoadedAndRefused) {
     ASSERT_EQ(list.first, 0);
     EXPECT_NE(list.second.find("fixture_good"), std::string::npos) << list.second;
     EXPECT_NE(list.second.find("abi_mismatch"), std::string::npos) << list.second;
+}
+
+/// A worker killed with SIGKILL in the middle of ingesting a document: its lease runs out,
+/// another worker takes the job over, and the document ends chunked once, without duplicates.
+TEST_F(ServerProcess, KilledWorkerLosesNothingAndDuplicatesNothing) {
+    ASSERT_EQ(run(env_, binary("docintel-admin") + " migrate").first, 0);
+    ASSERT_EQ(run(env_, binary("docintel-admin") +
+                            " user create --email crash@example.com --password pw-123456")
+                  .first,
+              0);
+    const std::string token = run(env_, binary("docintel-admin") +
+                                            " token --email crash@example.com --audience rest "
+                                            "--scope 'documents:read documents:write'")
+                                  .second;
+    startServer("--role=api");
+    const std::string lease = "DOCINTEL_JOB_LEASE_SECONDS=3";
+    const pid_t first_worker = spawn("--role=worker", lease);
+
+    // A text large enough that parsing and chunking take a while.
+    std::string text;
+    for (int i = 0; text.size() < 12'000'000; ++i) {
+        text += "Paragraph " + std::to_string(i) +
+                ". The quick brown fox jumps over the lazy dog near the river bank, and the "
+                "survey team records every detail of the crossing for the audit.\n\n";
+    }
+    Poco::Net::HTTPClientSession s("127.0.0.1", static_cast<Poco::UInt16>(port_));
+    auto post = [&](const std::string& path, const nlohmann::json& body) {
+        Poco::Net::HTTPRequest req("POST", path, Poco::Net::HTTPMessage::HTTP_1_1);
+        req.set("Authorization", "Bearer " + token);
+        req.setContentType("application/json");
+        const std::string b = body.dump();
+        req.setContentLength(static_cast<std::streamsize>(b.size()));
+        s.sendRequest(req) << b;
+        Poco::Net::HTTPResponse resp;
+        std::string out;
+        Poco::StreamCopier::copyToString(s.receiveResponse(resp), out);
+        return std::make_pair(static_cast<int>(resp.getStatus()), nlohmann::json::parse(out));
+    };
+    const auto [created, session] =
+        post("/api/v1/uploads",
+             {{"filename", "big.txt"}, {"content_type", "text/plain"}, {"file_size", text.size()}});
+    ASSERT_EQ(created, 201);
+    {
+        Poco::URI uri(session["upload_url"].get<std::string>());
+        Poco::Net::HTTPClientSession up("127.0.0.1", uri.getPort());
+        Poco::Net::HTTPRequest req("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
+        req.setContentType("text/plain");
+        req.setContentLength(static_cast<std::streamsize>(text.size()));
+        up.sendRequest(req) << text;
+        Poco::Net::HTTPResponse resp;
+        std::string ignored;
+        Poco::StreamCopier::copyToString(up.receiveResponse(resp), ignored);
+        ASSERT_EQ(resp.getStatus(), 200);
+    }
+    const std::string id = session["doc_id"];
+    const auto [completed, _] =
+        post("/api/v1/uploads/complete", {{"filename", "big.txt"},
+                                          {"file_size", text.size()},
+                                          {"doc_id", id},
+                                          {"storage_source_path", session["storage_source_path"]}});
+    ASSERT_EQ(completed, 202);
+
+    auto status = [&] {
+        return db_.scalar("SELECT status FROM documents WHERE id = '" + id + "'");
+    };
+    auto poll = [&](const std::function<bool()>& done, int seconds) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+        while (std::chrono::steady_clock::now() < deadline && !done()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return done();
+    };
+    ASSERT_TRUE(poll([&] { return status() == "chunking"; }, 30)) << status();
+    ::kill(first_worker, SIGKILL);
+    ::waitpid(first_worker, nullptr, 0);
+    std::erase(children_, first_worker);
+    ASSERT_NE(status(), "chunked") << "the worker finished before it could be killed";
+
+    spawn("--role=worker", lease);
+    ASSERT_TRUE(poll([&] { return status() == "chunked"; }, 120)) << status();
+    const std::string job =
+        "SELECT attempts FROM jobs WHERE payload->>'document_id' = '" + id + "'";
+    EXPECT_EQ(db_.scalar(job), "2") << "the second worker took over the killed worker's job";
+    const auto chunks =
+        std::stoi(db_.scalar("SELECT count(*) FROM chunks WHERE document_id = '" + id + "'"));
+    EXPECT_GT(chunks, 100);
+    EXPECT_EQ(db_.scalar("SELECT count(DISTINCT chunk_index) FROM chunks WHERE document_id = '" +
+                         id + "'"),
+              std::to_string(chunks));
+    EXPECT_EQ(
+        db_.scalar("SELECT max(chunk_index) + 1 FROM chunks WHERE document_id = '" + id + "'"),
+        std::to_string(chunks));
+    EXPECT_EQ(db_.scalar("SELECT status FROM jobs WHERE payload->>'document_id' = '" + id + "'"),
+              "succeeded");
 }
 
 }  // namespace
