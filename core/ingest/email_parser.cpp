@@ -17,6 +17,7 @@ namespace docintel::ingest {
 namespace {
 
 constexpr int kMaxDepth = 20;
+constexpr int kMaxParts = 1000;  // per message; a missing closing boundary must not loop
 
 struct Part {
     std::string media_type;  // lower case, e.g. "text/plain"
@@ -37,7 +38,8 @@ std::string readAll(std::istream& in) {
     return data;
 }
 
-Part readPart(const Poco::Net::MessageHeader& header, std::istream& body, int depth) {
+Part readPart(const Poco::Net::MessageHeader& header, std::istream& body, int depth,
+              int& budget) {
     Part part;
     std::string type;
     Poco::Net::NameValueCollection params;
@@ -55,11 +57,13 @@ Part readPart(const Poco::Net::MessageHeader& header, std::istream& body, int de
         std::string boundary = params.get("boundary", "");
         if (boundary.empty()) return part;
         Poco::Net::MultipartReader reader(body, boundary);
-        while (reader.hasNextPart()) {
+        while (budget > 0 && reader.hasNextPart()) {
+            --budget;
             Poco::Net::MessageHeader child_header;
             reader.nextPart(child_header);
             std::istringstream child_body(readAll(reader.stream()));
-            part.children.push_back(readPart(child_header, child_body, depth + 1));
+            part.children.push_back(readPart(child_header, child_body, depth + 1, budget));
+            if (body.eof()) break;  // no closing boundary
         }
         return part;
     }
@@ -138,7 +142,8 @@ Result<ParsedDocument> parseEmail(const std::string& path) {
         Poco::Net::MessageHeader header;
         header.setFieldLimit(1000);
         header.read(in);
-        Part root = readPart(header, in, 0);
+        int budget = kMaxParts;
+        Part root = readPart(header, in, 0, budget);
 
         ParsedDocument doc;
         doc.doc_type_hint = "eml";
