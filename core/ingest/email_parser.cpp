@@ -38,8 +38,7 @@ std::string readAll(std::istream& in) {
     return data;
 }
 
-Part readPart(const Poco::Net::MessageHeader& header, std::istream& body, int depth,
-              int& budget) {
+Part readPart(const Poco::Net::MessageHeader& header, std::istream& body, int depth, int& budget) {
     Part part;
     std::string type;
     Poco::Net::NameValueCollection params;
@@ -61,7 +60,11 @@ Part readPart(const Poco::Net::MessageHeader& header, std::istream& body, int de
             --budget;
             Poco::Net::MessageHeader child_header;
             reader.nextPart(child_header);
-            std::istringstream child_body(readAll(reader.stream()));
+            std::string data = readAll(reader.stream());
+            // Without a closing boundary Poco hands back its end-of-file marker as a byte (0xFF,
+            // which no text part ends with in practice).
+            if (!data.empty() && data.back() == '\xFF') data.pop_back();
+            std::istringstream child_body(std::move(data));
             part.children.push_back(readPart(child_header, child_body, depth + 1, budget));
             if (body.eof()) break;  // no closing boundary
         }

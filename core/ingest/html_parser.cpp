@@ -213,10 +213,10 @@ class Walker {
 constexpr int kMaxHtmlDepth = 4000;
 
 bool nestedTooDeeply(const std::string& html) {
-    static const char* kNotCounted[] = {"p",    "li",  "td",    "th",   "tr",    "option", "dt",
-                                        "dd",   "br",  "img",   "hr",   "meta",  "link",   "input",
-                                        "area", "base", "col",  "embed", "param", "source", "track",
-                                        "wbr",  "tbody", "thead", "html", "head",  "body"};
+    static const char* kNotCounted[] = {
+        "p",     "li",     "td",    "th",   "tr",    "option", "dt",   "dd",   "br",
+        "img",   "hr",     "meta",  "link", "input", "area",   "base", "col",  "embed",
+        "param", "source", "track", "wbr",  "tbody", "thead",  "html", "head", "body"};
     int depth = 0;
     for (std::size_t i = 0; i + 1 < html.size(); ++i) {
         if (html[i] != '<') continue;
@@ -251,8 +251,8 @@ void plainTextFallback(const std::string& html, BlockBuilder& out) {
             text += ' ';
         } else if (c == '&') {
             static const std::pair<const char*, const char*> kEntities[] = {
-                {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""},
-                {"&#39;", "'"}, {"&nbsp;", " "}};
+                {"&amp;", "&"},   {"&lt;", "<"},  {"&gt;", ">"},
+                {"&quot;", "\""}, {"&#39;", "'"}, {"&nbsp;", " "}};
             bool done = false;
             for (const auto& [name, value] : kEntities) {
                 if (html.compare(i, std::strlen(name), name) == 0) {

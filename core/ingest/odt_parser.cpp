@@ -111,6 +111,13 @@ Result<ParsedDocument> parseOdt(const std::string& path) {
     try {
         auto zip = ZipReader::open(path);
         if (!zip) return zip.error();
+        // ODF encrypts parts in place and says so in the manifest.
+        if (zip.value()->has("META-INF/manifest.xml")) {
+            auto manifest = zip.value()->read("META-INF/manifest.xml");
+            if (manifest && manifest.value().find("encryption-data") != std::string::npos) {
+                return encryptedError("the ODT document is protected by a password");
+            }
+        }
         auto xml = zip.value()->read("content.xml");
         if (!xml) return xml.error();
         auto dom = parseXml(xml.value());

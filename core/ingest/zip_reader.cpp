@@ -37,11 +37,11 @@ bool ZipReader::has(const std::string& name) const {
     return archive_->findHeader(name) != archive_->headerEnd();
 }
 
-plugin::Result<std::string> ZipReader::read(const std::string& name) const {
+plugin::Result<std::string> ZipReader::read(const std::string& name, std::size_t max_bytes) const {
     try {
         auto it = archive_->findHeader(name);
         if (it == archive_->headerEnd()) return unreadableError("a package part is missing");
-        if (it->second.getUncompressedSize() > kMaxInMemoryBytes) {
+        if (it->second.getUncompressedSize() > max_bytes) {
             return unreadableError("a package part is too large");
         }
         std::ifstream in(path_, std::ios::binary);
@@ -50,7 +50,7 @@ plugin::Result<std::string> ZipReader::read(const std::string& name) const {
         char buf[65536];
         while (zin.read(buf, sizeof buf) || zin.gcount() > 0) {
             data.append(buf, static_cast<std::size_t>(zin.gcount()));
-            if (data.size() > kMaxInMemoryBytes) {
+            if (data.size() > max_bytes) {
                 return unreadableError("a package part is too large");
             }
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,9 @@ class ZipArchive;
 
 namespace docintel::ingest {
 
+/// Largest package part (inflated) a parser reads into memory.
+inline constexpr std::size_t kMaxXmlPartBytes = 64u * 1024u * 1024u;
+
 /// Read-only view of a ZIP package (OOXML, ODF) that inflates one entry at a time with a size
 /// cap. Owns the open file. Not thread-safe.
 class ZipReader {
@@ -22,8 +26,10 @@ class ZipReader {
 
     std::vector<std::string> entryNames() const;
     bool has(const std::string& name) const;
-    /// The inflated entry; unreadable_document when it is missing, damaged or over the cap.
-    plugin::Result<std::string> read(const std::string& name) const;
+    /// The inflated entry; unreadable_document when it is missing, damaged or larger than
+    /// `max_bytes` (the default suits parts parsed into a DOM, which takes several times more).
+    plugin::Result<std::string> read(const std::string& name,
+                                     std::size_t max_bytes = kMaxXmlPartBytes) const;
 
   private:
     ZipReader() = default;

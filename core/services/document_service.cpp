@@ -1,5 +1,7 @@
 #include "services/document_service.h"
 
+#include "common/id.h"
+
 namespace docintel::services {
 namespace {
 
@@ -28,6 +30,8 @@ nlohmann::json DocumentService::toJson(const storage::Document& d) {
             {"version", d.version},
             {"previous_document_id", nullable(d.previous_document_id)},
             {"is_latest", d.is_latest},
+            {"change_summary", d.change_summary},
+            {"changed_pages", d.changed_pages},
             {"redact_pii", d.redact_pii},
             {"created_at", d.created_at},
             {"updated_at", d.updated_at}};
@@ -36,6 +40,7 @@ nlohmann::json DocumentService::toJson(const storage::Document& d) {
 plugin::Result<storage::Document> DocumentService::load(const plugin::Principal& caller,
                                                         const std::string& id,
                                                         auth::WorkspaceAction action) {
+    if (!common::isUuid(id)) return plugin::Error{"document_not_found", "document not found", 404};
     auto found = documents_.find(id);
     if (!found) return found.error();
     if (!found->has_value()) {
@@ -89,6 +94,57 @@ plugin::Result<nlohmann::json> DocumentService::chunks(const plugin::Principal& 
     }
     return nlohmann::json{
         {"document_id", id}, {"status", d->status}, {"chunks", items}, {"count", items.size()}};
+}
+
+plugin::Result<nlohmann::json> DocumentService::versions(const plugin::Principal& caller,
+                                                         const std::string& id) {
+    auto d = load(caller, id, auth::WorkspaceAction::kRead);
+    if (!d) return d.error();
+    auto chain = documents_.versionChain(id);
+    if (!chain) return chain.error();
+    nlohmann::json items = nlohmann::json::array();
+    std::string latest;
+    for (const auto& v : *chain) {
+        items.push_back(toJson(v));
+        if (v.is_latest) latest = v.id;
+    }
+    return nlohmann::json{{"document_id", id},
+                          {"latest_document_id", nullable(latest)},
+                          {"versions", items},
+                          {"count", items.size()}};
+}
+
+plugin::Result<nlohmann::json> DocumentService::registerVersion(const plugin::Principal& caller,
+                                                                const std::string& id,
+                                                                const nlohmann::json& body) {
+    auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);
+    if (!d) return d.error();
+    const std::string summary = body["change_summary"].get<std::string>();
+    const auto pages = body.value("changed_pages", std::vector<int>{});
+    const auto prev = body.find("previous_document_id");
+    if (prev == body.end() || prev->is_null() || prev->get<std::string>().empty()) {
+        if (auto ok = documents_.describeVersion(id, summary, pages); !ok) return ok.error();
+        return versions(caller, id);
+    }
+    const std::string previous_id = prev->get<std::string>();
+    if (previous_id == id) {
+        return plugin::Error::unprocessable("invalid_version", "a document cannot follow itself");
+    }
+    auto previous = load(caller, previous_id, auth::WorkspaceAction::kManageDocuments);
+    if (!previous) return previous.error();
+    if (previous->workspace_id != d->workspace_id) {
+        return plugin::Error::unprocessable("scope_mismatch", "versions must be in the same scope");
+    }
+    auto chain = documents_.versionChain(previous_id);
+    if (!chain) return chain.error();
+    for (const auto& v : *chain) {
+        if (v.id == id) {
+            return plugin::Error::conflict("version_conflict",
+                                           "the document is already in this version chain");
+        }
+    }
+    if (auto ok = documents_.linkVersion(id, previous_id, summary, pages); !ok) return ok.error();
+    return versions(caller, id);
 }
 
 plugin::Result<nlohmann::json> DocumentService::remove(const plugin::Principal& caller,

@@ -24,6 +24,13 @@ class DocumentService {
                                         const std::string& workspace_id);
     plugin::Result<nlohmann::json> get(const plugin::Principal& caller, const std::string& id);
     plugin::Result<nlohmann::json> chunks(const plugin::Principal& caller, const std::string& id);
+    /// The version chain the document belongs to, oldest first, the latest marked.
+    plugin::Result<nlohmann::json> versions(const plugin::Principal& caller, const std::string& id);
+    /// Registers the document as the next version of `previous_document_id` (VersionInput);
+    /// without one, records the change summary on a first version.
+    plugin::Result<nlohmann::json> registerVersion(const plugin::Principal& caller,
+                                                   const std::string& id,
+                                                   const nlohmann::json& body);
     /// Deletes the document, its chunks and its stored object.
     plugin::Result<nlohmann::json> remove(const plugin::Principal& caller, const std::string& id);
 

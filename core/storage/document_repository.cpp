@@ -10,7 +10,8 @@ namespace {
     "d.id, d.owner_id, d.workspace_id, d.filename, d.content_type, d.declared_size, "           \
     "d.size_bytes, d.sha256, d.storage_key, d.detected_type, d.doc_type, d.status, "            \
     "d.error_code, d.error_message, d.pages, d.redact_pii, d.version, d.previous_document_id, " \
-    "d.change_summary, NOT EXISTS (SELECT 1 FROM documents n WHERE n.previous_document_id = "   \
+    "d.change_summary, d.changed_pages::text, NOT EXISTS (SELECT 1 FROM documents n WHERE "     \
+    "n.previous_document_id = "                                                                 \
     "d.id), d.created_at, d.updated_at"
 
 constexpr Statement kInsert{
@@ -56,6 +57,27 @@ constexpr Statement kChunks{
     "SELECT id, chunk_index, text, page_start, page_end, section_path::text, char_start, "
     "char_end, token_count, coalesce(model, ''), coalesce(model_version, '') FROM chunks "
     "WHERE document_id = $1 ORDER BY chunk_index"};
+constexpr Statement kLinkVersion{
+    "document_link_version",
+    "UPDATE documents d SET previous_document_id = p.id, version = p.version + 1, "
+    "change_summary = $3, changed_pages = $4::jsonb, updated_at = now() FROM documents p "
+    "WHERE d.id = $1 AND p.id = $2"};
+constexpr Statement kDescribeVersion{
+    "document_describe_version",
+    "UPDATE documents SET change_summary = $2, changed_pages = $3::jsonb, updated_at = now() "
+    "WHERE id = $1"};
+// Walk to the first version, then forward along successors.
+constexpr Statement kVersionChain{
+    "document_version_chain",
+    "WITH RECURSIVE back AS (SELECT id, previous_document_id FROM documents WHERE id = $1 "
+    "UNION ALL SELECT p.id, p.previous_document_id FROM documents p JOIN back b "
+    "ON p.id = b.previous_document_id), "
+    "root AS (SELECT id FROM back WHERE previous_document_id IS NULL), "
+    "fwd AS (SELECT id FROM root UNION ALL SELECT n.id FROM documents n JOIN fwd f "
+    "ON n.previous_document_id = f.id) "
+    "SELECT " DOCINTEL_DOC_COLUMNS
+    " FROM documents d JOIN fwd ON fwd.id = d.id "
+    "ORDER BY d.version, d.created_at"};
 constexpr Statement kDelete{"document_delete",
                             "DELETE FROM documents WHERE id = $1 RETURNING storage_key"};
 
@@ -82,9 +104,10 @@ Document rowToDocument(const pqxx::row& r) {
     d.version = r[16].as<int>();
     d.previous_document_id = r[17].as<std::string>("");
     d.change_summary = r[18].as<std::string>();
-    d.is_latest = r[19].as<bool>();
-    d.created_at = isoTime(r[20]);
-    d.updated_at = isoTime(r[21]);
+    d.changed_pages = nlohmann::json::parse(r[19].c_str()).get<std::vector<int>>();
+    d.is_latest = r[20].as<bool>();
+    d.created_at = isoTime(r[21]);
+    d.updated_at = isoTime(r[22]);
     return d;
 }
 
@@ -186,6 +209,40 @@ plugin::Result<std::vector<Chunk>> DocumentRepository::chunks(const std::string&
             out.push_back(std::move(c));
         }
         return out;
+    });
+}
+
+plugin::Status DocumentRepository::linkVersion(const std::string& id,
+                                               const std::string& previous_id,
+                                               const std::string& change_summary,
+                                               const std::vector<int>& changed_pages) {
+    auto r = db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        if (tx.exec(kLinkVersion, id, previous_id, change_summary,
+                    nlohmann::json(changed_pages).dump())
+                .affected_rows() == 0) {
+            return plugin::Error{"document_not_found", "document not found", 404};
+        }
+        return true;
+    });
+    if (!r && r.error().code == "conflict") {
+        return plugin::Error::conflict("version_conflict",
+                                       "the previous document already has a newer version");
+    }
+    return toStatus(r);
+}
+
+plugin::Status DocumentRepository::describeVersion(const std::string& id,
+                                                   const std::string& change_summary,
+                                                   const std::vector<int>& changed_pages) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kDescribeVersion, id, change_summary, nlohmann::json(changed_pages).dump());
+        return true;
+    }));
+}
+
+plugin::Result<std::vector<Document>> DocumentRepository::versionChain(const std::string& id) {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Document>> {
+        return rowsToDocuments(tx.exec(kVersionChain, id));
     });
 }
 

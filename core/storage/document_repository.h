@@ -32,6 +32,7 @@ struct Document {
     int version = 1;
     std::string previous_document_id;
     std::string change_summary;
+    std::vector<int> changed_pages;
     bool is_latest = true;
     std::string created_at;
     std::string updated_at;
@@ -74,6 +75,16 @@ class DocumentRepository {
     plugin::Status replaceChunks(const std::string& id, const std::vector<Chunk>& chunks, int pages,
                                  const std::string& status);
     plugin::Result<std::vector<Chunk>> chunks(const std::string& id);
+    /// Links `id` as the next version of `previous_id` (version = previous + 1). Fails with
+    /// `version_conflict` (409) when `previous_id` already has a successor.
+    plugin::Status linkVersion(const std::string& id, const std::string& previous_id,
+                               const std::string& change_summary,
+                               const std::vector<int>& changed_pages);
+    /// Sets the change summary of a document without a predecessor (the first version).
+    plugin::Status describeVersion(const std::string& id, const std::string& change_summary,
+                                   const std::vector<int>& changed_pages);
+    /// The whole chain `id` belongs to, oldest first.
+    plugin::Result<std::vector<Document>> versionChain(const std::string& id);
     /// Deletes the document (chunks cascade) and returns its storage key.
     plugin::Result<std::string> remove(const std::string& id);
 

@@ -279,5 +279,41 @@ TEST_F(DocumentUpload, PersonalAndWorkspaceScopes) {
               200);
 }
 
+TEST_F(DocumentUpload, VersionChainsMarkTheLatest) {
+    const std::string bytes = "contract text";
+    const std::string v1 = createUpload("contract-v1.txt", "text/plain", bytes.size())["doc_id"];
+    const std::string v2 = createUpload("contract-v2.txt", "text/plain", bytes.size())["doc_id"];
+    const std::string v3 = createUpload("contract-v3.txt", "text/plain", bytes.size())["doc_id"];
+    auto link = [&](const std::string& id, const std::string& previous) {
+        return server_->request("POST", "/api/v1/documents/" + id + "/versions",
+                                nlohmann::json{{"previous_document_id", previous},
+                                               {"change_summary", "revised terms"},
+                                               {"changed_pages", {1, 2}}}
+                                    .dump(),
+                                token_);
+    };
+    ASSERT_EQ(link(v2, v1).status, 201);
+    const auto r = link(v3, v2);
+    ASSERT_EQ(r.status, 201) << r.body;
+    EXPECT_EQ(r.json()["latest_document_id"], v3);
+    const auto chain = server_->get("/api/v1/documents/" + v1 + "/versions", token_).json();
+    ASSERT_EQ(chain["count"], 3);
+    EXPECT_EQ(chain["versions"][0]["id"], v1);
+    EXPECT_EQ(chain["versions"][2]["id"], v3);
+    EXPECT_EQ(chain["versions"][2]["version"], 3);
+    EXPECT_EQ(chain["versions"][2]["is_latest"], true);
+    EXPECT_EQ(chain["versions"][0]["is_latest"], false);
+    EXPECT_EQ(chain["versions"][1]["changed_pages"], nlohmann::json({1, 2}));
+    // A version that already has a successor cannot get another; no cycles; no self links.
+    const std::string other = createUpload("other.txt", "text/plain", bytes.size())["doc_id"];
+    EXPECT_EQ(link(other, v1).status, 409);
+    EXPECT_EQ(link(v1, v3).status, 409);
+    EXPECT_EQ(link(other, other).status, 422);
+    // Someone else's document cannot be linked.
+    const std::string stranger =
+        server_->token(server_->createUser("versions@example.com"), TestServer::allScopes());
+    EXPECT_EQ(server_->get("/api/v1/documents/" + v1 + "/versions", stranger).status, 404);
+}
+
 }  // namespace
 }  // namespace docintel::test
