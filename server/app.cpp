@@ -87,7 +87,7 @@ struct App::Parts {
           workspace_service(workspaces, users, access),
           objects(c.data_dir + "/objects"),
           document_service(documents, objects, document_access),
-          ingestion(documents, objects),
+
           host_services(c.data_dir) {}
 
     storage::Database db;
@@ -104,7 +104,8 @@ struct App::Parts {
     objects::LocalObjectStore objects;
     services::DocumentService document_service;
     std::unique_ptr<services::UploadService> upload_service;
-    services::IngestionService ingestion;
+    std::unique_ptr<embed::SentenceEncoder> encoder;
+    std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
 
@@ -222,7 +223,7 @@ void App::start(bool migrate) {
                                   {"areas", areas},
                                   {"plugins", parts.plugin_registry.toJson()}};
         }});
-    // A worker process serves only /healthz and /readyz; job workers arrive with ingestion.
+    // A worker process serves only /healthz and /readyz, and runs jobs.
     if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
 
     http::DispatcherOptions dispatcher_options;
@@ -254,10 +255,22 @@ void App::start(bool migrate) {
     });
 
     if (config_.role != "api") {
+        auto encoder = embed::SentenceEncoder::load(config_.models_dir + "/" + config_.model,
+                                                    embed::SentenceEncoder::Options{2});
+        if (encoder) {
+            p.encoder = std::move(encoder).value();
+        } else {
+            common::log(common::LogLevel::kWarning, "encoder_unavailable",
+                        {{"model", config_.model}, {"reason", encoder.error().message}});
+        }
+        p.ingestion =
+            std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
         p.workers = std::make_unique<jobs::WorkerPool>(
             p.jobs, common::hostWorkerId(), config_.worker_threads, config_.job_lease_seconds);
         p.workers->handle(services::UploadService::kIngestJob,
-                          [&p](jobs::JobContext& c) { return p.ingestion.run(c); });
+                          [&p](jobs::JobContext& c) { return p.ingestion->ingest(c); });
+        p.workers->handle(services::IngestionService::kEmbedJob,
+                          [&p](jobs::JobContext& c) { return p.ingestion->embed(c); });
         p.workers->start();
     }
 

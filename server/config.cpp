@@ -63,6 +63,8 @@ void applyFile(Config& c, const std::string& path) {
     c.base_url = trimSlash(j.value("base_url", c.base_url));
     c.mcp_url = trimSlash(j.value("mcp_url", c.mcp_url));
     c.plugins_dir = j.value("plugins_dir", c.plugins_dir);
+    c.models_dir = j.value("models_dir", c.models_dir);
+    c.model = j.value("model", c.model);
     c.plugin_poll_ms = j.value("plugin_poll_ms", c.plugin_poll_ms);
     c.rate_limit_per_minute = j.value("rate_limit_per_minute", c.rate_limit_per_minute);
     c.db_pool_size = j.value("db_pool_size", c.db_pool_size);
@@ -92,6 +94,9 @@ Config Config::fromEnvironment() {
     c.mcp_url = trimSlash(env("DOCINTEL_MCP_URL", c.mcp_url));
     c.plugins_dir = env("DOCINTEL_PLUGINS_DIR", c.plugins_dir);
     if (c.plugins_dir.empty()) c.plugins_dir = c.data_dir + "/plugins";
+    c.models_dir = env("DOCINTEL_MODELS_DIR", c.models_dir);
+    if (c.models_dir.empty()) c.models_dir = c.data_dir + "/models";
+    c.model = env("DOCINTEL_MODEL", c.model);
     c.log_level = env("DOCINTEL_LOG_LEVEL", c.log_level);
     if (!common::parseLogLevel(c.log_level)) {
         throw std::invalid_argument("DOCINTEL_LOG_LEVEL must be debug, info, warning or error");

@@ -16,6 +16,8 @@ struct Config {
     std::string base_url;     ///< default http://localhost:<port> (after binding, for port 0)
     std::string mcp_url;      ///< default http://localhost:<mcp_port>/mcp
     std::string plugins_dir;  ///< default <data_dir>/plugins
+    std::string models_dir;   ///< default <data_dir>/models
+    std::string model = "all-MiniLM-L6-v2";
     std::string log_level = "info";
     int plugin_poll_ms = 1000;
     int rate_limit_per_minute = 1200;

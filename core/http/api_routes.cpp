@@ -318,9 +318,19 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          json([&docs](const HttpRequest& r) {
              return docs.chunks(r.principal, r.pathParam("document_id"));
          })},
-        {"POST", "/api/v1/documents/{document_id}/embedding",
-         "api_embed_document_api_v1_documents__document_id__embedding_post", "Re-embed a document",
-         "documents", doc_write, "", 202},
+        {"POST",
+         "/api/v1/documents/{document_id}/embedding",
+         "api_embed_document_api_v1_documents__document_id__embedding_post",
+         "Re-embed a document",
+         "documents",
+         doc_write,
+         "",
+         202,
+         {},
+         json([&docs](const HttpRequest& r) {
+             return docs.reembed(r.principal, r.pathParam("document_id"),
+                                 services::IngestionService::kEmbedJob);
+         })},
         {"GET",
          "/api/v1/documents/{document_id}/versions",
          "api_list_document_versions_api_v1_documents__document_id__versions_get",

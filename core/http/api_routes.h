@@ -8,6 +8,7 @@
 #include "http/router.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
+#include "services/ingestion_service.h"
 #include "services/upload_service.h"
 #include "services/workspace_service.h"
 

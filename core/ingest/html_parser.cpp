@@ -14,9 +14,9 @@ namespace {
 
 std::string metaCharset(const std::string& bytes) {
     std::string head = toLower(bytes.substr(0, 4096));
-    static const std::regex kCharset(R"(<meta[^>]*charset\s*=\s*["']?\s*([a-z0-9_:.\-]+))");
+    static const std::regex charset_re(R"(<meta[^>]*charset\s*=\s*["']?\s*([a-z0-9_:.\-]+))");
     std::smatch m;
-    if (std::regex_search(head, m, kCharset)) return m[1].str();
+    if (std::regex_search(head, m, charset_re)) return m[1].str();
     return {};
 }
 
@@ -213,7 +213,7 @@ class Walker {
 constexpr int kMaxHtmlDepth = 4000;
 
 bool nestedTooDeeply(const std::string& html) {
-    static const char* kNotCounted[] = {
+    static const char* not_counted[] = {
         "p",     "li",     "td",    "th",   "tr",    "option", "dt",   "dd",   "br",
         "img",   "hr",     "meta",  "link", "input", "area",   "base", "col",  "embed",
         "param", "source", "track", "wbr",  "tbody", "thead",  "html", "head", "body"};
@@ -226,7 +226,7 @@ bool nestedTooDeeply(const std::string& html) {
         if (e == b) continue;
         std::string name = toLower(html.substr(b, e - b));
         bool counted = true;
-        for (const char* n : kNotCounted) counted = counted && name != n;
+        for (const char* n : not_counted) counted = counted && name != n;
         if (!counted) continue;
         auto end = html.find('>', e);
         if (end == std::string::npos) break;
@@ -250,11 +250,11 @@ void plainTextFallback(const std::string& html, BlockBuilder& out) {
             in_tag = true;
             text += ' ';
         } else if (c == '&') {
-            static const std::pair<const char*, const char*> kEntities[] = {
+            static const std::pair<const char*, const char*> entities[] = {
                 {"&amp;", "&"},   {"&lt;", "<"},  {"&gt;", ">"},
                 {"&quot;", "\""}, {"&#39;", "'"}, {"&nbsp;", " "}};
             bool done = false;
-            for (const auto& [name, value] : kEntities) {
+            for (const auto& [name, value] : entities) {
                 if (html.compare(i, std::strlen(name), name) == 0) {
                     text += value;
                     i += std::strlen(name) - 1;
@@ -299,14 +299,14 @@ ParsedDocument parseHtmlString(const std::string& bytes, const std::string& decl
         return doc;
     }
     // Misnested markup makes gumbo record an error per tag; cap that list (memory).
-    static const GumboOptions kOptions = [] {
+    static const GumboOptions options = [] {
         GumboOptions o = kGumboDefaultOptions;
         o.max_errors = 100;
         return o;
     }();
     std::unique_ptr<GumboOutput, void (*)(GumboOutput*)> output(
-        gumbo_parse_with_options(&kOptions, html.data(), html.size()),
-        [](GumboOutput* o) { gumbo_destroy_output(&kOptions, o); });
+        gumbo_parse_with_options(&options, html.data(), html.size()),
+        [](GumboOutput* o) { gumbo_destroy_output(&options, o); });
     ParsedDocument doc;
     doc.doc_type_hint = "html";
     BlockBuilder out;

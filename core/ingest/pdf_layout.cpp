@@ -179,7 +179,7 @@ bool verticalCut(const std::vector<const Word*>& words, double min_gap, Cut& cut
                 crossing.push_back(w);
             }
         }
-        auto textLike = [&](const std::vector<const Word*>& side, double width) {
+        auto text_like = [&](const std::vector<const Word*>& side, double width) {
             if (side.empty() || width < 0.15 * (right - left)) return false;
             auto lines = groupLines(side);
             if (lines.size() < 3) return false;
@@ -194,7 +194,7 @@ bool verticalCut(const std::vector<const Word*>& words, double min_gap, Cut& cut
             // may be two text columns still to be cut).
             return median(counts) >= 4 && celled * 10 <= lines.size() * 3;
         };
-        if (!textLike(c.first, g0 - left) || !textLike(c.second, right - g1)) continue;
+        if (!text_like(c.first, g0 - left) || !text_like(c.second, right - g1)) continue;
         if (!crossing.empty()) {
             c.bands = bandsAround(words, crossing);
             if (c.bands.size() < 2) continue;

@@ -6,6 +6,8 @@
 #include <poppler/cpp/poppler-page-renderer.h>
 #include <poppler/cpp/poppler-page.h>
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -28,6 +30,21 @@ void silencePoppler() {
 std::string utf8(const poppler::ustring& s) {
     auto bytes = s.to_utf8();
     return std::string(bytes.begin(), bytes.end());
+}
+
+// A word box in the frame where its text runs left to right, top to bottom. poppler's
+// rotation is in quarter turns clockwise.
+Word upright(const poppler::rectf& r, int rotation, std::string text) {
+    switch (rotation) {
+        case 1:
+            return Word{r.top(), -r.right(), r.bottom(), -r.left(), std::move(text)};
+        case 2:
+            return Word{-r.right(), -r.bottom(), -r.left(), -r.top(), std::move(text)};
+        case 3:
+            return Word{-r.bottom(), r.left(), -r.top(), r.right(), std::move(text)};
+        default:
+            return Word{r.left(), r.top(), r.right(), r.bottom(), std::move(text)};
+    }
 }
 
 // Renders the page to grayscale and reads it with OCR into `builder`.
@@ -74,13 +91,19 @@ Status parsePdf(const std::string& path, const PageSink& on_page, std::string* t
             Page out;
             out.number = i + 1;
             if (page) {
-                std::vector<Word> words;
+                // Words by text direction, turned upright; the main direction is read first,
+                // then rotated text (sidebars, labels) after it.
+                std::array<std::vector<Word>, 4> by_rotation;
                 for (const auto& box : page->text_list()) {
-                    auto r = box.bbox();
-                    words.push_back(
-                        Word{r.left(), r.top(), r.right(), r.bottom(), utf8(box.text())});
+                    int rot = std::clamp(box.rotation(), 0, 3);
+                    by_rotation[static_cast<std::size_t>(rot)].push_back(
+                        upright(box.bbox(), rot, utf8(box.text())));
                 }
-                layoutWords(std::move(words), builder);
+                std::array<std::size_t, 4> order{0, 1, 2, 3};
+                std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                    return by_rotation[a].size() > by_rotation[b].size();
+                });
+                for (std::size_t rot : order) layoutWords(std::move(by_rotation[rot]), builder);
                 if (builder.empty()) {
                     auto st = ocrPage(*page, builder);
                     if (!st) return st;

@@ -10,14 +10,17 @@ namespace docintel::ingest {
 namespace {
 
 // Destinations whose text is not document text.
-const std::set<std::string> kSkipDestinations = {
-    "fonttbl",      "colortbl",  "stylesheet",        "info",
-    "pict",         "object",    "themedata",         "datastore",
-    "latentstyles", "listtable", "listoverridetable", "rsidtbl",
-    "generator",    "xmlnstbl",  "mmathPr",           "header",
-    "footer",       "headerl",   "headerr",           "footerl",
-    "footerr",      "fldinst",   "filetbl",           "revtbl",
-    "pgdsctbl",     "bkmkstart", "bkmkend",           "colorschememapping"};
+bool isSkippedDestination(const std::string& word) {
+    static const std::set<std::string> skipped = {
+        "fonttbl",      "colortbl",  "stylesheet",        "info",
+        "pict",         "object",    "themedata",         "datastore",
+        "latentstyles", "listtable", "listoverridetable", "rsidtbl",
+        "generator",    "xmlnstbl",  "mmathPr",           "header",
+        "footer",       "headerl",   "headerr",           "footerl",
+        "footerr",      "fldinst",   "filetbl",           "revtbl",
+        "pgdsctbl",     "bkmkstart", "bkmkend",           "colorschememapping"};
+    return skipped.count(word) != 0;
+}
 
 class RtfReader {
   public:
@@ -90,7 +93,7 @@ class RtfReader {
                 }
                 if (i < src_.size() && src_[i] == ' ') ++i;
                 control(word, has_num, num, st.skip, st.uc, pending_skip);
-                if (kSkipDestinations.count(word) != 0) st.skip = true;
+                if (isSkippedDestination(word)) st.skip = true;
                 continue;
             }
             ++i;

@@ -166,7 +166,8 @@ void sheetRows(const Element* sheet, const std::vector<std::string>& shared, Blo
                     value = idx < shared.size() ? shared[idx] : std::string();
                 } else if (type == "b") {
                     value = value == "1" ? "TRUE" : "FALSE";
-                } else if (auto dot = value.find('.'); dot != std::string::npos &&
+                } else if (auto dot = value.find('.');
+                           dot != std::string::npos &&
                            value.find_first_not_of('0', dot + 1) == std::string::npos) {
                     value.erase(dot);  // a whole number written as "13.0" reads as 13
                 }

@@ -10,7 +10,7 @@
 namespace docintel::ingest {
 
 /// Largest file or archive entry a parser reads into memory at once (zip bombs, huge text).
-inline constexpr std::size_t kMaxInMemoryBytes = 256u * 1024u * 1024u;
+inline constexpr std::size_t kMaxInMemoryBytes = std::size_t{256} * 1024 * 1024;
 
 /// Reads at most `max_bytes` of the file; unreadable_document if it cannot be opened or is larger.
 plugin::Result<std::string> readFileBounded(const std::string& path,

@@ -50,7 +50,7 @@ DocumentType zipType(const std::string& path, const std::string& ext) {
 DocumentType ole2Type(const std::string& path) {
     // Directory entry names are UTF-16LE; an encrypted OOXML package is stored as the stream
     // "EncryptedPackage" next to "EncryptionInfo".
-    static const std::string kName = [] {
+    static const std::string encrypted_name = [] {
         std::string n;
         for (char c : std::string("EncryptedPackage")) {
             n += c;
@@ -58,15 +58,15 @@ DocumentType ole2Type(const std::string& path) {
         }
         return n;
     }();
-    auto bytes = readFileBounded(path, 64u * 1024u * 1024u);
-    if (bytes && bytes.value().find(kName) != std::string::npos) {
+    auto bytes = readFileBounded(path, std::size_t{64} * 1024 * 1024);
+    if (bytes && bytes.value().find(encrypted_name) != std::string::npos) {
         return DocumentType::kEncryptedOffice;
     }
     return DocumentType::kLegacyOffice;
 }
 
 bool looksLikeMail(const std::string& text) {
-    static const char* kHeaders[] = {
+    static const char* mail_headers[] = {
         "from:",         "to:",       "subject:",     "date:", "message-id:",
         "mime-version:", "received:", "return-path:", "cc:",   "reply-to:"};
     int known = 0;
@@ -81,7 +81,7 @@ bool looksLikeMail(const std::string& text) {
         if (l[0] == ' ' || l[0] == '\t') continue;  // folded header line
         auto colon = l.find(':');
         if (colon == std::string::npos || colon == 0 || l.find(' ') < colon) return false;
-        for (const char* h : kHeaders) {
+        for (const char* h : mail_headers) {
             if (startsWithNoCase(l, 0, h)) ++known;
         }
     }

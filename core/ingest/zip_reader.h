@@ -7,14 +7,14 @@
 
 #include "plugin_api/result.h"
 
-namespace Poco::Zip {
+namespace Poco::Zip {  // NOLINT(readability-identifier-naming)
 class ZipArchive;
 }
 
 namespace docintel::ingest {
 
 /// Largest package part (inflated) a parser reads into memory.
-inline constexpr std::size_t kMaxXmlPartBytes = 64u * 1024u * 1024u;
+inline constexpr std::size_t kMaxXmlPartBytes = std::size_t{64} * 1024 * 1024;
 
 /// Read-only view of a ZIP package (OOXML, ODF) that inflates one entry at a time with a size
 /// cap. Owns the open file. Not thread-safe.

@@ -147,6 +147,16 @@ plugin::Result<nlohmann::json> DocumentService::registerVersion(const plugin::Pr
     return versions(caller, id);
 }
 
+plugin::Result<nlohmann::json> DocumentService::reembed(const plugin::Principal& caller,
+                                                        const std::string& id,
+                                                        const std::string& job_kind) {
+    auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);
+    if (!d) return d.error();
+    auto job = documents_.requestEmbedding(id, job_kind);
+    if (!job) return job.error();
+    return nlohmann::json{{"document_id", id}, {"status", "embedding"}, {"job_id", *job}};
+}
+
 plugin::Result<nlohmann::json> DocumentService::remove(const plugin::Principal& caller,
                                                        const std::string& id) {
     auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);

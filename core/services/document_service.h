@@ -31,6 +31,9 @@ class DocumentService {
     plugin::Result<nlohmann::json> registerVersion(const plugin::Principal& caller,
                                                    const std::string& id,
                                                    const nlohmann::json& body);
+    /// Queues re-embedding of a chunked or embedded document (`not_chunked` otherwise).
+    plugin::Result<nlohmann::json> reembed(const plugin::Principal& caller, const std::string& id,
+                                           const std::string& job_kind);
     /// Deletes the document, its chunks and its stored object.
     plugin::Result<nlohmann::json> remove(const plugin::Principal& caller, const std::string& id);
 

@@ -8,14 +8,65 @@
 
 namespace docintel::services {
 
-plugin::Status IngestionService::run(jobs::JobContext& context) {
+namespace {
+
+constexpr int kEmbedBatch = 32;
+
+}  // namespace
+
+plugin::Status IngestionService::ingest(jobs::JobContext& context) {
     const std::string id = context.payload().value("document_id", "");
     auto found = documents_.find(id);
     if (!found) return found.error();
     if (!found->has_value()) return {};  // deleted meanwhile: nothing to do
     const storage::Document& d = **found;
-    if (d.status == "error" || context.done("chunked")) return {};
+    if (d.status == "error") return {};
+    if (!context.done("chunked")) {
+        if (auto ok = chunk(d, context); !ok) return ok;
+        auto again = documents_.find(id);
+        if (!again) return again.error();
+        if (!again->has_value() || (*again)->status == "error") return {};
+    }
+    return embedChunks(id, context);
+}
 
+plugin::Status IngestionService::embed(jobs::JobContext& context) {
+    const std::string id = context.payload().value("document_id", "");
+    auto found = documents_.find(id);
+    if (!found) return found.error();
+    if (!found->has_value()) return {};
+    return embedChunks(id, context);
+}
+
+plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobContext& context) {
+    if (context.done("embedded")) return {};
+    if (!encoder_) {
+        common::log(common::LogLevel::kWarning, "embedding_skipped",
+                    {{"document_id", id}, {"reason", "no encoder model loaded"}});
+        return {};
+    }
+    if (auto ok = documents_.setStatus(id, "embedding"); !ok) return ok;
+    auto chunks = documents_.chunks(id);
+    if (!chunks) return chunks.error();
+    std::vector<std::string> texts;
+    texts.reserve(chunks->size());
+    for (const auto& c : *chunks) texts.push_back(c.text);
+    auto vectors = encoder_->encode(texts, kEmbedBatch);
+    if (!vectors) return vectors.error();
+    if (auto ok = documents_.storeEmbeddings(id, *vectors, encoder_->modelName(),
+                                             encoder_->modelVersion(), "embedded");
+        !ok) {
+        return ok;
+    }
+    common::log(common::LogLevel::kInfo, "document_embedded",
+                {{"document_id", id},
+                 {"chunks", std::to_string(texts.size())},
+                 {"model", encoder_->modelName()}});
+    return context.mark("embedded");
+}
+
+plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobContext& context) {
+    const std::string& id = d.id;
     if (auto ok = documents_.setStatus(id, "chunking"); !ok) return ok;
     const std::string path = objects_.localPath(d.storage_key);
     if (path.empty()) {
@@ -24,7 +75,14 @@ plugin::Status IngestionService::run(jobs::JobContext& context) {
     const auto type = ingest::parseDocumentType(d.detected_type);
     if (!type) return documents_.fail(id, "unsupported_type", "unknown document type");
 
-    ingest::Chunker chunker(ingest::ChunkerOptions{}, ingest::approximateTokens);
+    ingest::ChunkerOptions options;
+    ingest::TokenCounter count = ingest::approximateTokens;
+    if (encoder_) {
+        // Room for [CLS] and [SEP]; the tokenizer's own ids include them.
+        options.max_tokens = std::min(options.max_tokens, encoder_->maxTokens() - 2);
+        count = [this](std::string_view text) { return encoder_->countTokens(std::string(text)); };
+    }
+    ingest::Chunker chunker(options, count);
     int pages = 0;
     const plugin::Status parsed =
         ingest::parseFilePages(path, *type, [&](ingest::Page&& page) -> plugin::Status {

@@ -33,6 +33,9 @@ constexpr Statement kComplete{
     "document_complete_upload",
     "UPDATE documents SET size_bytes = $2, sha256 = $3, detected_type = $4, updated_at = now() "
     "WHERE id = $1 AND size_bytes IS NULL AND status = 'uploading'"};
+constexpr Statement kStartEmbedding{"document_start_embedding",
+                                    "UPDATE documents SET status = 'embedding', updated_at = now() "
+                                    "WHERE id = $1 AND status IN ('chunked', 'embedded')"};
 constexpr Statement kFail{
     "document_fail",
     "UPDATE documents SET status = 'error', error_code = $2, error_message = $3, "
@@ -78,6 +81,10 @@ constexpr Statement kVersionChain{
     "SELECT " DOCINTEL_DOC_COLUMNS
     " FROM documents d JOIN fwd ON fwd.id = d.id "
     "ORDER BY d.version, d.created_at"};
+constexpr Statement kStoreEmbedding{
+    "document_store_embedding",
+    "UPDATE chunks SET embedding = decode($3, 'hex'), model = $4, model_version = $5 "
+    "WHERE document_id = $1 AND chunk_index = $2"};
 constexpr Statement kDelete{"document_delete",
                             "DELETE FROM documents WHERE id = $1 RETURNING storage_key"};
 
@@ -158,6 +165,17 @@ plugin::Result<bool> DocumentRepository::completeUpload(const std::string& id, s
         if (tx.exec(kComplete, id, size, sha256, detected_type).affected_rows() == 0) return false;
         JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
         return true;
+    });
+}
+
+plugin::Result<std::string> DocumentRepository::requestEmbedding(const std::string& id,
+                                                                 const std::string& job_kind) {
+    return db_.transact([&](Tx& tx) -> plugin::Result<std::string> {
+        if (tx.exec(kStartEmbedding, id).affected_rows() == 0) {
+            return plugin::Error::conflict("not_chunked",
+                                           "only chunked or embedded documents can be embedded");
+        }
+        return JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
     });
 }
 
@@ -244,6 +262,32 @@ plugin::Result<std::vector<Document>> DocumentRepository::versionChain(const std
     return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Document>> {
         return rowsToDocuments(tx.exec(kVersionChain, id));
     });
+}
+
+plugin::Status DocumentRepository::storeEmbeddings(const std::string& id,
+                                                   const std::vector<std::vector<float>>& vectors,
+                                                   const std::string& model,
+                                                   const std::string& model_version,
+                                                   const std::string& status) {
+    static const char* kHex = "0123456789abcdef";
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        std::string hex;
+        for (std::size_t i = 0; i < vectors.size(); ++i) {
+            const auto* bytes = reinterpret_cast<const unsigned char*>(vectors[i].data());
+            const std::size_t n = vectors[i].size() * sizeof(float);
+            hex.resize(n * 2);
+            for (std::size_t b = 0; b < n; ++b) {
+                hex[2 * b] = kHex[bytes[b] >> 4];
+                hex[2 * b + 1] = kHex[bytes[b] & 15];
+            }
+            if (tx.exec(kStoreEmbedding, id, static_cast<int>(i), hex, model, model_version)
+                    .affected_rows() != 1) {
+                return plugin::Error::conflict("conflict", "the chunks changed while embedding");
+            }
+        }
+        tx.exec(kSetStatus, id, status);
+        return true;
+    }));
 }
 
 plugin::Result<std::string> DocumentRepository::remove(const std::string& id) {

@@ -68,6 +68,10 @@ class DocumentRepository {
     plugin::Result<bool> completeUpload(const std::string& id, std::int64_t size,
                                         const std::string& sha256, const std::string& detected_type,
                                         const std::string& job_kind);
+    /// Queues `job_kind` to (re-)embed a chunked or embedded document, atomically with moving
+    /// it to `embedding`; `not_chunked` (409) otherwise.
+    plugin::Result<std::string> requestEmbedding(const std::string& id,
+                                                 const std::string& job_kind);
     /// Marks the document failed with a machine code and a message.
     plugin::Status fail(const std::string& id, const std::string& code, const std::string& message);
     plugin::Status setStatus(const std::string& id, const std::string& status);
@@ -75,6 +79,12 @@ class DocumentRepository {
     plugin::Status replaceChunks(const std::string& id, const std::vector<Chunk>& chunks, int pages,
                                  const std::string& status);
     plugin::Result<std::vector<Chunk>> chunks(const std::string& id);
+    /// Stores one vector per chunk (by chunk index order) with the model that made them and
+    /// sets the status, atomically. Fails with `conflict` when the chunks changed meanwhile.
+    plugin::Status storeEmbeddings(const std::string& id,
+                                   const std::vector<std::vector<float>>& vectors,
+                                   const std::string& model, const std::string& model_version,
+                                   const std::string& status);
     /// Links `id` as the next version of `previous_id` (version = previous + 1). Fails with
     /// `version_conflict` (409) when `previous_id` already has a successor.
     plugin::Status linkVersion(const std::string& id, const std::string& previous_id,

@@ -32,6 +32,11 @@ namespace fs = std::filesystem;
 
 std::string binary(const std::string& name) { return DOCINTEL_BINARY_DIR "/server/" + name; }
 
+std::string modelsDir() {
+    const char* dir = std::getenv("DOCINTEL_MODELS_DIR");
+    return dir && *dir ? std::string(dir) : sourceDir() + "/var/models";
+}
+
 int freePort() {
     Poco::Net::ServerSocket s(Poco::Net::SocketAddress("127.0.0.1", 0));
     return s.address().port();
@@ -58,7 +63,8 @@ class ServerProcess : public ::testing::Test {
         env_ = "DOCINTEL_DATABASE_URL='" + db_.url() + "' DOCINTEL_DATA_DIR='" + data_dir_ +
                "' DOCINTEL_PORT=" + std::to_string(port_) +
                " DOCINTEL_BASE_URL=http://127.0.0.1:" + std::to_string(port_) +
-               " DOCINTEL_PLUGINS_DIR='" + data_dir_ + "/plugins'";
+               " DOCINTEL_PLUGINS_DIR='" + data_dir_ + "/plugins' DOCINTEL_MODELS_DIR='" +
+               modelsDir() + "'";
     }
     void TearDown() override {
         for (const pid_t pid : children_) {
@@ -222,7 +228,7 @@ TEST_F(ServerProcess, PluginsListShowsLoadedAndRefused) {
 }
 
 /// A worker killed with SIGKILL in the middle of ingesting a document: its lease runs out,
-/// another worker takes the job over, and the document ends chunked once, without duplicates.
+/// another worker takes the job over, and the document ends embedded once, without duplicates.
 TEST_F(ServerProcess, KilledWorkerLosesNothingAndDuplicatesNothing) {
     ASSERT_EQ(run(env_, binary("docintel-admin") + " migrate").first, 0);
     ASSERT_EQ(run(env_, binary("docintel-admin") +
@@ -237,9 +243,9 @@ TEST_F(ServerProcess, KilledWorkerLosesNothingAndDuplicatesNothing) {
     const std::string lease = "DOCINTEL_JOB_LEASE_SECONDS=3";
     const pid_t first_worker = spawn("--role=worker", lease);
 
-    // A text large enough that parsing and chunking take a while.
+    // A text whose embedding takes several seconds on this machine.
     std::string text;
-    for (int i = 0; text.size() < 12'000'000; ++i) {
+    for (int i = 0; text.size() < 120'000; ++i) {
         text += "Paragraph " + std::to_string(i) +
                 ". The quick brown fox jumps over the lazy dog near the river bank, and the "
                 "survey team records every detail of the crossing for the audit.\n\n";
@@ -291,20 +297,28 @@ TEST_F(ServerProcess, KilledWorkerLosesNothingAndDuplicatesNothing) {
         }
         return done();
     };
-    ASSERT_TRUE(poll([&] { return status() == "chunking"; }, 30)) << status();
+    ASSERT_TRUE(poll([&] { return status() == "embedding"; }, 60)) << status();
     ::kill(first_worker, SIGKILL);
     ::waitpid(first_worker, nullptr, 0);
     std::erase(children_, first_worker);
-    ASSERT_NE(status(), "chunked") << "the worker finished before it could be killed";
+    ASSERT_EQ(status(), "embedding") << "the worker finished before it could be killed";
 
     spawn("--role=worker", lease);
-    ASSERT_TRUE(poll([&] { return status() == "chunked"; }, 120)) << status();
+    ASSERT_TRUE(poll([&] { return status() == "embedded"; }, 300)) << status();
     const std::string job =
         "SELECT attempts FROM jobs WHERE payload->>'document_id' = '" + id + "'";
     EXPECT_EQ(db_.scalar(job), "2") << "the second worker took over the killed worker's job";
     const auto chunks =
         std::stoi(db_.scalar("SELECT count(*) FROM chunks WHERE document_id = '" + id + "'"));
-    EXPECT_GT(chunks, 100);
+    EXPECT_GT(chunks, 50);
+    EXPECT_EQ(db_.scalar("SELECT count(*) FROM chunks WHERE document_id = '" + id +
+                         "' AND model IS NOT NULL AND length(embedding) = 1536"),
+              std::to_string(chunks));
+    EXPECT_EQ(db_.scalar("SELECT checkpoint ? 'chunked' FROM jobs WHERE payload->>'document_id' "
+                         "= '" +
+                         id + "'"),
+              "t")
+        << "the second worker resumed after the finished chunking step";
     EXPECT_EQ(db_.scalar("SELECT count(DISTINCT chunk_index) FROM chunks WHERE document_id = '" +
                          id + "'"),
               std::to_string(chunks));

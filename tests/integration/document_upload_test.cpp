@@ -87,7 +87,7 @@ class DocumentUpload : public ::testing::Test {
         while (std::chrono::steady_clock::now() < deadline) {
             doc = server_->get("/api/v1/documents/" + id, token).json();
             const std::string status = doc.value("status", "");
-            if (status == "chunked" || status == "embedded" || status == "error") return doc;
+            if (status == "embedded" || status == "error") return doc;
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
         return doc;
@@ -113,7 +113,7 @@ TEST_F(DocumentUpload, TextFileGoesFromUploadToChunksWithPagesAndSpans) {
     EXPECT_EQ(done.json()["detected_type"], "txt");
 
     const auto doc = waitForStatus(session["doc_id"]);
-    ASSERT_EQ(doc["status"], "chunked") << doc.dump();
+    ASSERT_EQ(doc["status"], "embedded") << doc.dump();
     EXPECT_EQ(doc["size"], bytes.size());
     EXPECT_EQ(doc["pages"], 1);
     EXPECT_EQ(doc["sha256"].get<std::string>().size(), 64u);
@@ -127,6 +127,9 @@ TEST_F(DocumentUpload, TextFileGoesFromUploadToChunksWithPagesAndSpans) {
         EXPECT_EQ(c["page"], 1);
         EXPECT_LT(c["char_start"].get<int>(), c["char_end"].get<int>());
         EXPECT_GT(c["token_count"].get<int>(), 0);
+        EXPECT_LE(c["token_count"].get<int>(), 254);
+        EXPECT_EQ(c["model"], "all-MiniLM-L6-v2");
+        EXPECT_FALSE(c["model_version"].get<std::string>().empty());
         all += c["text"].get<std::string>();
     }
     EXPECT_NE(all.find("Genoa and Lucca"), std::string::npos);
@@ -199,7 +202,7 @@ TEST_F(DocumentUpload, DeleteRemovesChunksAndTheObjectAndNothingElse) {
     for (const auto* s : {&keep, &drop}) {
         ASSERT_EQ(put((*s)["upload_url"], bytes, "text/plain").status, 200);
         ASSERT_EQ(complete(*s, bytes.size()).status, 202);
-        ASSERT_EQ(waitForStatus((*s)["doc_id"])["status"], "chunked");
+        ASSERT_EQ(waitForStatus((*s)["doc_id"])["status"], "embedded");
     }
     const std::string id = drop["doc_id"];
     const std::string object =
@@ -216,7 +219,7 @@ TEST_F(DocumentUpload, DeleteRemovesChunksAndTheObjectAndNothingElse) {
     EXPECT_FALSE(fs::exists(object + ".meta"));
     // The other document is untouched.
     const std::string kept = keep["doc_id"];
-    EXPECT_EQ(server_->get("/api/v1/documents/" + kept, token_).json()["status"], "chunked");
+    EXPECT_EQ(server_->get("/api/v1/documents/" + kept, token_).json()["status"], "embedded");
     EXPECT_LT(std::stoi(server_->db().scalar("SELECT count(*) FROM chunks")),
               std::stoi(before_chunks));
     EXPECT_GT(std::stoi(server_->db().scalar("SELECT count(*) FROM chunks WHERE document_id = '" +
@@ -313,6 +316,31 @@ TEST_F(DocumentUpload, VersionChainsMarkTheLatest) {
     const std::string stranger =
         server_->token(server_->createUser("versions@example.com"), TestServer::allScopes());
     EXPECT_EQ(server_->get("/api/v1/documents/" + v1 + "/versions", stranger).status, 404);
+}
+
+TEST_F(DocumentUpload, ReembeddingNeedsChunksAndStoresVectorsAgain) {
+    const std::string bytes = "Tides rise twice a day.\n\nThe moon pulls the oceans.\n";
+    const auto session = createUpload("tides.txt", "text/plain", bytes.size());
+    const std::string id = session["doc_id"];
+    const auto early =
+        server_->request("POST", "/api/v1/documents/" + id + "/embedding", {}, token_);
+    EXPECT_EQ(early.status, 409);
+    EXPECT_EQ(early.json()["code"], "not_chunked");
+    ASSERT_EQ(put(session["upload_url"], bytes, "text/plain").status, 200);
+    ASSERT_EQ(complete(session, bytes.size()).status, 202);
+    ASSERT_EQ(waitForStatus(id)["status"], "embedded");
+    const auto sql = "SELECT count(*) FROM chunks WHERE document_id = '" + id +
+                     "' AND length(embedding) = 384 * 4";
+    const auto vectors = server_->db().scalar(sql);
+    EXPECT_NE(vectors, "0");
+
+    server_->db().scalar("UPDATE chunks SET embedding = NULL WHERE document_id = '" + id + "'");
+    const auto again =
+        server_->request("POST", "/api/v1/documents/" + id + "/embedding", {}, token_);
+    ASSERT_EQ(again.status, 202) << again.body;
+    EXPECT_EQ(again.json()["status"], "embedding");
+    ASSERT_EQ(waitForStatus(id)["status"], "embedded");
+    EXPECT_EQ(server_->db().scalar(sql), vectors);
 }
 
 }  // namespace

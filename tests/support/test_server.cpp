@@ -90,6 +90,8 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.host = "127.0.0.1";
     config.port = 0;
     config.plugins_dir = plugins_dir_;
+    const char* models = std::getenv("DOCINTEL_MODELS_DIR");
+    config.models_dir = models && *models ? std::string(models) : sourceDir() + "/var/models";
     config.plugin_poll_ms = options.plugin_poll_ms;
     config.rate_limit_per_minute = options.rate_limit_per_minute;
     config.db_pool_size = 8;

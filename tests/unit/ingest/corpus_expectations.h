@@ -22,7 +22,7 @@ struct Expectation {
 };
 
 inline const std::vector<Expectation>& corpusTable() {
-    static const std::vector<Expectation> kTable = {
+    static const std::vector<Expectation> table = {
         // PDF, text layer
         {"pdf/text/minimal-document.pdf",
          T::kPdf,
@@ -59,6 +59,7 @@ inline const std::vector<Expectation>& corpusTable() {
          T::kPdf,
          "",
          {"Dense Passage Retrieval for Open-Domain Question Answering",
+          "sparse vector space models, such as TF-IDF or BM25, are the de facto method",
           "Open-domain question answering (QA) (Voorhees, 1999) is a task that answers factoid "
           "questions"}},
         {"pdf/multicolumn/federal-register-2020-17221.pdf",
@@ -123,7 +124,10 @@ inline const std::vector<Expectation>& corpusTable() {
         {"pdf/malformed/selenium-pypdf-issue-177.pdf", T::kPdf, "", {"Hello World"}},
         {"pdf/malformed/empty.pdf", T::kPdf, kUnreadableDocument, {}},
         {"pdf/malformed/truncated-minimal-document.pdf", T::kPdf, kUnreadableDocument, {}},
-        {"pdf/special/rotated-page-90.pdf", T::kPdf, "", {"Rotated", "Hello", "World"}},
+        {"pdf/special/rotated-page-90.pdf",
+         T::kPdf,
+         "",
+         {"Hello World Test Text", "Second line of text here", "Rotated page fixture"}},
         {"pdf/text/fake-memo.pdf",
          T::kPdf,
          "",
@@ -257,7 +261,7 @@ inline const std::vector<Expectation>& corpusTable() {
          "",
          {"Item | Price | # In stock", "Item: Juicy Apples | Price: 1.99 | # In stock: 739"}},
     };
-    return kTable;
+    return table;
 }
 
 }  // namespace docintel::ingest::corpus_test

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plugin_api/result.h"
+
+namespace docintel::embed {
+
+/// One F32 tensor inside a mapped safetensors file. `data` points into the mapping and lives as
+/// long as the SafetensorsFile that produced it.
+struct TensorView {
+    const float* data = nullptr;
+    std::vector<int64_t> shape;
+    size_t elements() const;
+};
+
+/// A safetensors file mapped read-only into memory (the format: an 8-byte little-endian header
+/// length, a JSON header naming each tensor's dtype, shape and byte range, then the data).
+/// Only F32 tensors can be read; asking for another dtype is an error. Immutable after open,
+/// so concurrent reads are safe. Owns the mapping; unmaps on destruction.
+class SafetensorsFile {
+  public:
+    /// Errors: `model_unreadable` when the file is missing, truncated or its header is not
+    /// valid safetensors JSON.
+    static plugin::Result<std::unique_ptr<SafetensorsFile>> open(const std::string& path);
+    ~SafetensorsFile();
+    SafetensorsFile(const SafetensorsFile&) = delete;
+    SafetensorsFile& operator=(const SafetensorsFile&) = delete;
+
+    bool contains(const std::string& name) const { return entries_.count(name) != 0; }
+    /// Errors: `model_tensor_missing`, or `model_dtype_unsupported` for a non-F32 tensor.
+    plugin::Result<TensorView> tensor(const std::string& name) const;
+
+  private:
+    struct Entry {
+        std::string dtype;
+        std::vector<int64_t> shape;
+        size_t begin = 0;
+        size_t end = 0;
+    };
+    SafetensorsFile() = default;
+
+    std::string path_;
+    void* map_ = nullptr;
+    size_t size_ = 0;
+    const uint8_t* data_ = nullptr;  ///< start of the data section
+    size_t data_size_ = 0;
+    std::map<std::string, Entry> entries_;
+};
+
+}  // namespace docintel::embed
