@@ -1,5 +1,7 @@
 #include "http/api_routes.h"
 
+#include "http/error_mapper.h"
+
 #include <utility>
 #include <vector>
 
@@ -376,9 +378,17 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "DirectUploadCompleteRequest",
          202,
          {},
-         json([&uploads](const HttpRequest& r) {
-             return uploads.complete(r.principal, r.workspace_id, r.body);
-         })},
+         [&uploads](const HttpRequest& r) -> Result<HttpResponse> {
+             // The storage path may come under either name; one of them is required.
+             if (r.body.value("storage_source_path", "").empty() &&
+                 r.body.value("gcs_source_path", "").empty()) {
+                 return validationResponse(
+                     {{{"body", "storage_source_path"}, "Field required", "missing"}});
+             }
+             auto out = uploads.complete(r.principal, r.workspace_id, r.body);
+             if (!out) return out.error();
+             return HttpResponse::json(std::move(out).value());
+         }},
 
         // Knowledge.
         {"POST",

@@ -128,12 +128,12 @@ plugin::Result<nlohmann::json> DocumentService::registerVersion(const plugin::Pr
     }
     const std::string previous_id = prev->get<std::string>();
     if (previous_id == id) {
-        return plugin::Error::unprocessable("invalid_version", "a document cannot follow itself");
+        return plugin::Error::conflict("version_conflict", "a document cannot follow itself");
     }
     auto previous = load(caller, previous_id, auth::WorkspaceAction::kManageDocuments);
     if (!previous) return previous.error();
     if (previous->workspace_id != d->workspace_id) {
-        return plugin::Error::unprocessable("scope_mismatch", "versions must be in the same scope");
+        return plugin::Error::conflict("scope_mismatch", "versions must be in the same scope");
     }
     auto chain = documents_.versionChain(previous_id);
     if (!chain) return chain.error();

@@ -53,9 +53,6 @@ plugin::Result<nlohmann::json> UploadService::create(const plugin::Principal& ca
                                                      const std::string& workspace_id,
                                                      const nlohmann::json& body) {
     const std::int64_t size = body["file_size"].get<std::int64_t>();
-    if (size <= 0) {
-        return plugin::Error::unprocessable("invalid_file_size", "file_size must be positive");
-    }
     if (size > limits_.max_bytes) {
         return plugin::Error{"file_too_large",
                              "files may be at most " + std::to_string(limits_.max_bytes) + " bytes",
@@ -136,10 +133,6 @@ plugin::Result<nlohmann::json> UploadService::complete(const plugin::Principal& 
                                                        const nlohmann::json& body) {
     std::string path = body.value("storage_source_path", "");
     if (path.empty()) path = body.value("gcs_source_path", "");
-    if (path.empty()) {
-        return plugin::Error::unprocessable("missing_storage_path",
-                                            "storage_source_path (or gcs_source_path) is required");
-    }
     const std::string id = body["doc_id"].get<std::string>();
     if (!common::isUuid(id)) return plugin::Error{"document_not_found", "document not found", 404};
     auto found = documents_.find(id);

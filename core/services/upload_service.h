@@ -45,7 +45,8 @@ class UploadService {
     plugin::Result<nlohmann::json> create(const plugin::Principal& caller,
                                           const std::string& workspace_id,
                                           const nlohmann::json& body);
-    /// POST /uploads/complete — a validated DirectUploadCompleteRequest. Idempotent.
+    /// POST /uploads/complete — a validated DirectUploadCompleteRequest naming the storage
+    /// path as `storage_source_path` or `gcs_source_path`. Idempotent.
     plugin::Result<nlohmann::json> complete(const plugin::Principal& caller,
                                             const std::string& workspace_id,
                                             const nlohmann::json& body);

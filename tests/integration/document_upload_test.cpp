@@ -168,6 +168,15 @@ TEST_F(DocumentUpload, BadPutsAreRefusedAndLeaveNothingBehind) {
     EXPECT_NE(expired.body.find("upload_url_expired"), std::string::npos);
     EXPECT_FALSE(fs::exists(object));
 
+    // Complete needs the storage path under one of its two names.
+    const auto no_path = server_->request(
+        "POST", "/api/v1/uploads/complete",
+        nlohmann::json{{"filename", "a.txt"}, {"file_size", 1000}, {"doc_id", session["doc_id"]}}
+            .dump(),
+        token_);
+    ASSERT_EQ(no_path.status, 422);
+    EXPECT_EQ(no_path.json()["detail"][0]["loc"], nlohmann::json({"body", "storage_source_path"}));
+
     // Complete without the bytes is a conflict and starts nothing.
     const auto early = complete(session, bytes.size());
     EXPECT_EQ(early.status, 409);
@@ -311,7 +320,7 @@ TEST_F(DocumentUpload, VersionChainsMarkTheLatest) {
     const std::string other = createUpload("other.txt", "text/plain", bytes.size())["doc_id"];
     EXPECT_EQ(link(other, v1).status, 409);
     EXPECT_EQ(link(v1, v3).status, 409);
-    EXPECT_EQ(link(other, other).status, 422);
+    EXPECT_EQ(link(other, other).status, 409);
     // Someone else's document cannot be linked.
     const std::string stranger =
         server_->token(server_->createUser("versions@example.com"), TestServer::allScopes());
