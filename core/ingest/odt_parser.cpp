@@ -129,12 +129,7 @@ Result<ParsedDocument> parseOdt(const std::string& path) {
         reader.content(dom.value()->documentElement(), 0);
         Page page;
         page.blocks = out.take();
-        for (const auto& b : page.blocks) {
-            if (b.kind == Block::Kind::kHeading) {
-                doc.title = b.text;
-                break;
-            }
-        }
+        doc.title = firstHeading(page.blocks);
         doc.pages.push_back(std::move(page));
         return doc;
     } catch (const std::exception&) {

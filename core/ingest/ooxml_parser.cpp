@@ -195,14 +195,7 @@ Result<ParsedDocument> parseDocx(const std::string& path) {
         BlockBuilder footers;
         headerFooterParts(*zip.value(), "footer", footers);
         for (auto& b : dedup(footers.take())) page.blocks.push_back(std::move(b));
-        if (doc.title.empty()) {
-            for (const auto& b : page.blocks) {
-                if (b.kind == Block::Kind::kHeading) {
-                    doc.title = b.text;
-                    break;
-                }
-            }
-        }
+        if (doc.title.empty()) doc.title = firstHeading(page.blocks);
         doc.pages.push_back(std::move(page));
         return doc;
     } catch (const std::exception&) {

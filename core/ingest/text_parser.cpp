@@ -174,12 +174,7 @@ ParsedDocument parseTextString(const std::string& bytes, DocumentType type) {
     }
     Page page;
     page.blocks = out.take();
-    for (const auto& b : page.blocks) {
-        if (b.kind == Block::Kind::kHeading) {
-            doc.title = b.text;
-            break;
-        }
-    }
+    doc.title = firstHeading(page.blocks);
     doc.pages.push_back(std::move(page));
     return doc;
 }

@@ -102,6 +102,13 @@ void appendUtf8(std::string& out, unsigned cp) {
     }
 }
 
+std::string firstHeading(const std::vector<Block>& blocks) {
+    for (const auto& b : blocks) {
+        if (b.kind == Block::Kind::kHeading) return b.text;
+    }
+    return {};
+}
+
 std::string collapseWhitespace(const std::string& text) {
     std::string out;
     out.reserve(text.size());

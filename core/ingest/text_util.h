@@ -28,6 +28,8 @@ void appendUtf8(std::string& out, unsigned cp);
 /// Trims and collapses every run of whitespace (including U+00A0) to one space.
 std::string collapseWhitespace(const std::string& text);
 std::string toLower(std::string text);
+/// The text of the first heading among `blocks` (a document's title), or "".
+std::string firstHeading(const std::vector<Block>& blocks);
 
 /// Collects blocks for one page while tracking the heading path and the current table's header
 /// row, so every format builds blocks the same way. Not thread-safe; one per parse.

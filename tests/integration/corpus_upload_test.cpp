@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "ingest/text_util.h"
 #include "support/test_server.h"
 #include "unit/ingest/corpus_expectations.h"
 
@@ -28,21 +29,6 @@ namespace docintel::test {
 namespace {
 
 using ingest::corpus_test::Expectation;
-
-std::string squeeze(const std::string& text) {
-    std::string out;
-    bool space = false;
-    for (const char c : text) {
-        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-            space = !out.empty();
-            continue;
-        }
-        if (space) out += ' ';
-        space = false;
-        out += c;
-    }
-    return out;
-}
 
 class CorpusUpload : public ::testing::TestWithParam<Expectation> {
   protected:
@@ -134,9 +120,9 @@ TEST_P(CorpusUpload, EndsWithItsTextOrItsErrorCode) {
         EXPECT_LE(c["page_end"].get<int>(), doc["pages"].get<int>());
         EXPECT_EQ(c["model"], "all-MiniLM-L6-v2");
     }
-    text = squeeze(text);
+    text = ingest::collapseWhitespace(text);
     for (const auto& fragment : e.fragments) {
-        EXPECT_NE(text.find(squeeze(fragment)), std::string::npos)
+        EXPECT_NE(text.find(ingest::collapseWhitespace(fragment)), std::string::npos)
             << e.path << " lacks: " << fragment;
     }
 }

@@ -16,6 +16,7 @@
 
 #include "corpus_expectations.h"
 #include "ingest/parser.h"
+#include "ingest/text_util.h"
 #include "ingest/type_sniffer.h"
 #include "support/test_server.h"
 
@@ -30,27 +31,12 @@ using Kind = Block::Kind;
 
 std::string corpusDir() { return test::sharedDir() + "/datasets/doc-corpus"; }
 
-std::string collapse(const std::string& s) {
-    std::string out;
-    bool space = false;
-    for (char c : s) {
-        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-            space = !out.empty();
-            continue;
-        }
-        if (space) out += ' ';
-        space = false;
-        out += c;
-    }
-    return out;
-}
-
 std::string allText(const ParsedDocument& doc) {
     std::string text;
     for (const auto& page : doc.pages) {
         for (const auto& block : page.blocks) text += block.text + "\n";
     }
-    return collapse(text);
+    return collapseWhitespace(text);
 }
 
 std::vector<std::string> words(const std::string& text) {
@@ -111,7 +97,7 @@ TEST_P(CorpusFile, EndsInItsExpectedOutcome) {
     }
     std::string text = allText(doc);
     for (const auto& fragment : e.fragments) {
-        EXPECT_NE(text.find(collapse(fragment)), std::string::npos)
+        EXPECT_NE(text.find(collapseWhitespace(fragment)), std::string::npos)
             << e.path << " lacks \"" << fragment << "\"; text starts: " << text.substr(0, 600);
     }
     bool any_ocr = false;
@@ -174,7 +160,7 @@ TEST(ParserCorpus, ThreeColumnPageKeepsColumnSentencesWhole) {
     ASSERT_EQ(doc.pages.size(), 15u);
     std::string page1;
     for (const auto& b : doc.pages[0].blocks) page1 += b.text + "\n";
-    page1 = collapse(page1);
+    page1 = collapseWhitespace(page1);
     EXPECT_NE(page1.find("The FAA proposes to supersede Airworthiness Directive (AD) 2018–23–51, "
                          "which applies to all The Boeing Company Model 737–8"),
               std::string::npos)
