@@ -6,6 +6,7 @@
 #include <Poco/StreamCopier.h>
 #include <Poco/String.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <pqxx/pqxx>
@@ -44,7 +45,19 @@ std::string sharedDir() { return DOCINTEL_SOURCE_DIR "/../shared"; }
 std::string sourceDir() { return DOCINTEL_SOURCE_DIR; }
 std::string testPluginDir() { return DOCINTEL_TEST_PLUGIN_DIR; }
 
-TestDatabase::TestDatabase() {
+namespace {
+
+/// Ends the test process when its database or server cannot be set up. Thrown from a suite's
+/// set-up, the error would make GoogleTest report the tests as skipped, which CTest counts as
+/// passing; a failed set-up must fail the run.
+[[noreturn]] void setupFailed(const std::string& what) {
+    std::fprintf(stderr, "test set-up failed: %s\n", what.c_str());
+    std::exit(1);
+}
+
+}  // namespace
+
+TestDatabase::TestDatabase() try {
     const char* base = std::getenv("DOCINTEL_TEST_DATABASE_URL");
     if (!base || !*base) {
         throw std::runtime_error("DOCINTEL_TEST_DATABASE_URL is not set (run through make test)");
@@ -56,6 +69,8 @@ TestDatabase::TestDatabase() {
     pqxx::nontransaction n(c);
     n.exec("CREATE DATABASE " + name_);
     url_ = replaceDatabase(base, name_);
+} catch (const std::exception& e) {
+    setupFailed(e.what());
 }
 
 TestDatabase::~TestDatabase() {
@@ -97,7 +112,11 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.db_pool_size = 8;
     config.http_threads = 16;
     app_ = std::make_unique<server::App>(config);
-    app_->start();
+    try {
+        app_->start();
+    } catch (const std::exception& e) {
+        setupFailed(std::string("server did not start: ") + e.what());
+    }
 }
 
 TestServer::~TestServer() {
