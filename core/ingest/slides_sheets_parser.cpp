@@ -182,6 +182,27 @@ void sheetRows(const Element* sheet, const std::vector<std::string>& shared, Blo
     }
 }
 
+/// Reads each part as XML and makes it one page (pages numbered from 1): `fill` adds the
+/// part's blocks given its name, root element and page number.
+template <typename Fill>
+Status partsAsPages(ZipReader& zip, const std::vector<std::pair<std::string, std::string>>& parts,
+                    const PageSink& on_page, Fill fill) {
+    BlockBuilder out;
+    int number = 0;
+    for (const auto& [name, part] : parts) {
+        auto xml = zip.read(part);
+        if (!xml) return xml.error();
+        auto doc = parseXml(xml.value());
+        if (!doc) return doc.error();
+        fill(name, doc.value()->documentElement(), number + 1, out);
+        Page page;
+        page.number = ++number;
+        page.blocks = out.take();
+        if (auto st = on_page(std::move(page)); !st) return st;
+    }
+    return {};
+}
+
 }  // namespace
 
 Status parsePptx(const std::string& path, const PageSink& on_page) {
@@ -191,21 +212,12 @@ Status parsePptx(const std::string& path, const PageSink& on_page) {
         auto slides =
             orderedParts(*zip.value(), "ppt/presentation.xml", "ppt/_rels/presentation.xml.rels",
                          "ppt/", "sldIdLst", "sldId", "ppt/slides/");
-        BlockBuilder out;
-        int number = 0;
-        for (const auto& [name, part] : slides) {
-            auto xml = zip.value()->read(part);
-            if (!xml) return xml.error();
-            auto doc = parseXml(xml.value());
-            if (!doc) return doc.error();
-            SlideReader reader(out);
-            reader.shapes(descendant(doc.value()->documentElement(), "spTree"), 0);
-            Page page;
-            page.number = ++number;
-            page.blocks = out.take();
-            if (auto st = on_page(std::move(page)); !st) return st;
-        }
-        return {};
+        return partsAsPages(
+            *zip.value(), slides, on_page,
+            [](const std::string&, Poco::XML::Element* root, int, BlockBuilder& out) {
+                SlideReader reader(out);
+                reader.shapes(descendant(root, "spTree"), 0);
+            });
     } catch (const std::exception&) {
         return unreadableError("the PPTX file cannot be read");
     }
@@ -218,21 +230,13 @@ Status parseXlsx(const std::string& path, const PageSink& on_page) {
         auto shared = sharedStrings(*zip.value());
         auto sheets = orderedParts(*zip.value(), "xl/workbook.xml", "xl/_rels/workbook.xml.rels",
                                    "xl/", "sheets", "sheet", "xl/worksheets/");
-        BlockBuilder out;
-        int number = 0;
-        for (const auto& [name, part] : sheets) {
-            auto xml = zip.value()->read(part);
-            if (!xml) return xml.error();
-            auto doc = parseXml(xml.value());
-            if (!doc) return doc.error();
-            out.heading(1, name.empty() ? "Sheet " + std::to_string(number + 1) : name);
-            sheetRows(doc.value()->documentElement(), shared, out);
-            Page page;
-            page.number = ++number;
-            page.blocks = out.take();
-            if (auto st = on_page(std::move(page)); !st) return st;
-        }
-        return {};
+        return partsAsPages(*zip.value(), sheets, on_page,
+                            [&shared](const std::string& name, Poco::XML::Element* root, int number,
+                                      BlockBuilder& out) {
+                                out.heading(
+                                    1, name.empty() ? "Sheet " + std::to_string(number) : name);
+                                sheetRows(root, shared, out);
+                            });
     } catch (const std::exception&) {
         return unreadableError("the XLSX file cannot be read");
     }

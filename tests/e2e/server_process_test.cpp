@@ -113,6 +113,18 @@ class ServerProcess : public ::testing::Test {
         }
     }
 
+    /// Migrates, creates `email` with docintel-admin and returns a REST token for `scopes`.
+    std::string adminPreparedToken(const std::string& email, const std::string& scopes) {
+        EXPECT_EQ(run(env_, binary("docintel-admin") + " migrate").first, 0);
+        EXPECT_EQ(run(env_, binary("docintel-admin") + " user create --email " + email +
+                                " --password pw-123456")
+                      .first,
+                  0);
+        return run(env_, binary("docintel-admin") + " token --email " + email +
+                             " --audience rest --scope '" + scopes + "'")
+            .second;
+    }
+
     int waitExit(int seconds) {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
         int status = 0;
@@ -163,15 +175,7 @@ TEST_F(ServerProcess, AdminPreparesAndMintsATokenTheServerAccepts) {
 }
 
 TEST_F(ServerProcess, SigtermFinishesTheRequestInFlightThenExits) {
-    ASSERT_EQ(run(env_, binary("docintel-admin") + " migrate").first, 0);
-    ASSERT_EQ(run(env_, binary("docintel-admin") +
-                            " user create --email term@example.com --password pw-123456")
-                  .first,
-              0);
-    const auto token = run(env_, binary("docintel-admin") +
-                                     " token --email term@example.com --audience rest --scope "
-                                     "'workspaces:write'")
-                           .second;
+    const std::string token = adminPreparedToken("term@example.com", "workspaces:write");
     startServer();
     // Send the headers and half the body, signal, then the rest: the request must complete.
     const std::string body = R"({"name":"made during shutdown"})";
@@ -230,15 +234,8 @@ TEST_F(ServerProcess, PluginsListShowsLoadedAndRefused) {
 /// A worker killed with SIGKILL in the middle of ingesting a document: its lease runs out,
 /// another worker takes the job over, and the document ends embedded once, without duplicates.
 TEST_F(ServerProcess, KilledWorkerLosesNothingAndDuplicatesNothing) {
-    ASSERT_EQ(run(env_, binary("docintel-admin") + " migrate").first, 0);
-    ASSERT_EQ(run(env_, binary("docintel-admin") +
-                            " user create --email crash@example.com --password pw-123456")
-                  .first,
-              0);
-    const std::string token = run(env_, binary("docintel-admin") +
-                                            " token --email crash@example.com --audience rest "
-                                            "--scope 'documents:read documents:write'")
-                                  .second;
+    const std::string token =
+        adminPreparedToken("crash@example.com", "documents:read documents:write");
     startServer("--role=api");
     const std::string lease = "DOCINTEL_JOB_LEASE_SECONDS=3";
     const pid_t first_worker = spawn("--role=worker", lease);
