@@ -29,7 +29,7 @@ ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
 .PHONY: deps configure build db db-stop model migrate admin run test format format-check \
-  bench-http bench-encoder clean
+  bench-http bench-encoder bench-ingest clean
 
 deps:
 	@server/scripts/install-deps.sh
@@ -82,6 +82,9 @@ bench-http: build db
 
 bench-encoder: build model
 	@bench/encoder/run.sh
+
+bench-ingest: build db model
+	@bench/ingest/run.sh
 
 clean:
 	@rm -rf $(BUILD_DIR)

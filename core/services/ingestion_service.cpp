@@ -1,6 +1,7 @@
 #include "services/ingestion_service.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/log.h"
 #include "ingest/chunker.h"
@@ -51,7 +52,11 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     std::vector<std::string> texts;
     texts.reserve(chunks->size());
     for (const auto& c : *chunks) texts.push_back(c.text);
+    const auto started = std::chrono::steady_clock::now();
     auto vectors = encoder_->encode(texts, kEmbedBatch);
+    const auto encode_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now() - started)
+                               .count();
     if (!vectors) return vectors.error();
     if (auto ok = documents_.storeEmbeddings(id, *vectors, encoder_->modelName(),
                                              encoder_->modelVersion(), "embedded");
@@ -61,6 +66,7 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     common::log(common::LogLevel::kInfo, "document_embedded",
                 {{"document_id", id},
                  {"chunks", std::to_string(texts.size())},
+                 {"encode_ms", std::to_string(encode_ms)},
                  {"model", encoder_->modelName()}});
     return context.mark("embedded");
 }

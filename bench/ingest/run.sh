@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Ingestion throughput through the real API: SciFact abstracts (each uploaded as a text
+# document: create → PUT → complete) from first upload to last `embedded`. Prints documents/s,
+# chunks/s and the share of the workers' time spent inside the encoder (encode time summed from
+# the server's `document_embedded encode_ms=` lines, over wall time × DOCINTEL_WORKER_THREADS). Run via `make bench-ingest`; DOCS=N limits the
+# number of abstracts (default all 5,183). Needs `make model`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+docs=${DOCS:-0}
+port=${BENCH_PORT:-18282}
+build=${BUILD_DIR:-build}
+models=${DOCINTEL_MODELS_DIR:-$PWD/var/models}
+work=$(mktemp -d)
+trap 'kill $server_pid 2>/dev/null || true; wait $server_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+
+export DOCINTEL_PORT=$port DOCINTEL_BASE_URL=http://127.0.0.1:$port DOCINTEL_DATA_DIR=$work
+export DOCINTEL_PLUGINS_DIR=$work/plugins DOCINTEL_MODELS_DIR=$models
+export DOCINTEL_RATE_LIMIT_PER_MINUTE=100000000
+"$build/server/docintel-admin" migrate >/dev/null
+email="ingest-$(date +%s%N)@example.com"
+"$build/server/docintel-admin" user create --email "$email" --password bench-password >/dev/null
+token=$("$build/server/docintel-admin" token --email "$email" --audience rest --ttl 7200 \
+  --scope "documents:read documents:write")
+"$build/server/docintel-server" >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
+
+python3 - "$port" "$token" "$docs" "../shared/datasets/beir-scifact/corpus.jsonl" "$work/server.log" \
+  "${DOCINTEL_WORKER_THREADS:-2}" <<'PY'
+import concurrent.futures, json, re, sys, time, urllib.request
+
+port, token, limit, corpus, log = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+workers = int(sys.argv[6])
+base = f"http://127.0.0.1:{port}"
+
+def call(method, path, body=None, headers=None, url=None):
+    data = json.dumps(body).encode() if isinstance(body, dict) else body
+    h = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    h.update(headers or {})
+    req = urllib.request.Request(url or base + path, data=data, method=method, headers=h)
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read() or b"{}")
+
+def ingest(doc):
+    text = (doc["title"] + "\n\n" + doc["text"]).encode()
+    s = call("POST", "/api/v1/uploads", {"filename": doc["_id"] + ".txt",
+                                          "content_type": "text/plain", "file_size": len(text)})
+    call("PUT", None, text, {"Content-Type": "text/plain"}, url=s["upload_url"])
+    call("POST", "/api/v1/uploads/complete", {"filename": doc["_id"] + ".txt",
+         "file_size": len(text), "doc_id": s["doc_id"],
+         "storage_source_path": s["storage_source_path"]})
+    return s["doc_id"]
+
+docs = [json.loads(line) for line in open(corpus)]
+if limit: docs = docs[:limit]
+start = time.time()
+with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    ids = list(pool.map(ingest, docs))
+uploaded = time.time()
+while True:
+    listed = call("GET", "/api/v1/documents")["documents"]
+    done = [d for d in listed if d["status"] in ("embedded", "error")]
+    if len(done) >= len(ids):
+        break
+    time.sleep(0.5)
+wall = time.time() - start
+errors = sum(1 for d in listed if d["status"] == "error")
+encode_ms = chunks = 0
+for line in open(log):
+    if "event=document_embedded" in line:
+        encode_ms += int(re.search(r"encode_ms=(\d+)", line).group(1))
+        chunks += int(re.search(r"chunks=(\d+)", line).group(1))
+print(f"documents={len(ids)} errors={errors} chunks={chunks} wall_s={wall:.1f} "
+      f"(uploads done after {uploaded - start:.1f} s)")
+share = encode_ms / 1000 / (wall * workers)
+print(f"documents/s={len(ids) / wall:.1f} chunks/s={chunks / wall:.1f} worker_threads={workers} "
+      f"encoder_share={share:.0%} pipeline_overhead={1 - share:.0%}")
+PY
