@@ -7,22 +7,8 @@ cd "$(dirname "$0")/../.."
 
 runs=${RUNS:-3}
 duration=${DURATION:-10s}
-port=${BENCH_PORT:-18181}
-build=${BUILD_DIR:-build}
-work=$(mktemp -d)
-trap 'kill $server_pid 2>/dev/null || true; wait $server_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-
-export DOCINTEL_PORT=$port DOCINTEL_BASE_URL=http://127.0.0.1:$port DOCINTEL_DATA_DIR=$work
-export DOCINTEL_PLUGINS_DIR=$work/plugins DOCINTEL_RATE_LIMIT_PER_MINUTE=100000000
-"$build/server/docintel-admin" migrate >/dev/null
-email="bench-$(date +%s%N)@example.com"
-"$build/server/docintel-admin" user create --email "$email" --password bench-password >/dev/null
-token=$("$build/server/docintel-admin" token --email "$email" --audience rest --ttl 3600 \
-  --scope "workspaces:read workspaces:write")
-
-"$build/server/docintel-server" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
+source bench/server.sh
+start_bench_server 18181 "workspaces:read workspaces:write"
 
 ws=$(curl -sf -X POST -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d '{"name":"bench"}' "http://127.0.0.1:$port/api/v1/workspaces" |

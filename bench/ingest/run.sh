@@ -8,23 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 docs=${DOCS:-0}
-port=${BENCH_PORT:-18282}
-build=${BUILD_DIR:-build}
-models=${DOCINTEL_MODELS_DIR:-$PWD/var/models}
-work=$(mktemp -d)
-trap 'kill $server_pid 2>/dev/null || true; wait $server_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-
-export DOCINTEL_PORT=$port DOCINTEL_BASE_URL=http://127.0.0.1:$port DOCINTEL_DATA_DIR=$work
-export DOCINTEL_PLUGINS_DIR=$work/plugins DOCINTEL_MODELS_DIR=$models
-export DOCINTEL_RATE_LIMIT_PER_MINUTE=100000000
-"$build/server/docintel-admin" migrate >/dev/null
-email="ingest-$(date +%s%N)@example.com"
-"$build/server/docintel-admin" user create --email "$email" --password bench-password >/dev/null
-token=$("$build/server/docintel-admin" token --email "$email" --audience rest --ttl 7200 \
-  --scope "documents:read documents:write")
-"$build/server/docintel-server" >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.1; done
+export DOCINTEL_MODELS_DIR=${DOCINTEL_MODELS_DIR:-$PWD/var/models}
+source bench/server.sh
+start_bench_server 18282 "documents:read documents:write"
 
 python3 - "$port" "$token" "$docs" "../shared/datasets/beir-scifact/corpus.jsonl" "$work/server.log" \
   "${DOCINTEL_WORKER_THREADS:-2}" <<'PY'
