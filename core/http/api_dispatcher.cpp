@@ -32,19 +32,16 @@ std::string decode(const std::string& s) {
     return out;
 }
 
+/// Query parameters (first value of a repeated name wins); a malformed query reads as empty.
 std::map<std::string, std::string> parseQuery(const std::string& query) {
     std::map<std::string, std::string> out;
-    std::size_t start = 0;
-    while (start <= query.size() && !query.empty()) {
-        auto amp = query.find('&', start);
-        const std::string pair = query.substr(start, amp == std::string::npos ? amp : amp - start);
-        if (!pair.empty()) {
-            const auto eq = pair.find('=');
-            out.emplace(decode(pair.substr(0, eq)),
-                        eq == std::string::npos ? std::string() : decode(pair.substr(eq + 1)));
+    if (query.empty()) return out;
+    try {
+        for (auto& [name, value] : Poco::URI("/?" + query).getQueryParameters()) {
+            out.emplace(std::move(name), std::move(value));
         }
-        if (amp == std::string::npos) break;
-        start = amp + 1;
+    } catch (const std::exception&) {
+        out.clear();
     }
     return out;
 }
