@@ -23,8 +23,11 @@
 #include "http/schema_validator.h"
 #include "plugin_host/plugin_loader.h"
 #include "plugin_host/plugin_registry.h"
+#include "search/index_sync.h"
+#include "search/keyword_index.h"
 #include "server/config.h"
 #include "storage/database.h"
+#include "storage/index_feed_repository.h"
 #include "storage/migrator.h"
 #include "storage/token_revocation_repository.h"
 #include "storage/user_repository.h"
@@ -48,6 +51,19 @@ int usage() {
 int fail(const std::string& message) {
     std::cerr << "docintel-admin: " << message << "\n";
     return 1;
+}
+
+/// Rebuilds this node's keyword index from Postgres (the server must be stopped: it holds the
+/// index). The vector index lives in memory and is loaded from Postgres at every start.
+int reindex(docintel::storage::Database& db, const Config& config) {
+    auto index = docintel::search::KeywordIndex::open(config.indexDir());
+    if (!index) return fail(index.error().message);
+    docintel::storage::IndexFeedRepository feed(db);
+    if (auto s = docintel::search::IndexSync::rebuild(feed, **index); !s) {
+        return fail(s.error().message);
+    }
+    std::cout << "reindexed " << (*index)->size() << " chunks into " << config.indexDir() << "\n";
+    return 0;
 }
 
 /// --key value flags (a flag without a value is "true").
@@ -176,14 +192,10 @@ int main(int argc, char** argv) {
     if (args.empty()) return usage();
     try {
         Config config;
-        if (args[0] == "plugins" || args[0] == "reindex") {
+        if (args[0] == "plugins") {
             config.plugins_dir = std::getenv("DOCINTEL_PLUGINS_DIR")
                                      ? std::getenv("DOCINTEL_PLUGINS_DIR")
                                      : std::string("var/plugins");
-            if (args[0] == "reindex") {
-                std::cout << "no derived indexes exist yet (they arrive with ingestion)\n";
-                return 0;
-            }
             if (args.size() < 2 || args[1] != "list") return usage();
             return pluginsList(config);
         }
@@ -191,6 +203,7 @@ int main(int argc, char** argv) {
         docintel::storage::Database db(config.database_url, 2);
         const auto f = flags(args, 1);
         if (args[0] == "migrate") return migrate(db);
+        if (args[0] == "reindex") return reindex(db, config);
         if (args[0] == "user" && args.size() >= 2 && args[1] == "create") return userCreate(db, f);
         if (args[0] == "user" && args.size() >= 2 && args[1] == "ensure-admin") {
             return ensureAdmin(db, f);

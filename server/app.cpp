@@ -21,6 +21,9 @@
 #include "plugin_host/plugin_loader.h"
 #include "plugin_host/plugin_registry.h"
 #include "plugin_host/plugin_watcher.h"
+#include "search/index_sync.h"
+#include "search/keyword_index.h"
+#include "search/vector_index.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
 #include "services/ingestion_service.h"
@@ -28,6 +31,7 @@
 #include "services/workspace_service.h"
 #include "storage/database.h"
 #include "storage/document_repository.h"
+#include "storage/index_feed_repository.h"
 #include "storage/job_repository.h"
 #include "storage/migrator.h"
 #include "storage/token_revocation_repository.h"
@@ -80,6 +84,7 @@ struct App::Parts {
           revocations_repo(db),
           revocations(revocations_repo),
           documents(db),
+          index_feed(db),
           jobs(db),
           access(workspaces),
           document_access(access),
@@ -96,6 +101,7 @@ struct App::Parts {
     storage::TokenRevocationRepository revocations_repo;
     auth::RevocationList revocations;
     storage::DocumentRepository documents;
+    storage::IndexFeedRepository index_feed;
     storage::JobRepository jobs;
     auth::WorkspaceAccess access;
     auth::DocumentAccess document_access;
@@ -105,6 +111,9 @@ struct App::Parts {
     services::DocumentService document_service;
     std::unique_ptr<services::UploadService> upload_service;
     std::unique_ptr<embed::SentenceEncoder> encoder;
+    std::unique_ptr<search::KeywordIndex> keywords;
+    std::unique_ptr<search::VectorIndex> vectors;
+    std::unique_ptr<search::IndexSync> index_sync;
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
@@ -254,15 +263,28 @@ void App::start(bool migrate) {
         }
     });
 
-    if (config_.role != "api") {
-        auto encoder = embed::SentenceEncoder::load(config_.models_dir + "/" + config_.model,
-                                                    embed::SentenceEncoder::Options{2});
-        if (encoder) {
-            p.encoder = std::move(encoder).value();
-        } else {
-            common::log(common::LogLevel::kWarning, "encoder_unavailable",
-                        {{"model", config_.model}, {"reason", encoder.error().message}});
+    // Workers embed chunks; API nodes embed questions.
+    auto encoder = embed::SentenceEncoder::load(config_.models_dir + "/" + config_.model,
+                                                embed::SentenceEncoder::Options{2});
+    if (encoder) {
+        p.encoder = std::move(encoder).value();
+    } else {
+        common::log(common::LogLevel::kWarning, "encoder_unavailable",
+                    {{"model", config_.model}, {"reason", encoder.error().message}});
+    }
+    // API nodes search: each keeps its own indexes in step with Postgres.
+    if (config_.role != "worker") {
+        auto keywords = search::KeywordIndex::open(config_.indexDir());
+        if (!keywords) throw std::runtime_error(keywords.error().message);
+        p.keywords = std::move(keywords).value();
+        if (p.encoder) p.vectors = std::make_unique<search::VectorIndex>(p.encoder->dimension());
+        p.index_sync = std::make_unique<search::IndexSync>(
+            p.index_feed, *p.keywords, p.vectors.get(), p.encoder ? p.encoder->modelName() : "");
+        if (auto s = p.index_sync->start(config_.index_poll_ms); !s) {
+            throw std::runtime_error("search indexes: " + s.error().message);
         }
+    }
+    if (config_.role != "api") {
         p.ingestion =
             std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
         p.workers = std::make_unique<jobs::WorkerPool>(
@@ -287,6 +309,7 @@ void App::stop(int grace_ms) {
     Parts& p = *parts_;
     if (p.http) p.http->stop(grace_ms);
     if (p.workers) p.workers->stop(grace_ms);
+    if (p.index_sync) p.index_sync->stop();
     if (p.plugin_watcher) p.plugin_watcher->stop();
     {
         std::lock_guard lock(p.background_mutex);

@@ -64,8 +64,10 @@ void applyFile(Config& c, const std::string& path) {
     c.mcp_url = trimSlash(j.value("mcp_url", c.mcp_url));
     c.plugins_dir = j.value("plugins_dir", c.plugins_dir);
     c.models_dir = j.value("models_dir", c.models_dir);
+    c.index_dir = j.value("index_dir", c.index_dir);
     c.model = j.value("model", c.model);
     c.plugin_poll_ms = j.value("plugin_poll_ms", c.plugin_poll_ms);
+    c.index_poll_ms = j.value("index_poll_ms", c.index_poll_ms);
     c.rate_limit_per_minute = j.value("rate_limit_per_minute", c.rate_limit_per_minute);
     c.db_pool_size = j.value("db_pool_size", c.db_pool_size);
     c.http_threads = j.value("http_threads", c.http_threads);
@@ -96,12 +98,14 @@ Config Config::fromEnvironment() {
     if (c.plugins_dir.empty()) c.plugins_dir = c.data_dir + "/plugins";
     c.models_dir = env("DOCINTEL_MODELS_DIR", c.models_dir);
     if (c.models_dir.empty()) c.models_dir = c.data_dir + "/models";
+    c.index_dir = env("DOCINTEL_INDEX_DIR", c.index_dir);
     c.model = env("DOCINTEL_MODEL", c.model);
     c.log_level = env("DOCINTEL_LOG_LEVEL", c.log_level);
     if (!common::parseLogLevel(c.log_level)) {
         throw std::invalid_argument("DOCINTEL_LOG_LEVEL must be debug, info, warning or error");
     }
     c.plugin_poll_ms = envInt("DOCINTEL_PLUGIN_POLL_MS", c.plugin_poll_ms, 50, 60000);
+    c.index_poll_ms = envInt("DOCINTEL_INDEX_POLL_MS", c.index_poll_ms, 20, 60000);
     c.rate_limit_per_minute =
         envInt("DOCINTEL_RATE_LIMIT_PER_MINUTE", c.rate_limit_per_minute, 1, 100000000);
     c.db_pool_size = envInt("DOCINTEL_DB_POOL_SIZE", c.db_pool_size, 1, 512);

@@ -17,9 +17,11 @@ struct Config {
     std::string mcp_url;      ///< default http://localhost:<mcp_port>/mcp
     std::string plugins_dir;  ///< default <data_dir>/plugins
     std::string models_dir;   ///< default <data_dir>/models
+    std::string index_dir;    ///< this node's search indexes; default <data_dir>/index
     std::string model = "all-MiniLM-L6-v2";
     std::string log_level = "info";
     int plugin_poll_ms = 1000;
+    int index_poll_ms = 250;  ///< how often an API node follows the index change feed
     int rate_limit_per_minute = 1200;
     int db_pool_size = 16;
     int http_threads = 64;
@@ -36,6 +38,7 @@ struct Config {
     void resolveUrls(int bound_port);
 
     std::string keysDir() const { return data_dir + "/keys"; }
+    std::string indexDir() const { return index_dir.empty() ? data_dir + "/index" : index_dir; }
     std::string restAudience() const { return base_url + "/api/v1"; }
     /// This server is its own authorization server.
     std::string issuer() const { return base_url; }

@@ -78,6 +78,13 @@ class Database {
         return run<pqxx::nontransaction>(std::forward<F>(fn));
     }
 
+    /// Runs `fn(Tx&)` in a read-only REPEATABLE READ transaction: every statement sees the
+    /// same snapshot (index rebuilds read the whole corpus at one watermark).
+    template <typename F>
+    auto snapshot(F&& fn) -> decltype(fn(std::declval<Tx&>())) {
+        return run<pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>>(std::forward<F>(fn));
+    }
+
     /// True when a trivial query succeeds.
     bool ping();
 

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "plugin_api/result.h"
+#include "search/keyword_index.h"
+#include "search/vector_index.h"
+#include "storage/index_feed_repository.h"
+
+namespace docintel::search {
+
+/// Keeps the node's keyword and vector indexes in step with Postgres through the change feed.
+/// At start it loads every vector (and rebuilds the keyword index when it has no watermark)
+/// from one snapshot, then applies the feed from the older of the two positions. Applying a
+/// document re-reads its committed state, so repeats are harmless and order does not matter;
+/// a change is applied as soon as it is committed, while the recorded position only passes
+/// transactions that have finished (so a restart never skips one that committed late). Only vectors of `model` are
+/// held: a query is embedded by that model.
+///
+/// Thread-safe.
+class IndexSync {
+  public:
+    IndexSync(storage::IndexFeedRepository& feed, KeywordIndex& keywords, VectorIndex* vectors,
+              std::string model);
+    ~IndexSync();
+
+    /// Loads, catches up, and (poll_ms > 0) follows the feed on a thread.
+    plugin::Status start(int poll_ms);
+    void stop();
+
+    /// Applies every change committed so far; returns how many documents it re-read.
+    plugin::Result<std::size_t> syncNow();
+
+    /// Rebuilds `keywords` from scratch (docintel-admin reindex).
+    static plugin::Status rebuild(storage::IndexFeedRepository& feed, KeywordIndex& keywords);
+
+  private:
+    storage::IndexedDocument onlyModel(storage::IndexedDocument doc) const;
+
+    storage::IndexFeedRepository& feed_;
+    KeywordIndex& keywords_;
+    VectorIndex* vectors_;
+    const std::string model_;
+    std::mutex sync_mutex_;  // guards position_, applied_; one sync at a time
+    std::uint64_t position_ = 0;         ///< feed rows below it are applied
+    std::set<std::uint64_t> applied_;    ///< transactions at or above position_ applied already
+    std::mutex thread_mutex_;  // guards stopping_
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    std::thread thread_;
+};
+
+}  // namespace docintel::search
