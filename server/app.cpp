@@ -16,11 +16,13 @@
 #include "http/http_server.h"
 #include "http/openapi.h"
 #include "jobs/worker_pool.h"
+#include "knowledge/knowledge_service.h"
 #include "objects/object_store.h"
 #include "objects/url_signer.h"
 #include "plugin_host/plugin_loader.h"
 #include "plugin_host/plugin_registry.h"
 #include "plugin_host/plugin_watcher.h"
+#include "search/hybrid_retriever.h"
 #include "search/index_sync.h"
 #include "search/keyword_index.h"
 #include "search/vector_index.h"
@@ -114,6 +116,8 @@ struct App::Parts {
     std::unique_ptr<search::KeywordIndex> keywords;
     std::unique_ptr<search::VectorIndex> vectors;
     std::unique_ptr<search::IndexSync> index_sync;
+    std::unique_ptr<search::HybridRetriever> retriever;
+    std::unique_ptr<knowledge::KnowledgeService> knowledge;
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
@@ -196,10 +200,34 @@ void App::start(bool migrate) {
         });
     p.authenticator = std::make_unique<BearerAuthenticator>(*p.tokens, config_.restAudience());
 
+    // Workers embed chunks; API nodes embed questions.
+    auto encoder = embed::SentenceEncoder::load(config_.models_dir + "/" + config_.model,
+                                                embed::SentenceEncoder::Options{2});
+    if (encoder) {
+        p.encoder = std::move(encoder).value();
+    } else {
+        common::log(common::LogLevel::kWarning, "encoder_unavailable",
+                    {{"model", config_.model}, {"reason", encoder.error().message}});
+    }
+    // API nodes search: each keeps its own indexes in step with Postgres.
+    if (config_.role != "worker") {
+        auto keywords = search::KeywordIndex::open(config_.indexDir());
+        if (!keywords) throw std::runtime_error(keywords.error().message);
+        p.keywords = std::move(keywords).value();
+        if (p.encoder) p.vectors = std::make_unique<search::VectorIndex>(p.encoder->dimension());
+        p.index_sync = std::make_unique<search::IndexSync>(
+            p.index_feed, *p.keywords, p.vectors.get(), p.encoder ? p.encoder->modelName() : "");
+        if (auto s = p.index_sync->start(config_.index_poll_ms); !s) {
+            throw std::runtime_error("search indexes: " + s.error().message);
+        }
+        p.retriever = std::make_unique<search::HybridRetriever>(*p.keywords, p.vectors.get());
+        p.knowledge = std::make_unique<knowledge::KnowledgeService>(p.documents, p.document_access,
+                                                                    *p.retriever, p.encoder.get());
+    }
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
-        p.identity, p.workspace_service, p.document_service, *p.upload_service,
+        p.identity, p.workspace_service, p.document_service, *p.upload_service, p.knowledge.get(),
         [this] {
             return nlohmann::json{
                 {"resource", config_.restAudience()},
@@ -263,27 +291,6 @@ void App::start(bool migrate) {
         }
     });
 
-    // Workers embed chunks; API nodes embed questions.
-    auto encoder = embed::SentenceEncoder::load(config_.models_dir + "/" + config_.model,
-                                                embed::SentenceEncoder::Options{2});
-    if (encoder) {
-        p.encoder = std::move(encoder).value();
-    } else {
-        common::log(common::LogLevel::kWarning, "encoder_unavailable",
-                    {{"model", config_.model}, {"reason", encoder.error().message}});
-    }
-    // API nodes search: each keeps its own indexes in step with Postgres.
-    if (config_.role != "worker") {
-        auto keywords = search::KeywordIndex::open(config_.indexDir());
-        if (!keywords) throw std::runtime_error(keywords.error().message);
-        p.keywords = std::move(keywords).value();
-        if (p.encoder) p.vectors = std::make_unique<search::VectorIndex>(p.encoder->dimension());
-        p.index_sync = std::make_unique<search::IndexSync>(
-            p.index_feed, *p.keywords, p.vectors.get(), p.encoder ? p.encoder->modelName() : "");
-        if (auto s = p.index_sync->start(config_.index_poll_ms); !s) {
-            throw std::runtime_error("search indexes: " + s.error().message);
-        }
-    }
     if (config_.role != "api") {
         p.ingestion =
             std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());

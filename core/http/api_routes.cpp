@@ -24,6 +24,22 @@ plugin::HttpHandler json(F&& call) {
     };
 }
 
+/// A server-sent-events response: `produce` emits `data: {json}` frames as it goes.
+HttpResponse sseResponse(
+    std::function<void(const std::function<bool(const nlohmann::json&)>& emit)> produce) {
+    HttpResponse r;
+    r.content_type = "text/event-stream";
+    r.headers.emplace_back("Cache-Control", "no-cache");
+    r.headers.emplace_back("X-Accel-Buffering", "no");
+    r.stream = [produce =
+                    std::move(produce)](const std::function<bool(const std::string&)>& write) {
+        produce([&write](const nlohmann::json& frame) {
+            return write("data: " + frame.dump() + "\n\n");
+        });
+    };
+    return r;
+}
+
 Result<HttpResponse> notImplemented(const HttpRequest&) { return plugin::Error::notImplemented(); }
 
 QueryParam limitParam(long long max) {
@@ -397,7 +413,21 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "Grounded question answering (SSE)",
          "knowledge",
          {"knowledge:query"},
-         "ChatRequest"},
+         "ChatRequest",
+         200,
+         {},
+         [&s](const HttpRequest& r) -> Result<HttpResponse> {
+             if (!s.knowledge) {
+                 return plugin::Error::unavailable("search_unavailable",
+                                                   "this node does not search");
+             }
+             auto plan = s.knowledge->prepare(r.principal, r.workspace_id, r.body, r.trace_id);
+             if (!plan) return plan.error();
+             return sseResponse([&knowledge = *s.knowledge, plan = std::move(plan).value()](
+                                    const std::function<bool(const nlohmann::json&)>& emit) {
+                 knowledge.answer(plan, emit);
+             });
+         }},
         {"POST",
          "/api/v1/summaries/documents/{document_id}/stream",
          "api_summarize_document_api_v1_summaries_documents__document_id__stream_post",

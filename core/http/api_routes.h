@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/router.h"
+#include "knowledge/knowledge_service.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
 #include "services/ingestion_service.h"
@@ -20,6 +21,7 @@ struct ApiServices {
     services::WorkspaceService& workspaces;
     services::DocumentService& documents;
     services::UploadService& uploads;
+    knowledge::KnowledgeService* knowledge;  ///< null on a worker node
     /// RFC 9728 metadata of the REST resource.
     std::function<nlohmann::json()> protected_resource_metadata;
     /// The API catalog (`GET /api/v1`): areas, operations and loaded plugins.

@@ -78,6 +78,17 @@ class RequestHandler final : public Poco::Net::HTTPRequestHandler {
     static void send(Poco::Net::HTTPServerResponse& resp, const plugin::HttpResponse& out) {
         resp.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(out.status));
         for (const auto& [name, value] : out.headers) resp.add(name, value);
+        if (out.stream) {
+            resp.setContentType(out.content_type);
+            resp.setChunkedTransferEncoding(true);
+            std::ostream& os = resp.send();
+            out.stream([&os](const std::string& piece) {
+                os.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+                os.flush();
+                return os.good();
+            });
+            return;
+        }
         const std::string body = out.raw_body.empty() && out.content_type == "application/json"
                                      ? out.body.dump()
                                      : out.raw_body;

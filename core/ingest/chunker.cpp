@@ -10,8 +10,10 @@
 namespace docintel::ingest {
 namespace {
 
-/// Splits `text` at the boundaries an ICU break iterator finds; returns [start, end) byte
-/// ranges into the UTF-8 text.
+bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+}  // namespace
+
 std::vector<std::pair<int, int>> boundaries(const std::string& text, bool sentences) {
     UErrorCode status = U_ZERO_ERROR;
     std::unique_ptr<icu::BreakIterator> it(
@@ -36,10 +38,6 @@ std::vector<std::pair<int, int>> boundaries(const std::string& text, bool senten
     }
     return out;
 }
-
-bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
-
-}  // namespace
 
 int approximateTokens(std::string_view text) {
     int tokens = 0;

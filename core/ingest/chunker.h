@@ -31,6 +31,10 @@ struct ChunkerOptions {
 /// Counts the encoder's tokens in a text (the WordPiece tokenizer when a model is loaded).
 using TokenCounter = std::function<int(std::string_view)>;
 
+/// Splits `text` at ICU sentence (or word) boundaries; returns [start, end) byte ranges into
+/// the UTF-8 text that together cover it.
+std::vector<std::pair<int, int>> boundaries(const std::string& text, bool sentences);
+
 /// A rough counter for when no tokenizer is at hand: words and punctuation marks.
 int approximateTokens(std::string_view text);
 

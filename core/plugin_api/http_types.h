@@ -65,6 +65,10 @@ struct HttpResponse {
     std::string raw_body;
     std::string content_type = "application/json";
     std::vector<std::pair<std::string, std::string>> headers;
+    /// When set, the body is not `body`/`raw_body` but what this writes after the headers
+    /// are sent (chunked), each piece flushed at once: server-sent events. The writer returns
+    /// false once the client has gone, and the producer should stop.
+    std::function<void(const std::function<bool(const std::string&)>& write)> stream;
 
     static HttpResponse json(nlohmann::json body) { return json(0, std::move(body)); }
     static HttpResponse json(int status, nlohmann::json body) {

@@ -27,9 +27,8 @@ storage::IndexedDocument IndexSync::onlyModel(storage::IndexedDocument doc) cons
 
 plugin::Status IndexSync::rebuild(storage::IndexFeedRepository& feed, KeywordIndex& keywords) {
     if (auto s = keywords.clear(); !s) return s;
-    auto watermark = feed.scan([&](std::vector<storage::IndexedDocument>&& docs) {
-        return keywords.apply(docs, {}, 0);
-    });
+    auto watermark = feed.scan(
+        [&](std::vector<storage::IndexedDocument>&& docs) { return keywords.apply(docs, {}, 0); });
     if (!watermark) return watermark.error();
     return keywords.apply({}, {}, *watermark);
 }

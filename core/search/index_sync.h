@@ -19,8 +19,8 @@ namespace docintel::search {
 /// from one snapshot, then applies the feed from the older of the two positions. Applying a
 /// document re-reads its committed state, so repeats are harmless and order does not matter;
 /// a change is applied as soon as it is committed, while the recorded position only passes
-/// transactions that have finished (so a restart never skips one that committed late). Only vectors of `model` are
-/// held: a query is embedded by that model.
+/// transactions that have finished (so a restart never skips one that committed late). Only vectors
+/// of `model` are held: a query is embedded by that model.
 ///
 /// Thread-safe.
 class IndexSync {
@@ -46,10 +46,10 @@ class IndexSync {
     KeywordIndex& keywords_;
     VectorIndex* vectors_;
     const std::string model_;
-    std::mutex sync_mutex_;  // guards position_, applied_; one sync at a time
-    std::uint64_t position_ = 0;         ///< feed rows below it are applied
-    std::set<std::uint64_t> applied_;    ///< transactions at or above position_ applied already
-    std::mutex thread_mutex_;  // guards stopping_
+    std::mutex sync_mutex_;            // guards position_, applied_; one sync at a time
+    std::uint64_t position_ = 0;       ///< feed rows below it are applied
+    std::set<std::uint64_t> applied_;  ///< transactions at or above position_ applied already
+    std::mutex thread_mutex_;          // guards stopping_
     std::condition_variable wake_;
     bool stopping_ = false;
     std::thread thread_;

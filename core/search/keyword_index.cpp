@@ -43,8 +43,7 @@ plugin::Result<std::unique_ptr<KeywordIndex>> KeywordIndex::open(const std::stri
     std::unique_ptr<KeywordIndex> index(new KeywordIndex(dir));
     try {
         std::filesystem::create_directories(dir);
-        index->writer_ =
-            std::make_unique<Xapian::WritableDatabase>(dir, Xapian::DB_CREATE_OR_OPEN);
+        index->writer_ = std::make_unique<Xapian::WritableDatabase>(dir, Xapian::DB_CREATE_OR_OPEN);
     } catch (const Xapian::DatabaseLockError&) {
         return plugin::Error{"index_locked",
                              "the keyword index in " + dir +
@@ -163,8 +162,8 @@ plugin::Result<std::vector<KeywordHit>> KeywordIndex::search(const std::string& 
         for (auto it = matches.begin(); it != matches.end(); ++it) {
             const auto data = it.get_document().get_data();
             const auto space = data.find(' ');
-            hits.push_back(
-                KeywordHit{data.substr(0, space), std::stoi(data.substr(space + 1)), it.get_weight()});
+            hits.push_back(KeywordHit{data.substr(0, space), std::stoi(data.substr(space + 1)),
+                                      it.get_weight()});
         }
         releaseReader(std::move(reader));
     } catch (const Xapian::QueryParserError&) {

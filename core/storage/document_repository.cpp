@@ -60,6 +60,14 @@ constexpr Statement kChunks{
     "SELECT id, chunk_index, text, page_start, page_end, section_path::text, char_start, "
     "char_end, token_count, coalesce(model, ''), coalesce(model_version, '') FROM chunks "
     "WHERE document_id = $1 ORDER BY chunk_index"};
+constexpr Statement kPassages{
+    "document_passages",
+    "SELECT c.id, c.chunk_index, c.text, c.page_start, c.page_end, c.section_path::text, "
+    "c.char_start, c.char_end, c.token_count, coalesce(c.model, ''), "
+    "coalesce(c.model_version, ''), c.document_id::text, d.filename FROM chunks c "
+    "JOIN documents d ON d.id = c.document_id "
+    "JOIN unnest($1::uuid[], $2::int[]) AS k(document_id, chunk_index) "
+    "ON k.document_id = c.document_id AND k.chunk_index = c.chunk_index"};
 constexpr Statement kLinkVersion{
     "document_link_version",
     "UPDATE documents d SET previous_document_id = p.id, version = p.version + 1, "
@@ -116,6 +124,23 @@ Document rowToDocument(const pqxx::row& r) {
     d.created_at = isoTime(r[21]);
     d.updated_at = isoTime(r[22]);
     return d;
+}
+
+/// A chunk from the columns of kChunks (the first eleven).
+Chunk rowToChunk(const pqxx::row& r) {
+    Chunk c;
+    c.id = r[0].as<std::string>();
+    c.chunk_index = r[1].as<int>();
+    c.text = r[2].as<std::string>();
+    c.page_start = r[3].as<int>();
+    c.page_end = r[4].as<int>();
+    c.section_path = nlohmann::json::parse(r[5].c_str()).get<std::vector<std::string>>();
+    c.char_start = r[6].as<int>();
+    c.char_end = r[7].as<int>();
+    c.token_count = r[8].as<int>();
+    c.model = r[9].as<std::string>();
+    c.model_version = r[10].as<std::string>();
+    return c;
 }
 
 std::vector<Document> rowsToDocuments(const pqxx::result& rows) {
@@ -211,20 +236,28 @@ plugin::Status DocumentRepository::replaceChunks(const std::string& id,
 plugin::Result<std::vector<Chunk>> DocumentRepository::chunks(const std::string& id) {
     return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Chunk>> {
         std::vector<Chunk> out;
-        for (const auto& r : tx.exec(kChunks, id)) {
-            Chunk c;
-            c.id = r[0].as<std::string>();
-            c.chunk_index = r[1].as<int>();
-            c.text = r[2].as<std::string>();
-            c.page_start = r[3].as<int>();
-            c.page_end = r[4].as<int>();
-            c.section_path = nlohmann::json::parse(r[5].c_str()).get<std::vector<std::string>>();
-            c.char_start = r[6].as<int>();
-            c.char_end = r[7].as<int>();
-            c.token_count = r[8].as<int>();
-            c.model = r[9].as<std::string>();
-            c.model_version = r[10].as<std::string>();
-            out.push_back(std::move(c));
+        for (const auto& r : tx.exec(kChunks, id)) out.push_back(rowToChunk(r));
+        return out;
+    });
+}
+
+plugin::Result<std::vector<Passage>> DocumentRepository::passages(
+    const std::vector<std::pair<std::string, int>>& keys) {
+    std::string ids = "{", indexes = "{";
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (i) {
+            ids += ',';
+            indexes += ',';
+        }
+        ids += keys[i].first;
+        indexes += std::to_string(keys[i].second);
+    }
+    ids += '}';
+    indexes += '}';
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Passage>> {
+        std::vector<Passage> out;
+        for (const auto& r : tx.exec(kPassages, ids, indexes)) {
+            out.push_back(Passage{r[11].as<std::string>(), r[12].as<std::string>(), rowToChunk(r)});
         }
         return out;
     });

@@ -52,6 +52,13 @@ struct Chunk {
     std::string model_version;
 };
 
+/// A chunk with its document's id and name, for citing it.
+struct Passage {
+    std::string document_id;
+    std::string filename;
+    Chunk chunk;
+};
+
 /// Documents and their chunks. Lists take the scope they may show (an owner's personal
 /// documents, or one workspace's). Thread-safe.
 class DocumentRepository {
@@ -79,6 +86,10 @@ class DocumentRepository {
     plugin::Status replaceChunks(const std::string& id, const std::vector<Chunk>& chunks, int pages,
                                  const std::string& status);
     plugin::Result<std::vector<Chunk>> chunks(const std::string& id);
+    /// The chunks named by (document id, chunk index), in no particular order; missing ones
+    /// are left out.
+    plugin::Result<std::vector<Passage>> passages(
+        const std::vector<std::pair<std::string, int>>& keys);
     /// Stores one vector per chunk (by chunk index order) with the model that made them and
     /// sets the status, atomically. Fails with `conflict` when the chunks changed meanwhile.
     plugin::Status storeEmbeddings(const std::string& id,

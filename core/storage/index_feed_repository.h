@@ -58,8 +58,7 @@ class IndexFeedRepository {
     /// Hands every searchable document to `sink`, `batch` documents at a time, all read from
     /// one snapshot; returns that snapshot's watermark.
     plugin::Result<std::uint64_t> scan(
-        const std::function<plugin::Status(std::vector<IndexedDocument>&&)>& sink,
-        int batch = 256);
+        const std::function<plugin::Status(std::vector<IndexedDocument>&&)>& sink, int batch = 256);
 
   private:
     Database& db_;

@@ -80,17 +80,8 @@ class DocumentUpload : public ::testing::Test {
                                 token_);
     }
 
-    /// Polls the document until its status is one of the final ones.
     static nlohmann::json waitForStatus(const std::string& id, const std::string& token = token_) {
-        nlohmann::json doc;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (std::chrono::steady_clock::now() < deadline) {
-            doc = server_->get("/api/v1/documents/" + id, token).json();
-            const std::string status = doc.value("status", "");
-            if (status == "embedded" || status == "error") return doc;
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-        return doc;
+        return server_->waitForDocument(id, token);
     }
 
     static TestServer* server_;

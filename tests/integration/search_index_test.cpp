@@ -125,8 +125,8 @@ class SearchIndexTest : public ::testing::Test {
 };
 
 TEST_F(SearchIndexTest, FollowsDocumentsThroughTheirLife) {
-    const auto a = addDocument({"The lessee shall pay rent monthly", "Termination clauses"},
-                               "embedded", 100);
+    const auto a =
+        addDocument({"The lessee shall pay rent monthly", "Termination clauses"}, "embedded", 100);
     const auto b = addDocument({"Invoice for consulting services rendered"}, "chunked");
     ASSERT_EQ(sync_->syncNow().value(), 2u);
 

@@ -5,12 +5,15 @@
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/StreamCopier.h>
 #include <Poco/String.h>
+#include <Poco/URI.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <pqxx/pqxx>
 #include <stdexcept>
+#include <thread>
 
 #include "auth/key_set.h"
 #include "auth/password_hasher.h"
@@ -187,6 +190,53 @@ Response TestServer::request(const std::string& method, const std::string& path,
     for (const auto& [k, v] : resp) out.headers[Poco::toLower(k)] = v;
     Poco::StreamCopier::copyToString(in, out.body);
     return out;
+}
+
+std::string TestServer::uploadDocument(const std::string& token, const std::string& filename,
+                                       const std::string& content_type, const std::string& bytes,
+                                       const std::string& workspace_id) const {
+    std::map<std::string, std::string> headers;
+    if (!workspace_id.empty()) headers["X-DocIntel-Workspace-ID"] = workspace_id;
+    const auto created = request(
+        "POST", "/api/v1/uploads",
+        nlohmann::json{
+            {"filename", filename}, {"content_type", content_type}, {"file_size", bytes.size()}}
+            .dump(),
+        token, headers);
+    if (created.status != 201) throw std::runtime_error("upload create: " + created.body);
+    const auto session = created.json();
+    Poco::URI uri(session["upload_url"].get<std::string>());
+    Poco::Net::HTTPClientSession http("127.0.0.1", uri.getPort());
+    Poco::Net::HTTPRequest put("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
+    put.setContentType(content_type);
+    put.setContentLength(static_cast<std::streamsize>(bytes.size()));
+    http.sendRequest(put) << bytes;
+    Poco::Net::HTTPResponse put_response;
+    std::string ignored;
+    Poco::StreamCopier::copyToString(http.receiveResponse(put_response), ignored);
+    if (put_response.getStatus() >= 300) throw std::runtime_error("upload PUT: " + ignored);
+    const auto completed =
+        request("POST", "/api/v1/uploads/complete",
+                nlohmann::json{{"filename", filename},
+                               {"file_size", bytes.size()},
+                               {"doc_id", session["doc_id"]},
+                               {"storage_source_path", session["storage_source_path"]}}
+                    .dump(),
+                token, headers);
+    if (completed.status != 202) throw std::runtime_error("upload complete: " + completed.body);
+    return session["doc_id"].get<std::string>();
+}
+
+nlohmann::json TestServer::waitForDocument(const std::string& id, const std::string& token) const {
+    nlohmann::json doc;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+        doc = get("/api/v1/documents/" + id, token).json();
+        const std::string status = doc.value("status", "");
+        if (status == "embedded" || status == "error") return doc;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return doc;
 }
 
 }  // namespace docintel::test

@@ -72,6 +72,14 @@ class TestServer {
         return request("GET", path, {}, token);
     }
 
+    /// Uploads `bytes` through the API (create → PUT to the signed URL → complete) and returns
+    /// the document id; `workspace_id` set = into that workspace.
+    std::string uploadDocument(const std::string& token, const std::string& filename,
+                               const std::string& content_type, const std::string& bytes,
+                               const std::string& workspace_id = {}) const;
+    /// Polls the document until it is `embedded` or `error` (60 s at most); returns it.
+    nlohmann::json waitForDocument(const std::string& id, const std::string& token) const;
+
     /// Revokes a token id through the same store the server reads.
     void revoke(const std::string& jti);
 

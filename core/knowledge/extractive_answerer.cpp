@@ -1,0 +1,170 @@
+#include "knowledge/extractive_answerer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "ingest/chunker.h"
+
+namespace docintel::knowledge {
+namespace {
+
+const std::set<std::string>& stopWords() {
+    static const std::set<std::string> words = {
+        "a",      "about",  "above", "after", "again", "all",   "also",    "am",     "an",
+        "and",    "any",    "are",   "as",    "at",    "be",    "been",    "before", "being",
+        "both",   "but",    "by",    "can",   "could", "did",   "do",      "does",   "doing",
+        "down",   "during", "each",  "few",   "for",   "from",  "had",     "has",    "have",
+        "having", "he",     "her",   "here",  "hers",  "him",   "his",     "how",    "i",
+        "if",     "in",     "into",  "is",    "it",    "its",   "just",    "me",     "more",
+        "most",   "my",     "no",    "nor",   "not",   "of",    "off",     "on",     "once",
+        "only",   "or",     "other", "our",   "out",   "over",  "own",     "same",   "she",
+        "should", "so",     "some",  "such",  "than",  "that",  "the",     "their",  "them",
+        "then",   "there",  "these", "they",  "this",  "those", "through", "to",     "too",
+        "under",  "until",  "up",    "very",  "was",   "we",    "were",    "what",   "when",
+        "where",  "which",  "while", "who",   "whom",  "why",   "will",    "with",   "would",
+        "you",    "your",   "many",  "much",  "name",  "named", "called",  "whose",  "according",
+        "did",    "does"};
+    return words;
+}
+
+constexpr std::size_t kMinSentenceBytes = 12;
+constexpr std::size_t kMaxSentenceBytes = 700;
+constexpr std::size_t kMaxCandidates = 64;
+
+/// The inner product of two unit vectors: their cosine.
+double cosine(const std::vector<float>& a, const std::vector<float>& b) {
+    double sum = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) sum += a[i] * b[i];
+    return sum;
+}
+
+std::string trim(const std::string& s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+}
+
+struct Candidate {
+    std::size_t source = 0;  ///< index into sources
+    int start = 0;           ///< byte offsets in the chunk text
+    int end = 0;
+    std::string text;
+    double overlap = 0;
+    double cosine = 0;
+    double support = 0;
+};
+
+}  // namespace
+
+std::vector<std::string> contentWords(const std::string& text) {
+    std::vector<std::string> words;
+    std::string word;
+    auto flush = [&] {
+        if (word.size() > 1 && !stopWords().count(word)) {
+            if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') {
+                word.pop_back();
+            }
+            words.push_back(word);
+        }
+        word.clear();
+    };
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (std::isalnum(u) || u >= 0x80) {
+            word += static_cast<char>(std::tolower(u));
+        } else {
+            flush();
+        }
+    }
+    flush();
+    return words;
+}
+
+Answer ExtractiveAnswerer::answer(const std::string& question,
+                                  const std::vector<float>& question_vector,
+                                  const std::vector<Source>& sources) const {
+    Answer out;
+    const auto q_words = contentWords(question);
+    const std::set<std::string> q_set(q_words.begin(), q_words.end());
+
+    std::vector<Candidate> candidates;
+    for (std::size_t s = 0; s < sources.size() && candidates.size() < kMaxCandidates; ++s) {
+        const std::string& text = sources[s].passage.chunk.text;
+        for (const auto& [start, end] : ingest::boundaries(text, true)) {
+            std::string sentence = trim(text.substr(start, end - start));
+            if (sentence.size() < kMinSentenceBytes || sentence.size() > kMaxSentenceBytes)
+                continue;
+            Candidate c;
+            c.source = s;
+            c.start = start + static_cast<int>(text.substr(start, end - start).find(sentence));
+            c.end = c.start + static_cast<int>(sentence.size());
+            const auto words = contentWords(sentence);
+            const std::set<std::string> w_set(words.begin(), words.end());
+            std::size_t shared = 0;
+            for (const auto& w : q_set) shared += w_set.count(w);
+            c.overlap = q_set.empty() ? 0 : static_cast<double>(shared) / q_set.size();
+            c.text = std::move(sentence);
+            candidates.push_back(std::move(c));
+            if (candidates.size() >= kMaxCandidates) break;
+        }
+    }
+
+    if (encoder_ && !question_vector.empty() && !candidates.empty()) {
+        std::vector<std::string> texts;
+        texts.reserve(candidates.size());
+        for (const auto& c : candidates) texts.push_back(c.text);
+        if (auto vectors = encoder_->encode(texts, 32)) {
+            for (std::size_t i = 0; i < candidates.size(); ++i) {
+                candidates[i].cosine = cosine(question_vector, (*vectors)[i]);
+            }
+        }
+    }
+    for (auto& c : candidates) {
+        // A small prior for the better-ranked sources.
+        const double rank_prior = 0.02 * (1.0 / (1.0 + static_cast<double>(c.source)));
+        c.support = 0.6 * std::max(0.0, c.cosine) + 0.4 * c.overlap + rank_prior;
+    }
+
+    const auto best = std::max_element(
+        candidates.begin(), candidates.end(),
+        [](const Candidate& a, const Candidate& b) { return a.support < b.support; });
+    if (best == candidates.end() || best->support < options_.refuse_below) {
+        out.refused = true;
+        out.text = kRefusal;
+        return out;
+    }
+    std::vector<const Candidate*> chosen;
+    std::vector<const Candidate*> ranked;
+    for (const auto& c : candidates) ranked.push_back(&c);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Candidate* a, const Candidate* b) {
+        return a->support > b->support;
+    });
+    std::set<std::string> seen_text;
+    for (const Candidate* c : ranked) {
+        if (static_cast<int>(chosen.size()) >= options_.max_sentences) break;
+        if (c->support < best->support * options_.keep_within) break;
+        if (!seen_text.insert(c->text).second) continue;  // overlapping chunks repeat sentences
+        chosen.push_back(c);
+    }
+    std::sort(chosen.begin(), chosen.end(), [](const Candidate* a, const Candidate* b) {
+        return a->source != b->source ? a->source < b->source : a->start < b->start;
+    });
+    for (const Candidate* c : chosen) {
+        const auto& chunk = sources[c->source].passage.chunk;
+        AnswerSentence s;
+        s.text = c->text;
+        s.source_number = sources[c->source].number;
+        s.page = chunk.page_start;
+        s.char_start = chunk.char_start + c->start;
+        s.char_end = chunk.char_start + c->end;
+        s.support = c->support;
+        if (!out.text.empty()) out.text += ' ';
+        out.text += s.text + " [" + std::to_string(s.source_number) + "]";
+        out.sentences.push_back(std::move(s));
+    }
+    return out;
+}
+
+}  // namespace docintel::knowledge

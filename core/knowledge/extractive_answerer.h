@@ -1,0 +1,66 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "embed/sentence_encoder.h"
+#include "storage/document_repository.h"
+
+namespace docintel::knowledge {
+
+/// A numbered source an answer may cite.
+struct Source {
+    int number = 0;  ///< 1-based, as cited: [n]
+    storage::Passage passage;
+};
+
+/// One sentence of an answer and the span of its source it was taken from.
+struct AnswerSentence {
+    std::string text;
+    int source_number = 0;
+    int page = 1;
+    int char_start = 0;  ///< in the text of `page`, like chunk offsets
+    int char_end = 0;
+    double support = 0;  ///< how well it answers the question (0..1)
+};
+
+struct Answer {
+    std::string text;  ///< sentences joined, each followed by its [n]
+    std::vector<AnswerSentence> sentences;
+    bool refused = false;
+};
+
+struct ExtractiveOptions {
+    int max_sentences = 3;
+    /// Below this support for the best sentence the answerer refuses.
+    double refuse_below = 0.42;
+    /// Sentences within this fraction of the best one's support join the answer.
+    double keep_within = 0.85;
+};
+
+/// The default answerer (no LLM): picks the source sentences that best answer the question —
+/// cosine of the sentence to the question under the local encoder blended with the share of
+/// the question's content words it contains — keeps the best few in source order, and cites
+/// each one. With weak evidence it refuses with kRefusal.
+///
+/// Thread-safe (the encoder is).
+class ExtractiveAnswerer {
+  public:
+    static constexpr const char* kRefusal =
+        "The provided documents don't contain this information.";
+
+    ExtractiveAnswerer(const embed::SentenceEncoder* encoder, ExtractiveOptions options = {})
+        : encoder_(encoder), options_(options) {}
+
+    Answer answer(const std::string& question, const std::vector<float>& question_vector,
+                  const std::vector<Source>& sources) const;
+
+  private:
+    const embed::SentenceEncoder* encoder_;
+    const ExtractiveOptions options_;
+};
+
+/// The lower-cased content words of a text (no stop words, plural "s" dropped).
+std::vector<std::string> contentWords(const std::string& text);
+
+}  // namespace docintel::knowledge

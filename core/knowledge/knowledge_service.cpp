@@ -1,0 +1,253 @@
+#include "knowledge/knowledge_service.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "common/id.h"
+#include "storage/index_feed_repository.h"
+
+namespace docintel::knowledge {
+namespace {
+
+/// A follow-up this short borrows the previous question's words for retrieval.
+constexpr std::size_t kFollowUpWords = 6;
+/// Sources whose content words overlap this much with a better one are near-duplicates.
+constexpr double kDuplicateJaccard = 0.8;
+
+double jaccard(const std::set<std::string>& a, const std::set<std::string>& b) {
+    if (a.empty() && b.empty()) return 1;
+    std::size_t shared = 0;
+    for (const auto& w : a) shared += b.count(w);
+    return static_cast<double>(shared) / static_cast<double>(a.size() + b.size() - shared);
+}
+
+double elapsedMs(std::chrono::steady_clock::time_point since) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
+        .count();
+}
+
+nlohmann::json optionalScore(const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+KnowledgeService::KnowledgeService(storage::DocumentRepository& documents,
+                                   const auth::DocumentAccess& access,
+                                   const search::HybridRetriever& retriever,
+                                   const embed::SentenceEncoder* encoder, KnowledgeOptions options)
+    : documents_(documents),
+      access_(access),
+      retriever_(retriever),
+      encoder_(encoder),
+      options_(options),
+      answerer_(encoder) {}
+
+plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& caller,
+                                                    const std::string& header_workspace,
+                                                    const nlohmann::json& request,
+                                                    const std::string& trace_id) {
+    QueryPlan plan;
+    plan.question = request.value("question", "");
+    plan.redact_pii = request.value("redact_pii", false);
+    plan.agent_mode = request.value("agent_mode", "auto");
+    if (request.contains("response_language") && request["response_language"].is_string()) {
+        plan.response_language = request["response_language"].get<std::string>();
+    }
+    plan.trace_id = trace_id;
+
+    const auto& ids = request.value("document_ids", nlohmann::json::array());
+    for (const auto& id_json : ids) {
+        const std::string id = id_json.get<std::string>();
+        if (!common::isUuid(id))
+            return plugin::Error{"document_not_found", "document not found", 404};
+        auto doc = documents_.find(id);
+        if (!doc) return doc.error();
+        if (!*doc) return plugin::Error{"document_not_found", "document not found", 404};
+        if (auto allowed = access_.require(caller.user_id, **doc, auth::WorkspaceAction::kAsk);
+            !allowed) {
+            return allowed.error();
+        }
+        const auto& status = (*doc)->status;
+        if (status != "chunked" && status != "embedding" && status != "embedded") {
+            return plugin::Error::conflict(
+                "document_not_ready",
+                "document " + id + " is " + status + "; it can be asked about once it is chunked");
+        }
+        plan.scope.document_ids.push_back(id);
+    }
+    if (plan.scope.document_ids.empty()) {
+        std::string workspace = header_workspace;
+        if (request.contains("workspace_id") && request["workspace_id"].is_string()) {
+            workspace = request["workspace_id"].get<std::string>();
+        }
+        auto scope = access_.scope(caller.user_id, workspace, auth::WorkspaceAction::kAsk);
+        if (!scope) return scope.error();
+        plan.scope.scope = storage::indexScope(*scope, caller.user_id);
+    }
+
+    // A short follow-up ("and its side effects?") is retrieved with the last question's words.
+    plan.retrieval_query = plan.question;
+    if (contentWords(plan.question).size() <= kFollowUpWords) {
+        const auto& history = request.value("history", nlohmann::json::array());
+        for (auto it = history.rbegin(); it != history.rend(); ++it) {
+            if (it->is_object() && it->value("role", "") == "user" && it->contains("content") &&
+                (*it)["content"].is_string()) {
+                plan.retrieval_query = (*it)["content"].get<std::string>() + " " + plan.question;
+                break;
+            }
+        }
+    }
+    return plan;
+}
+
+plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan& plan) {
+    Ranked ranked;
+    if (encoder_) {
+        auto v = encoder_->encode({plan.retrieval_query}, 1);
+        if (!v) return v.error();
+        ranked.question_vector = std::move((*v)[0]);
+    }
+    auto retrieved = retriever_.retrieve(plan.retrieval_query, ranked.question_vector, plan.scope,
+                                         options_.retrieval);
+    if (!retrieved) return retrieved.error();
+    std::vector<search::Candidate> candidates = std::move(retrieved).value();
+    if (static_cast<int>(candidates.size()) > options_.rerank_candidates) {
+        candidates.resize(static_cast<std::size_t>(options_.rerank_candidates));
+    }
+    std::vector<std::pair<std::string, int>> keys;
+    for (const auto& c : candidates) keys.emplace_back(c.document_id, c.chunk_index);
+    auto passages = documents_.passages(keys);
+    if (!passages) return passages.error();
+
+    // Re-rank: cosine, normalised BM25 and the share of the question's words present.
+    const auto q_words = contentWords(plan.retrieval_query);
+    const std::set<std::string> q_set(q_words.begin(), q_words.end());
+    double max_bm25 = 1e-9;
+    for (const auto& c : candidates) max_bm25 = std::max(max_bm25, c.bm25.value_or(0));
+    struct Scored {
+        search::Candidate candidate;
+        storage::Passage passage;
+        std::set<std::string> words;
+    };
+    std::vector<Scored> scored;
+    for (auto& c : candidates) {
+        const auto p = std::find_if(passages->begin(), passages->end(), [&](const auto& x) {
+            return x.document_id == c.document_id && x.chunk.chunk_index == c.chunk_index;
+        });
+        if (p == passages->end()) continue;  // deleted since it was indexed
+        const auto words = contentWords(p->chunk.text);
+        std::set<std::string> w_set(words.begin(), words.end());
+        std::size_t shared = 0;
+        for (const auto& w : q_set) shared += w_set.count(w);
+        const double coverage = q_set.empty() ? 0 : static_cast<double>(shared) / q_set.size();
+        c.rerank_score = 0.55 * c.similarity.value_or(0) + 0.25 * c.bm25.value_or(0) / max_bm25 +
+                         0.20 * coverage;
+        scored.push_back(Scored{c, *p, std::move(w_set)});
+    }
+    std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+        return a.candidate.rerank_score > b.candidate.rerank_score;
+    });
+    std::vector<const Scored*> kept;
+    for (const auto& s : scored) {
+        if (static_cast<int>(kept.size()) >= options_.sources) break;
+        const bool duplicate = std::any_of(kept.begin(), kept.end(), [&](const Scored* k) {
+            return jaccard(k->words, s.words) >= kDuplicateJaccard;
+        });
+        if (!duplicate) kept.push_back(&s);
+    }
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        ranked.sources.push_back(Source{static_cast<int>(i) + 1, kept[i]->passage});
+        ranked.scores.push_back(kept[i]->candidate);
+    }
+    return ranked;
+}
+
+nlohmann::json KnowledgeService::sourcesJson(const Ranked& ranked) {
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t i = 0; i < ranked.sources.size(); ++i) {
+        const auto& s = ranked.sources[i];
+        const auto& c = ranked.scores[i];
+        const auto& chunk = s.passage.chunk;
+        out.push_back({{"source_number", s.number},
+                       {"document_id", s.passage.document_id},
+                       {"doc_name", s.passage.filename},
+                       {"chunk_id", chunk.id},
+                       {"chunk_index", chunk.chunk_index},
+                       {"page", chunk.page_start},
+                       {"page_end", chunk.page_end},
+                       {"section_path", chunk.section_path},
+                       {"char_start", chunk.char_start},
+                       {"char_end", chunk.char_end},
+                       {"excerpt", chunk.text},
+                       {"similarity", optionalScore(c.similarity)},
+                       {"bm25", optionalScore(c.bm25)},
+                       {"rerank_score", c.rerank_score},
+                       {"match_type", c.match_type}});
+    }
+    return out;
+}
+
+plugin::Result<nlohmann::json> KnowledgeService::search(const QueryPlan& plan) {
+    auto ranked = rank(plan);
+    if (!ranked) return ranked.error();
+    return nlohmann::json{{"question", plan.question}, {"sources", sourcesJson(*ranked)}};
+}
+
+void KnowledgeService::answer(const QueryPlan& plan,
+                              const std::function<bool(const nlohmann::json&)>& emit) {
+    const auto started = std::chrono::steady_clock::now();
+    auto ranked = rank(plan);
+    if (!ranked) {
+        emit({{"type", "error"},
+              {"code", ranked.error().code},
+              {"message", ranked.error().message},
+              {"trace_id", plan.trace_id}});
+        return;
+    }
+    const double retrieval_ms = elapsedMs(started);
+    if (!emit({{"type", "sources"}, {"sources", sourcesJson(*ranked)}})) return;
+
+    const Answer answer = answerer_.answer(plan.question, ranked->question_vector, ranked->sources);
+    // The answer streams word by word, as an LLM's would.
+    std::size_t from = 0;
+    while (from < answer.text.size()) {
+        std::size_t to = answer.text.find(' ', from);
+        to = to == std::string::npos ? answer.text.size() : to + 1;
+        if (!emit({{"type", "token"}, {"content", answer.text.substr(from, to - from)}})) return;
+        from = to;
+    }
+    nlohmann::json citations = nlohmann::json::array();
+    for (const auto& s : answer.sentences) {
+        const auto& source = ranked->sources[static_cast<std::size_t>(s.source_number - 1)];
+        citations.push_back({{"source_number", s.source_number},
+                             {"document_id", source.passage.document_id},
+                             {"doc_name", source.passage.filename},
+                             {"chunk_index", source.passage.chunk.chunk_index},
+                             {"page", s.page},
+                             {"char_start", s.char_start},
+                             {"char_end", s.char_end},
+                             {"quote", s.text},
+                             {"support", s.support}});
+    }
+    nlohmann::json done{
+        {"type", "done"},
+        {"answer", answer.text},
+        {"citations", citations},
+        {"refused", answer.refused},
+        {"answerer", "extractive"},
+        {"model", encoder_ ? encoder_->modelName() : ""},
+        {"agent_mode", plan.agent_mode},
+        {"timings_ms", {{"retrieval", retrieval_ms}, {"total", elapsedMs(started)}}},
+        {"trace_id", plan.trace_id}};
+    if (!plan.response_language.empty() && plan.response_language != "en") {
+        done["language_note"] =
+            "extractive answers quote the sources in their own language; configure an LLM to "
+            "answer in " +
+            plan.response_language;
+    }
+    emit(done);
+}
+
+}  // namespace docintel::knowledge

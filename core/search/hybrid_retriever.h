@@ -1,0 +1,53 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "search/keyword_index.h"
+#include "search/vector_index.h"
+
+namespace docintel::search {
+
+enum class Fusion {
+    kRrf,     ///< reciprocal rank fusion, 1/(60 + rank) from each list
+    kConvex,  ///< alpha·cosine + (1 − alpha)·bm25/max(bm25)
+};
+
+struct RetrievalOptions {
+    int candidates = 50;  ///< taken from each index before fusion
+    Fusion fusion = Fusion::kRrf;
+    double alpha = 0.6;  ///< weight of the vector score in kConvex
+};
+
+/// A chunk found for a question, with every score it earned.
+struct Candidate {
+    std::string document_id;
+    int chunk_index = 0;
+    std::optional<double> similarity;  ///< cosine to the question (when the chunk has a vector)
+    std::optional<double> bm25;        ///< when the keyword index matched it
+    double fused = 0;
+    double rerank_score = 0;
+    std::string match_type;  ///< hybrid | vector | keyword
+};
+
+/// Keyword top-k and vector top-k over the scope, fused into one ranking (best first). The
+/// similarity of keyword-only hits is filled in from the vector index, so every candidate
+/// carries both scores where they exist. Thread-safe.
+class HybridRetriever {
+  public:
+    HybridRetriever(const KeywordIndex& keywords, const VectorIndex* vectors)
+        : keywords_(keywords), vectors_(vectors) {}
+
+    /// `query_vector` empty: keyword only.
+    plugin::Result<std::vector<Candidate>> retrieve(const std::string& question,
+                                                    const std::vector<float>& query_vector,
+                                                    const SearchScope& scope,
+                                                    const RetrievalOptions& options) const;
+
+  private:
+    const KeywordIndex& keywords_;
+    const VectorIndex* vectors_;
+};
+
+}  // namespace docintel::search
