@@ -443,5 +443,80 @@ TEST_F(McpServerTest, LoggingLevelIsAcceptedPerSession) {
     EXPECT_EQ(call("logging/setLevel", {{"level", "loud"}})["error"]["code"], -32602);
 }
 
+// ---- the test profile (conformance fixtures) and SSE answers ----
+
+/// The `data:` payloads of an SSE body, in order.
+std::vector<json> sseMessages(const std::string& body) {
+    std::vector<json> out;
+    std::istringstream in(body);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("data: ", 0) == 0) out.push_back(json::parse(line.substr(6)));
+    }
+    return out;
+}
+
+TEST(McpTestProfile, ProgressAndLogsStreamAsSseBeforeTheResponseOnlyWhenAskedFor) {
+    TestServer::Options options;
+    options.mcp_test_profile = true;
+    TestServer server(options);
+    const std::string user = server.createUser("profile@example.com");
+    const std::string token = server.token(user, {"documents:read"}, 600, true);
+    auto headers = kAccept;
+    const auto init =
+        server.mcpRequest("POST", "/mcp",
+                          rpc("initialize", {{"protocolVersion", "2025-06-18"},
+                                             {"capabilities", json::object()},
+                                             {"clientInfo", {{"name", "t"}, {"version", "1"}}}})
+                              .dump(),
+                          token, headers);
+    ASSERT_EQ(init.status, 200);
+    headers["Mcp-Session-Id"] = init.header("mcp-session-id");
+
+    const auto progress = server.mcpRequest(
+        "POST", "/mcp",
+        rpc("tools/call",
+            {{"name", "test_tool_with_progress"}, {"_meta", {{"progressToken", "p1"}}}}, 9)
+            .dump(),
+        token, headers);
+    ASSERT_EQ(progress.status, 200);
+    EXPECT_EQ(progress.header("content-type"), "text/event-stream");
+    const auto events = sseMessages(progress.body);
+    ASSERT_EQ(events.size(), 4u) << progress.body;
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(events[i]["method"], "notifications/progress");
+        EXPECT_EQ(events[i]["params"]["progressToken"], "p1");
+        EXPECT_EQ(events[i]["params"]["progress"], i * 50);
+    }
+    EXPECT_EQ(events[3]["id"], 9);
+    EXPECT_EQ(events[3]["result"]["content"][0]["type"], "text");
+
+    // Without a progress token there is nothing to stream: plain JSON.
+    const auto plain = server.mcpRequest(
+        "POST", "/mcp", rpc("tools/call", {{"name", "test_tool_with_progress"}}).dump(), token,
+        headers);
+    EXPECT_EQ(plain.header("content-type"), "application/json");
+    // Log messages below the session's level are not sent.
+    server.mcpRequest("POST", "/mcp", rpc("logging/setLevel", {{"level", "error"}}).dump(), token,
+                      headers);
+    const auto quiet = server.mcpRequest(
+        "POST", "/mcp", rpc("tools/call", {{"name", "test_tool_with_logging"}}).dump(), token,
+        headers);
+    EXPECT_EQ(quiet.header("content-type"), "application/json");
+    server.mcpRequest("POST", "/mcp", rpc("logging/setLevel", {{"level", "debug"}}).dump(), token,
+                      headers);
+    const auto logged = server.mcpRequest(
+        "POST", "/mcp", rpc("tools/call", {{"name", "test_tool_with_logging"}}).dump(), token,
+        headers);
+    const auto logs = sseMessages(logged.body);
+    ASSERT_EQ(logs.size(), 4u) << logged.body;
+    EXPECT_EQ(logs[0]["params"]["data"], "Tool execution started");
+    EXPECT_EQ(logs[0]["params"]["level"], "info");
+
+    const json fixtures = json::parse(
+        server.mcpRequest("POST", "/mcp", rpc("resources/list").dump(), token, headers).body);
+    EXPECT_EQ(fixtures["result"]["resources"].size(), 3u);
+}
+
 }  // namespace
 }  // namespace docintel::test
