@@ -67,7 +67,12 @@ run: admin model
 	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
 	@exec $(SERVER)
 
-test: build db model
+# Peers of the MCP end-to-end tests (npm: conformance suite + Node 22; PyPI: the mcp SDK).
+.PHONY: e2e-deps bench-mcp
+e2e-deps: deps
+	@tests/e2e/mcp/setup.sh
+
+test: build db model e2e-deps
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
 	  ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 
@@ -85,6 +90,9 @@ bench-encoder: build model
 
 bench-ingest: build db model
 	@bench/ingest/run.sh
+
+bench-mcp: build db
+	@bench/mcp/run.sh
 
 clean:
 	@rm -rf $(BUILD_DIR)

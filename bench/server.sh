@@ -7,6 +7,7 @@ start_bench_server() {
     work=$(mktemp -d)
     trap 'kill $server_pid 2>/dev/null || true; wait $server_pid 2>/dev/null || true; rm -rf "$work"' EXIT
     export DOCINTEL_PORT=$port DOCINTEL_BASE_URL=http://127.0.0.1:$port DOCINTEL_DATA_DIR=$work
+    export DOCINTEL_MCP_PORT=${BENCH_MCP_PORT:-$((port + 1))}
     export DOCINTEL_PLUGINS_DIR=$work/plugins DOCINTEL_RATE_LIMIT_PER_MINUTE=100000000
     "$build/server/docintel-admin" migrate >/dev/null
     local email="bench-$(date +%s%N)@example.com"

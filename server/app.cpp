@@ -17,6 +17,7 @@
 #include "http/openapi.h"
 #include "jobs/worker_pool.h"
 #include "knowledge/knowledge_service.h"
+#include "mcp/mcp_server.h"
 #include "objects/object_store.h"
 #include "objects/url_signer.h"
 #include "plugin_host/plugin_loader.h"
@@ -133,6 +134,11 @@ struct App::Parts {
     plugin_host::PluginRegistry plugin_registry;
     std::unique_ptr<plugin_host::PluginLoader> plugin_loader;
     std::unique_ptr<plugin_host::PluginWatcher> plugin_watcher;
+    // MCP on its own listener (roles api and all).
+    std::unique_ptr<BearerAuthenticator> mcp_authenticator;
+    std::unique_ptr<mcp::McpServices> mcp_services;
+    std::unique_ptr<mcp::McpServer> mcp;
+    std::unique_ptr<http::HttpServer> mcp_http;
 
     std::mutex background_mutex;  // guards stopping
     std::condition_variable background_wake;
@@ -145,6 +151,8 @@ App::App(Config config) : config_(std::move(config)) {}
 App::~App() { stop(0); }
 
 int App::port() const { return parts_ && parts_->http ? parts_->http->port() : 0; }
+
+int App::mcpPort() const { return parts_ && parts_->mcp_http ? parts_->mcp_http->port() : 0; }
 
 void App::start(bool migrate) {
     parts_ = std::make_unique<Parts>(config_);
@@ -178,7 +186,14 @@ void App::start(bool migrate) {
         return parts.dispatcher->dispatch(r);
     });
     p.http->bind();
-    config_.resolveUrls(p.http->port());
+    if (config_.role != "worker") {
+        http::HttpServerOptions mcp_options = options;
+        mcp_options.port = config_.mcp_port;
+        p.mcp_http = std::make_unique<http::HttpServer>(
+            mcp_options, [this](const http::RawRequest& r) { return parts_->mcp->handle(r); });
+        p.mcp_http->bind();
+    }
+    config_.resolveUrls(p.http->port(), p.mcp_http ? p.mcp_http->port() : 0);
     p.upload_service = std::make_unique<services::UploadService>(
         p.documents, p.objects,
         objects::UrlSigner::fromSecretFile(config_.keysDir() + "/object-signing.secret"),
@@ -280,6 +295,8 @@ void App::start(bool migrate) {
         *p.plugin_loader, config_.plugins_dir, config_.plugin_poll_ms);
     p.plugin_watcher->start();
 
+    if (p.mcp_http) startMcp(p);
+
     p.background = std::thread([&p] {
         std::unique_lock lock(p.background_mutex);
         while (!p.stopping) {
@@ -304,16 +321,55 @@ void App::start(bool migrate) {
     }
 
     p.http->start();
+    if (p.mcp_http) p.mcp_http->start();
     common::log(common::LogLevel::kInfo, "server_started",
                 {{"port", std::to_string(p.http->port())},
                  {"base_url", config_.base_url},
+                 {"mcp_url", p.mcp_http ? config_.mcp_url : std::string("off")},
                  {"role", config_.role},
                  {"plugins_dir", config_.plugins_dir}});
+}
+
+void App::startMcp(Parts& p) {
+    p.mcp_authenticator = std::make_unique<BearerAuthenticator>(*p.tokens, config_.mcp_url);
+    p.mcp_services = std::make_unique<mcp::McpServices>(
+        mcp::McpServices{p.workspace_service, p.document_service, *p.upload_service, p.schemas});
+    mcp::PluginSource plugins{
+        [&registry = p.plugin_registry] { return registry.generation(); },
+        [&registry = p.plugin_registry] {
+            std::vector<mcp::Tool> tools;
+            for (const auto& t : registry.mcpTools()) {
+                tools.push_back(mcp::toolFromPlugin(t.plugin, t.definition));
+            }
+            return tools;
+        },
+        [&registry = p.plugin_registry] {
+            std::vector<mcp::Resource> resources;
+            for (const auto& r : registry.mcpResources()) {
+                resources.push_back(mcp::resourceFromPlugin(r.plugin, r.definition));
+            }
+            return resources;
+        }};
+    mcp::McpServerOptions options;
+    options.mcp_url = config_.mcp_url;
+    options.issuer = config_.issuer();
+    for (const auto& [name, _] : http::scopeDescriptions().items()) {
+        options.scopes_supported.push_back(name);
+    }
+    options.rate_limit_per_window = config_.rate_limit_per_minute;
+    options.test_profile = config_.mcp_test_profile;
+    if (options.test_profile) {
+        common::log(common::LogLevel::kWarning, "mcp_test_profile",
+                    {{"what", "serving the MCP conformance fixtures"}});
+    }
+    p.mcp = std::make_unique<mcp::McpServer>(*p.mcp_services, *p.mcp_authenticator,
+                                             std::move(plugins), std::move(options));
 }
 
 void App::stop(int grace_ms) {
     if (!parts_) return;
     Parts& p = *parts_;
+    if (p.mcp_http) p.mcp_http->stop(grace_ms);
     if (p.http) p.http->stop(grace_ms);
     if (p.workers) p.workers->stop(grace_ms);
     if (p.index_sync) p.index_sync->stop();

@@ -30,10 +30,14 @@ class App {
     void stop(int grace_ms = 10000);
 
     int port() const;
+    /// The MCP listener's port (0 when this role serves no MCP).
+    int mcpPort() const;
     const Config& config() const { return config_; }
 
   private:
     struct Parts;
+    void startMcp(Parts& parts);
+
     Config config_;
     std::unique_ptr<Parts> parts_;
 };

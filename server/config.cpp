@@ -116,6 +116,7 @@ Config Config::fromEnvironment() {
                              "DOCINTEL_MAX_UPLOAD_MB",
                              static_cast<int>(c.max_upload_bytes / (1024 * 1024)), 1, 1 << 20)) *
                          1024 * 1024;
+    c.mcp_test_profile = env("DOCINTEL_MCP_TEST_PROFILE") == "1";
     for (const auto& u : {c.base_url, c.mcp_url}) {
         if (!u.empty() && u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) {
             throw std::invalid_argument("DOCINTEL_BASE_URL/DOCINTEL_MCP_URL must be http(s) URLs");
@@ -124,9 +125,13 @@ Config Config::fromEnvironment() {
     return c;
 }
 
-void Config::resolveUrls(int bound_port) {
+void Config::resolveUrls(int bound_port, int bound_mcp_port) {
     if (base_url.empty()) base_url = "http://localhost:" + std::to_string(bound_port);
-    if (mcp_url.empty()) mcp_url = "http://localhost:" + std::to_string(mcp_port) + "/mcp";
+    if (mcp_url.empty()) {
+        mcp_url =
+            "http://localhost:" + std::to_string(bound_mcp_port > 0 ? bound_mcp_port : mcp_port) +
+            "/mcp";
+    }
 }
 
 }  // namespace docintel::server

@@ -29,13 +29,17 @@ struct Config {
     int worker_threads = 2;
     int job_lease_seconds = 30;
     std::string role = "all";  ///< api | worker | all
+    /// DOCINTEL_MCP_TEST_PROFILE=1: the MCP server also serves the conformance suite's fixture
+    /// tools and resources. For the conformance test only; never set in a normal start.
+    bool mcp_test_profile = false;
 
     /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad
     /// variable or file entry.
     static Config fromEnvironment();
 
-    /// Fills base_url/mcp_url defaults once the bound port is known.
-    void resolveUrls(int bound_port);
+    /// Fills base_url/mcp_url defaults once the bound port is known (`bound_mcp_port` > 0:
+    /// the MCP listener's, for port 0).
+    void resolveUrls(int bound_port, int bound_mcp_port = 0);
 
     std::string keysDir() const { return data_dir + "/keys"; }
     std::string indexDir() const { return index_dir.empty() ? data_dir + "/index" : index_dir; }

@@ -167,4 +167,23 @@ plugin::Result<nlohmann::json> DocumentService::remove(const plugin::Principal& 
     return nlohmann::json{{"deleted", true}, {"document_id", id}};
 }
 
+plugin::Result<nlohmann::json> DocumentService::ingestionStatus(const plugin::Principal& caller,
+                                                                const std::string& id) {
+    auto d = load(caller, id, auth::WorkspaceAction::kRead);
+    if (!d) return d.error();
+    const std::string& s = d->status;
+    return nlohmann::json{
+        {"document_id", d->id},
+        {"doc_id", d->id},
+        {"filename", d->filename},
+        {"status", s},
+        {"done", s == "embedded" || s == "error"},
+        {"failed", s == "error"},
+        {"chunks_available", s == "chunked" || s == "embedding" || s == "embedded"},
+        {"pages", d->pages ? nlohmann::json(*d->pages) : nlohmann::json(nullptr)},
+        {"error_code", nullable(d->error_code)},
+        {"error_message", nullable(d->error_message)},
+        {"updated_at", d->updated_at}};
+}
+
 }  // namespace docintel::services

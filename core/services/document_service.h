@@ -36,6 +36,11 @@ class DocumentService {
                                            const std::string& job_kind);
     /// Deletes the document, its chunks and its stored object.
     plugin::Result<nlohmann::json> remove(const plugin::Principal& caller, const std::string& id);
+    /// Where ingestion of the document stands: its status, whether it has finished (`done`:
+    /// embedded or error; a server without an encoder stops at chunked), whether chunks can be
+    /// read, and the error when it failed.
+    plugin::Result<nlohmann::json> ingestionStatus(const plugin::Principal& caller,
+                                                   const std::string& id);
 
     static nlohmann::json toJson(const storage::Document& d);
 

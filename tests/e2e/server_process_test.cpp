@@ -62,6 +62,7 @@ class ServerProcess : public ::testing::Test {
         port_ = freePort();
         env_ = "DOCINTEL_DATABASE_URL='" + db_.url() + "' DOCINTEL_DATA_DIR='" + data_dir_ +
                "' DOCINTEL_PORT=" + std::to_string(port_) +
+               " DOCINTEL_MCP_PORT=" + std::to_string(freePort()) +
                " DOCINTEL_BASE_URL=http://127.0.0.1:" + std::to_string(port_) +
                " DOCINTEL_PLUGINS_DIR='" + data_dir_ + "/plugins' DOCINTEL_MODELS_DIR='" +
                modelsDir() + "'";

@@ -107,6 +107,8 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.data_dir = data_dir_;
     config.host = "127.0.0.1";
     config.port = 0;
+    config.mcp_port = 0;
+    config.mcp_test_profile = options.mcp_test_profile;
     config.plugins_dir = plugins_dir_;
     const char* models = std::getenv("DOCINTEL_MODELS_DIR");
     config.models_dir = models && *models ? std::string(models) : sourceDir() + "/var/models";
@@ -170,16 +172,20 @@ void TestServer::revoke(const std::string& jti) {
     }
 }
 
-Response TestServer::request(const std::string& method, const std::string& path,
-                             const std::string& body, const std::string& token,
-                             const std::map<std::string, std::string>& headers) const {
-    Poco::Net::HTTPClientSession session("127.0.0.1", static_cast<Poco::UInt16>(port()));
+namespace {
+
+Response send(int port, const std::string& method, const std::string& path, const std::string& body,
+              const std::string& token, const std::map<std::string, std::string>& headers,
+              bool force_json_content_type) {
+    Poco::Net::HTTPClientSession session("127.0.0.1", static_cast<Poco::UInt16>(port));
     session.setTimeout(Poco::Timespan(30, 0));
     Poco::Net::HTTPRequest req(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
     if (!token.empty()) req.set("Authorization", "Bearer " + token);
     for (const auto& [k, v] : headers) req.set(k, v);
     if (!body.empty() || method == "POST" || method == "PUT" || method == "PATCH") {
-        req.setContentType("application/json");
+        if (force_json_content_type || !headers.count("Content-Type")) {
+            req.setContentType("application/json");
+        }
         req.setContentLength(static_cast<std::streamsize>(body.size()));
     }
     session.sendRequest(req) << body;
@@ -190,6 +196,20 @@ Response TestServer::request(const std::string& method, const std::string& path,
     for (const auto& [k, v] : resp) out.headers[Poco::toLower(k)] = v;
     Poco::StreamCopier::copyToString(in, out.body);
     return out;
+}
+
+}  // namespace
+
+Response TestServer::request(const std::string& method, const std::string& path,
+                             const std::string& body, const std::string& token,
+                             const std::map<std::string, std::string>& headers) const {
+    return send(port(), method, path, body, token, headers, true);
+}
+
+Response TestServer::mcpRequest(const std::string& method, const std::string& path,
+                                const std::string& body, const std::string& token,
+                                const std::map<std::string, std::string>& headers) const {
+    return send(mcpPort(), method, path, body, token, headers, false);
 }
 
 std::string TestServer::uploadDocument(const std::string& token, const std::string& filename,

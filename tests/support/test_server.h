@@ -45,12 +45,17 @@ class TestServer {
         int plugin_poll_ms = 200;
         /// Plugin files copied into the plugins folder before the server starts.
         std::vector<std::string> plugins;
+        /// Serve the MCP conformance fixtures (DOCINTEL_MCP_TEST_PROFILE).
+        bool mcp_test_profile = false;
     };
     TestServer() : TestServer(Options{}) {}
     explicit TestServer(Options options);
     ~TestServer();
 
     int port() const { return app_->port(); }
+    /// The MCP listener (port 0 → a free port) and its URL, the MCP token audience.
+    int mcpPort() const { return app_->mcpPort(); }
+    std::string mcpUrl() const { return app_->config().mcp_url; }
     std::string baseUrl() const;
     const std::string& dataDir() const { return data_dir_; }
     const std::string& pluginsDir() const { return plugins_dir_; }
@@ -71,6 +76,11 @@ class TestServer {
     Response get(const std::string& path, const std::string& token = {}) const {
         return request("GET", path, {}, token);
     }
+    /// A request to the MCP listener; `headers` are sent as given (nothing is added but the
+    /// bearer token when set, and Content-Type application/json with a body).
+    Response mcpRequest(const std::string& method, const std::string& path,
+                        const std::string& body = {}, const std::string& token = {},
+                        const std::map<std::string, std::string>& headers = {}) const;
 
     /// Uploads `bytes` through the API (create → PUT to the signed URL → complete) and returns
     /// the document id; `workspace_id` set = into that workspace.

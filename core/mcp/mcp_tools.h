@@ -1,0 +1,35 @@
+#pragma once
+
+#include <vector>
+
+#include "http/schema_validator.h"
+#include "mcp/mcp_types.h"
+#include "services/document_service.h"
+#include "services/upload_service.h"
+#include "services/workspace_service.h"
+
+namespace docintel::mcp {
+
+/// What the built-in tools and resources call: the same services REST calls. References must
+/// outlive the MCP server.
+struct McpServices {
+    services::WorkspaceService& workspaces;
+    services::DocumentService& documents;
+    services::UploadService& uploads;
+    /// The REST request schemas (schemas/api); tools whose arguments are a REST body reuse them.
+    const http::SchemaRegistry& schemas;
+};
+
+/// Error code a handler returns when the arguments passed the schema but are still unusable;
+/// the server answers it with JSON-RPC -32602 instead of a tool result.
+inline constexpr const char* kInvalidArguments = "invalid_arguments";
+
+/// The built-in tool table (spec §4.3): one entry per tool naming the service call behind it.
+/// Tools of areas not built yet arrive with their services: adding one is one entry.
+std::vector<Tool> builtinTools(const McpServices& services);
+
+/// The built-in resource templates (spec §2.3): docintel://documents/{document_id} and
+/// docintel://documents/{document_id}/chunks.
+std::vector<Resource> builtinResources(const McpServices& services);
+
+}  // namespace docintel::mcp
