@@ -27,6 +27,13 @@ struct Config {
     int worker_threads = 2;
     int job_lease_seconds = 30;
     std::string role = "all";  ///< api | worker | all
+    // Outgoing mail for e-mail sign-in codes (DOCINTEL_SMTP_HOST/_PORT/_FROM/_USERNAME/
+    // _PASSWORD); no host = no mail, so MFA sign-ins fail closed.
+    std::string smtp_host;
+    int smtp_port = 25;
+    std::string smtp_from = "docintel@localhost";
+    std::string smtp_username;
+    std::string smtp_password;
 
     /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad
     /// variable or file entry.
