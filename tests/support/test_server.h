@@ -45,6 +45,8 @@ class TestServer {
         int plugin_poll_ms = 200;
         /// Plugin files copied into the plugins folder before the server starts.
         std::vector<std::string> plugins;
+        /// An SMTP server on 127.0.0.1 for e-mail sign-in codes (0 = none).
+        int smtp_port = 0;
     };
     TestServer() : TestServer(Options{}) {}
     explicit TestServer(Options options);
