@@ -29,7 +29,7 @@ ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
 .PHONY: deps configure build db db-stop model migrate admin run test format format-check \
-  bench-http bench-encoder bench-ingest clean
+  bench-http bench-encoder bench-ingest clean e2e-deps
 
 deps:
 	@server/scripts/install-deps.sh
@@ -67,7 +67,14 @@ run: admin model
 	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
 	@exec $(SERVER)
 
-test: build db model
+# npm packages of the browser OAuth test (openid-client, playwright-core), from its lock file.
+E2E_OAUTH := tests/e2e/oauth
+$(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
+	@npm ci --prefix $(E2E_OAUTH) --no-audit --no-fund --loglevel=error
+
+e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
+
+test: build db model e2e-deps
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
 	  ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS)
 
