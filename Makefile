@@ -29,7 +29,7 @@ ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
 .PHONY: deps configure build db db-stop model migrate admin run test format format-check \
-  bench-http bench-encoder bench-ingest clean
+  bench-http bench-encoder bench-ingest clean e2e-deps
 
 deps:
 	@server/scripts/install-deps.sh
@@ -67,9 +67,15 @@ run: admin model
 	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
 	@exec $(SERVER)
 
-# Peers of the MCP end-to-end tests (npm: conformance suite + Node 22; PyPI: the mcp SDK).
+# Peers of the end-to-end tests: the MCP conformance suite + Node 22 and the mcp SDK
+# (tests/e2e/mcp/setup.sh); openid-client and playwright-core for the browser OAuth test, from
+# its lock file.
 .PHONY: e2e-deps bench-mcp
-e2e-deps: deps
+E2E_OAUTH := tests/e2e/oauth
+$(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
+	@npm ci --prefix $(E2E_OAUTH) --no-audit --no-fund --loglevel=error
+
+e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
 	@tests/e2e/mcp/setup.sh
 
 test: build db model e2e-deps

@@ -7,6 +7,13 @@
 //   revoke-token --jti ID [--ttl SECONDS]
 //   plugins list
 //   reindex
+//   user mfa --email E on|off          user disable|enable --email E
+//   user grant|revoke-scope --email E --scope "a b"
+//   access-requests list [--status pending|approved|denied|revoked]
+//   access-requests approve|deny|revoke --id ID
+//   app create --name N --scope "a b" [--workspace "ID[:role],..."] [--cidr "10.0.0.0/8,..."]
+//   app list | app show --client-id C | app rotate-secret --client-id C [--overlap SECONDS]
+//   app disable|enable --client-id C
 
 #include <cstdio>
 #include <iostream>
@@ -15,7 +22,9 @@
 #include <vector>
 
 #include "auth/key_set.h"
+#include "auth/oauth/oauth_admin.h"
 #include "auth/password_hasher.h"
+#include "auth/revocation_list.h"
 #include "auth/token_service.h"
 #include "common/clock.h"
 #include "common/id.h"
@@ -26,9 +35,13 @@
 #include "search/index_sync.h"
 #include "search/keyword_index.h"
 #include "server/config.h"
+#include "server/oauth_settings.h"
 #include "storage/database.h"
 #include "storage/index_feed_repository.h"
 #include "storage/migrator.h"
+#include "storage/oauth_account_repository.h"
+#include "storage/oauth_client_repository.h"
+#include "storage/oauth_grant_repository.h"
 #include "storage/token_revocation_repository.h"
 #include "storage/user_repository.h"
 
@@ -44,7 +57,17 @@ int usage() {
                  "[--ttl SECONDS]\n"
                  "       docintel-admin revoke-token --jti ID [--ttl SECONDS]\n"
                  "       docintel-admin plugins list\n"
-                 "       docintel-admin reindex\n";
+                 "       docintel-admin reindex\n"
+                 "       docintel-admin user mfa --email E on|off\n"
+                 "       docintel-admin user disable|enable --email E\n"
+                 "       docintel-admin user grant|revoke-scope --email E --scope \"a b\"\n"
+                 "       docintel-admin access-requests list [--status S]\n"
+                 "       docintel-admin access-requests approve|deny|revoke --id ID\n"
+                 "       docintel-admin app create --name N --scope \"a b\" "
+                 "[--workspace \"ID[:role],...\"] [--cidr \"CIDR,...\"]\n"
+                 "       docintel-admin app list | app show --client-id C\n"
+                 "       docintel-admin app rotate-secret --client-id C [--overlap SECONDS]\n"
+                 "       docintel-admin app disable|enable --client-id C\n";
     return 2;
 }
 
@@ -185,6 +208,96 @@ int pluginsList(const Config& config) {
     return 0;
 }
 
+/// `user mfa|disable|enable|grant|revoke-scope`, `access-requests ...` and `app ...`: the
+/// same administration the admin routes offer, run by an operator (actor: none).
+int oauthAdmin(docintel::storage::Database& db, const Config& config,
+               const std::vector<std::string>& args, const std::map<std::string, std::string>& f) {
+    Config c = config;
+    c.base_url = baseUrl();
+    c.resolveUrls(c.port);
+    const auto settings = docintel::server::oauthSettings(c);
+    docintel::storage::UserRepository users(db);
+    docintel::storage::OAuthAccountRepository accounts(db);
+    docintel::storage::OAuthClientRepository clients(db);
+    docintel::storage::OAuthGrantRepository grants(db);
+    docintel::storage::TokenRevocationRepository revoked(db);
+    docintel::auth::RevocationList revocations(revoked);
+    docintel::auth::oauth::OAuthAdmin admin(settings, users, accounts, clients, grants,
+                                            revocations);
+    const std::string what = args[0];
+    const std::string verb = args.size() > 1 ? args[1] : "";
+    const auto flag = [&f](const std::string& name) {
+        auto it = f.find(name);
+        return it == f.end() ? std::string() : it->second;
+    };
+    docintel::plugin::Result<nlohmann::json> out =
+        docintel::plugin::Error::badRequest("usage", "unknown command");
+    if (what == "user") {
+        if (flag("email").empty()) return usage();
+        auto user = admin.resolveUser(flag("email"));
+        if (!user) return fail(user.error().message);
+        if (verb == "mfa") {
+            const std::string state = args.size() > 2 ? args.back() : "";
+            if (state != "on" && state != "off") return usage();
+            out = admin.updateUser(*user, {{"mfa_enabled", state == "on"}});
+        } else if (verb == "disable" || verb == "enable") {
+            out = admin.updateUser(*user, {{"disabled", verb == "disable"}});
+        } else if (verb == "grant" || verb == "revoke-scope") {
+            const auto scopes = docintel::auth::oauth::splitScope(flag("scope"));
+            if (scopes.empty()) return usage();
+            out = verb == "grant" ? admin.grantScopes(*user, scopes, "")
+                                  : admin.revokeScopes(*user, scopes, "");
+        } else {
+            return usage();
+        }
+    } else if (what == "access-requests") {
+        if (verb == "list") {
+            out = admin.listAccessRequests(flag("status"));
+        } else if (verb == "approve" || verb == "deny" || verb == "revoke") {
+            if (flag("id").empty()) return usage();
+            out = admin.decideAccessRequest(flag("id"), verb, "");
+        } else {
+            return usage();
+        }
+    } else if (what == "app") {
+        if (verb == "create") {
+            if (flag("name").empty() || flag("scope").empty()) return usage();
+            nlohmann::json workspaces = nlohmann::json::array();
+            for (const auto& item :
+                 docintel::auth::oauth::stringList(nlohmann::json(flag("workspace")))) {
+                const auto colon = item.find(':');
+                workspaces.push_back(
+                    {{"workspace_id", item.substr(0, colon)},
+                     {"role", colon == std::string::npos ? "editor" : item.substr(colon + 1)}});
+            }
+            out = admin.createApplication({{"name", flag("name")},
+                                           {"scopes", flag("scope")},
+                                           {"cidrs", flag("cidr")},
+                                           {"workspaces", workspaces}},
+                                          "");
+        } else if (verb == "list") {
+            out = admin.listApplications();
+        } else if (flag("client-id").empty()) {
+            return usage();
+        } else if (verb == "show") {
+            out = admin.getApplication(flag("client-id"));
+        } else if (verb == "rotate-secret") {
+            out = admin.rotateSecret(flag("client-id"),
+                                     flag("overlap").empty() ? 86400 : std::stoll(flag("overlap")));
+        } else if (verb == "disable" || verb == "enable") {
+            out = admin.setApplicationDisabled(flag("client-id"), verb == "disable");
+        } else {
+            return usage();
+        }
+    }
+    if (!out) return fail(out.error().message);
+    std::cout << out->dump(2) << "\n";
+    if (out->contains("client_secret")) {
+        std::cerr << "(the client secret is shown once; store it now)\n";
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,6 +320,9 @@ int main(int argc, char** argv) {
         if (args[0] == "user" && args.size() >= 2 && args[1] == "create") return userCreate(db, f);
         if (args[0] == "user" && args.size() >= 2 && args[1] == "ensure-admin") {
             return ensureAdmin(db, f);
+        }
+        if (args[0] == "user" || args[0] == "access-requests" || args[0] == "app") {
+            return oauthAdmin(db, config, args, f);
         }
         if (args[0] == "token") return token(db, config, f);
         if (args[0] == "revoke-token") return revokeToken(db, f);

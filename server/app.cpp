@@ -5,6 +5,7 @@
 
 #include "auth/document_access.h"
 #include "auth/key_set.h"
+#include "auth/oauth/oauth_server.h"
 #include "auth/revocation_list.h"
 #include "auth/token_service.h"
 #include "auth/workspace_access.h"
@@ -27,6 +28,7 @@
 #include "search/index_sync.h"
 #include "search/keyword_index.h"
 #include "search/vector_index.h"
+#include "server/oauth_settings.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
 #include "services/ingestion_service.h"
@@ -126,6 +128,7 @@ struct App::Parts {
     std::shared_ptr<auth::KeySet> keys;
     std::unique_ptr<auth::TokenService> tokens;
     std::unique_ptr<BearerAuthenticator> authenticator;
+    std::unique_ptr<auth::oauth::OAuthServer> oauth;  ///< absent in a worker process
     http::Router router;
     http::SchemaRegistry schemas;
     std::unique_ptr<http::ApiServices> api_services;
@@ -183,6 +186,9 @@ void App::start(bool migrate) {
             }
             if (r.path == "/.well-known/jwks.json") return jsonResponse(200, parts.keys->jwks());
         }
+        if (parts_->oauth) {
+            if (auto handled = parts_->oauth->handle(r)) return std::move(*handled);
+        }
         return parts.dispatcher->dispatch(r);
     });
     p.http->bind();
@@ -214,6 +220,10 @@ void App::start(bool migrate) {
             return revocations.isRevoked(jti);
         });
     p.authenticator = std::make_unique<BearerAuthenticator>(*p.tokens, config_.restAudience());
+    if (config_.role != "worker") {
+        p.oauth = std::make_unique<auth::oauth::OAuthServer>(oauthSettings(config_), p.db,
+                                                             *p.tokens, p.revocations, p.users);
+    }
 
     // Workers embed chunks; API nodes embed questions.
     auto encoder = embed::SentenceEncoder::load(config_.models_dir + "/" + config_.model,

@@ -117,6 +117,11 @@ Config Config::fromEnvironment() {
                              static_cast<int>(c.max_upload_bytes / (1024 * 1024)), 1, 1 << 20)) *
                          1024 * 1024;
     c.mcp_test_profile = env("DOCINTEL_MCP_TEST_PROFILE") == "1";
+    c.smtp_host = env("DOCINTEL_SMTP_HOST", c.smtp_host);
+    c.smtp_port = envInt("DOCINTEL_SMTP_PORT", c.smtp_port, 1, 65535);
+    c.smtp_from = env("DOCINTEL_SMTP_FROM", c.smtp_from);
+    c.smtp_username = env("DOCINTEL_SMTP_USERNAME", c.smtp_username);
+    c.smtp_password = env("DOCINTEL_SMTP_PASSWORD", c.smtp_password);
     for (const auto& u : {c.base_url, c.mcp_url}) {
         if (!u.empty() && u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) {
             throw std::invalid_argument("DOCINTEL_BASE_URL/DOCINTEL_MCP_URL must be http(s) URLs");

@@ -32,6 +32,13 @@ struct Config {
     /// DOCINTEL_MCP_TEST_PROFILE=1: the MCP server also serves the conformance suite's fixture
     /// tools and resources. For the conformance test only; never set in a normal start.
     bool mcp_test_profile = false;
+    // Outgoing mail for e-mail sign-in codes (DOCINTEL_SMTP_HOST/_PORT/_FROM/_USERNAME/
+    // _PASSWORD); no host = no mail, so MFA sign-ins fail closed.
+    std::string smtp_host;
+    int smtp_port = 25;
+    std::string smtp_from = "docintel@localhost";
+    std::string smtp_username;
+    std::string smtp_password;
 
     /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad
     /// variable or file entry.

@@ -82,7 +82,9 @@ void registerApiRoutes(Router& router, ApiServices& s) {
     auto& uploads = s.uploads;
 
     std::vector<Op> ops = {
-        // Discovery and OAuth (the authorization server itself is its own issue).
+        // Discovery and OAuth. core/auth/oauth/oauth_server.cpp answers these in front of the
+        // dispatcher (form bodies, RFC 6749 error objects, the client's address); the entries
+        // here put them in the OpenAPI document.
         {"GET",
          "/.well-known/oauth-authorization-server",
          "authorization_server_metadata__well_known_oauth_authorization_server_get",

@@ -9,7 +9,7 @@ packages=(
   libpoppler-cpp-dev libtesseract-dev tesseract-ocr-eng libgumbo-dev libicu-dev libleptonica-dev libxapian-dev
   postgresql-15 postgresql-client-15
   wrk curl python3
-  nodejs python3-venv
+  nodejs python3-venv chromium
 )
 
 missing=()

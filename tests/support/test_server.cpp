@@ -116,6 +116,10 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.rate_limit_per_minute = options.rate_limit_per_minute;
     config.db_pool_size = 8;
     config.http_threads = 16;
+    if (options.smtp_port) {
+        config.smtp_host = "127.0.0.1";
+        config.smtp_port = options.smtp_port;
+    }
     app_ = std::make_unique<server::App>(config);
     try {
         app_->start();

@@ -47,6 +47,8 @@ class TestServer {
         std::vector<std::string> plugins;
         /// Serve the MCP conformance fixtures (DOCINTEL_MCP_TEST_PROFILE).
         bool mcp_test_profile = false;
+        /// An SMTP server on 127.0.0.1 for e-mail sign-in codes (0 = none).
+        int smtp_port = 0;
     };
     TestServer() : TestServer(Options{}) {}
     explicit TestServer(Options options);

@@ -1,0 +1,521 @@
+#include "auth/oauth/oauth_server.h"
+
+#include <Poco/Base64Decoder.h>
+#include <Poco/URI.h>
+
+#include <chrono>
+#include <map>
+#include <sstream>
+#include <string_view>
+
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/mustache.h"
+#include "http/error_mapper.h"
+
+namespace docintel::templates {
+const std::map<std::string_view, std::string_view>& embeddedFiles();
+}
+
+namespace docintel::auth::oauth {
+namespace {
+
+constexpr const char* kSessionCookie = "docintel_oauth";
+
+std::string header(const http::RawRequest& r, const std::string& name) {
+    auto it = r.headers.find(name);
+    return it == r.headers.end() ? std::string() : it->second;
+}
+
+/// Percent-decoding with '+' as a space (Poco turns '+' into a space only after a '?').
+std::string urlDecode(std::string s) {
+    for (char& c : s) {
+        if (c == '+') c = ' ';
+    }
+    std::string out;
+    try {
+        Poco::URI::decode(s, out);
+    } catch (const std::exception&) {
+        return {};
+    }
+    return out;
+}
+
+/// application/x-www-form-urlencoded (or a query string). A repeated name makes `duplicate`
+/// true (RFC 6749 §3.1: parameters must not repeat).
+Form parseForm(const std::string& text, bool* duplicate = nullptr) {
+    Form out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto amp = text.find('&', start);
+        if (amp == std::string::npos) amp = text.size();
+        const std::string pair = text.substr(start, amp - start);
+        if (!pair.empty()) {
+            const auto eq = pair.find('=');
+            const std::string name = urlDecode(pair.substr(0, eq));
+            const std::string value =
+                eq == std::string::npos ? std::string() : urlDecode(pair.substr(eq + 1));
+            if (!out.emplace(name, value).second && duplicate) *duplicate = true;
+        }
+        start = amp + 1;
+    }
+    return out;
+}
+
+std::string cookie(const http::RawRequest& r, const std::string& name) {
+    const std::string all = header(r, "cookie");
+    std::size_t start = 0;
+    while (start < all.size()) {
+        auto semi = all.find(';', start);
+        if (semi == std::string::npos) semi = all.size();
+        std::string item = all.substr(start, semi - start);
+        while (!item.empty() && item.front() == ' ') item.erase(0, 1);
+        if (item.rfind(name + "=", 0) == 0) return item.substr(name.size() + 1);
+        start = semi + 1;
+    }
+    return {};
+}
+
+plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
+    auto r = plugin::HttpResponse::json(status, std::move(body));
+    return r;
+}
+
+void noStore(plugin::HttpResponse& r) {
+    r.headers.emplace_back("Cache-Control", "no-store");
+    r.headers.emplace_back("Pragma", "no-cache");
+}
+
+void allowCors(plugin::HttpResponse& r) {
+    r.headers.emplace_back("Access-Control-Allow-Origin", "*");
+}
+
+/// An RFC 6749 §5.2 error object for an Error whose code is an OAuth error code.
+plugin::HttpResponse oauthErrorResponse(const plugin::Error& e, bool basic_auth = false) {
+    std::string code = e.code;
+    int status = e.http_status;
+    if (status >= 500) {
+        code = status == 503 ? "temporarily_unavailable" : "server_error";
+    }
+    nlohmann::json body = {{"error", code}, {"error_description", e.message}};
+    if (status >= 500) body["error_description"] = "the server could not complete the request";
+    auto r = jsonResponse(status, body);
+    if (status == 401) {
+        r.headers.emplace_back("WWW-Authenticate",
+                               basic_auth ? "Basic realm=\"docintel\"" : "Bearer");
+    }
+    noStore(r);
+    allowCors(r);
+    return r;
+}
+
+/// Client authentication from HTTP Basic (RFC 6749 §2.3.1) or form fields; `conflict` when
+/// both carry a secret.
+ClientCredentials credentialsOf(const http::RawRequest& r, const Form& form, bool* conflict) {
+    ClientCredentials c;
+    const std::string auth = header(r, "authorization");
+    if (auth.size() > 6 &&
+        (auth.compare(0, 6, "Basic ") == 0 || auth.compare(0, 6, "basic ") == 0)) {
+        std::istringstream in(auth.substr(6));
+        Poco::Base64Decoder decoder(in);
+        std::string decoded;
+        try {
+            std::getline(decoder, decoded, '\0');
+        } catch (const std::exception&) {
+            decoded.clear();
+        }
+        const auto colon = decoded.find(':');
+        if (colon != std::string::npos) {
+            c.client_id = urlDecode(decoded.substr(0, colon));
+            c.client_secret = urlDecode(decoded.substr(colon + 1));
+            c.via_basic = true;
+        }
+    }
+    const auto id = form.find("client_id");
+    const auto secret = form.find("client_secret");
+    if (c.via_basic) {
+        if (secret != form.end() || (id != form.end() && id->second != c.client_id)) {
+            *conflict = true;
+        }
+        return c;
+    }
+    if (id != form.end()) c.client_id = id->second;
+    if (secret != form.end()) c.client_secret = secret->second;
+    return c;
+}
+
+bool isForm(const http::RawRequest& r) {
+    return header(r, "content-type").rfind("application/x-www-form-urlencoded", 0) == 0;
+}
+
+std::string template_text(const std::string& name) {
+    const auto& files = docintel::templates::embeddedFiles();
+    auto it = files.find("oauth/" + name + ".html.mustache");
+    return it == files.end() ? std::string() : std::string(it->second);
+}
+
+/// "/admin/api/users/x/scopes" → {"users","x","scopes"}.
+std::vector<std::string> segmentsAfter(const std::string& path, const std::string& prefix) {
+    std::vector<std::string> out;
+    std::string rest = path.substr(prefix.size());
+    std::size_t start = 0;
+    while (start < rest.size()) {
+        auto slash = rest.find('/', start);
+        if (slash == std::string::npos) slash = rest.size();
+        if (slash > start) out.push_back(urlDecode(rest.substr(start, slash - start)));
+        start = slash + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+OAuthServer::OAuthServer(OAuthSettings settings, storage::Database& db, const TokenService& tokens,
+                         RevocationList& revocations, storage::UserRepository& users)
+    : settings_(std::move(settings)),
+      tokens_(tokens),
+      client_repository_(db),
+      accounts_(db),
+      grants_(db),
+      mailer_(settings_.smtp),
+      clients_(client_repository_),
+      register_limiter_(settings_.register_rate_per_minute, 60) {
+    token_endpoint_ = std::make_unique<TokenEndpoint>(
+        settings_, clients_, accounts_, grants_, tokens, revocations,
+        TokenCipher::loadOrCreate(settings_.token_cipher_key_file));
+    flow_ = std::make_unique<AuthorizationFlow>(settings_, clients_, accounts_, grants_,
+                                                *token_endpoint_, mailer_);
+    admin_ = std::make_unique<OAuthAdmin>(settings_, users, accounts_, client_repository_, grants_,
+                                          revocations);
+}
+
+OAuthServer::~OAuthServer() = default;
+
+nlohmann::json OAuthServer::authorizationServerMetadata() const {
+    const std::string& i = settings_.issuer;
+    return {
+        {"issuer", i},
+        {"authorization_endpoint", i + "/authorize"},
+        {"token_endpoint", i + "/token"},
+        {"registration_endpoint", i + "/register"},
+        {"revocation_endpoint", i + "/revoke"},
+        {"introspection_endpoint", i + "/introspect"},
+        {"jwks_uri", i + "/.well-known/jwks.json"},
+        {"scopes_supported", settings_.scopes_supported},
+        {"response_types_supported", {"code"}},
+        {"response_modes_supported", {"query"}},
+        {"grant_types_supported", {"authorization_code", "refresh_token", "client_credentials"}},
+        {"code_challenge_methods_supported", {"S256"}},
+        {"token_endpoint_auth_methods_supported",
+         {"none", "client_secret_basic", "client_secret_post"}},
+        {"revocation_endpoint_auth_methods_supported",
+         {"none", "client_secret_basic", "client_secret_post"}},
+        {"introspection_endpoint_auth_methods_supported",
+         {"client_secret_basic", "client_secret_post"}},
+        {"authorization_response_iss_parameter_supported", true},
+        {"resource_indicators_supported", true},
+        {"service_documentation", i + "/openapi.json"}};
+}
+
+nlohmann::json OAuthServer::protectedResourceMetadata(const std::string& resource) const {
+    const bool mcp = resource == settings_.mcp_resource;
+    return {{"resource", resource},
+            {"authorization_servers", {settings_.issuer}},
+            {"scopes_supported", settings_.scopes_supported},
+            {"bearer_methods_supported", {"header"}},
+            {"resource_signing_alg_values_supported", {"ES256"}},
+            {"resource_name", mcp ? "docintel MCP server" : "docintel REST API"},
+            {"resource_documentation", settings_.issuer + "/openapi.json"}};
+}
+
+plugin::HttpResponse OAuthServer::mcpResourceMetadataResponse() const {
+    auto r = jsonResponse(200, protectedResourceMetadata(settings_.mcp_resource));
+    allowCors(r);
+    return r;
+}
+
+std::optional<plugin::HttpResponse> OAuthServer::handle(const http::RawRequest& request) {
+    const std::string& p = request.path;
+    const bool ours = p == "/.well-known/oauth-authorization-server" ||
+                      p == "/.well-known/oauth-protected-resource/mcp" || p == "/authorize" ||
+                      p.rfind("/authorize/", 0) == 0 || p == "/token" || p == "/register" ||
+                      p == "/revoke" || p == "/introspect" || p.rfind("/admin/api/", 0) == 0;
+    if (!ours) return std::nullopt;
+    const auto started = std::chrono::steady_clock::now();
+    const std::string trace_id = http::traceIdFor(request.headers);
+    plugin::HttpResponse response;
+    try {
+        response = route(request, trace_id);
+    } catch (const std::exception& e) {
+        common::log(common::LogLevel::kError, "unhandled_exception",
+                    {{"trace_id", trace_id}, {"what", e.what()}});
+        response = oauthErrorResponse(plugin::Error::internal("unexpected"));
+    }
+    response.headers.emplace_back("X-Trace-Id", trace_id);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - started)
+                            .count();
+    common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
+                "http_request",
+                {{"method", request.method},
+                 {"path", request.path},
+                 {"status", std::to_string(response.status)},
+                 {"duration_ms", std::to_string(micros / 1000.0)},
+                 {"remote_address", request.remote_address},
+                 {"trace_id", trace_id}});
+    return response;
+}
+
+plugin::HttpResponse OAuthServer::route(const http::RawRequest& r, const std::string& trace_id) {
+    const std::string& p = r.path;
+    if (p.rfind("/admin/api/", 0) == 0) return adminRequest(r, trace_id);
+    if (r.method == "OPTIONS") {
+        plugin::HttpResponse pre;
+        pre.status = 204;
+        pre.content_type = "text/plain";
+        allowCors(pre);
+        pre.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+        pre.headers.emplace_back("Access-Control-Allow-Headers",
+                                 "Authorization, Content-Type, MCP-Protocol-Version");
+        pre.headers.emplace_back("Access-Control-Max-Age", "600");
+        return pre;
+    }
+    const auto wrongMethod = [&](const std::string& allowed) {
+        auto resp = oauthErrorResponse({"invalid_request", "use " + allowed, 405});
+        resp.headers.emplace_back("Allow", allowed);
+        return resp;
+    };
+    if (p == "/.well-known/oauth-authorization-server") {
+        if (r.method != "GET") return wrongMethod("GET");
+        auto resp = jsonResponse(200, authorizationServerMetadata());
+        allowCors(resp);
+        return resp;
+    }
+    if (p == "/.well-known/oauth-protected-resource/mcp") {
+        if (r.method != "GET") return wrongMethod("GET");
+        return mcpResourceMetadataResponse();
+    }
+    if (p == "/token") return r.method == "POST" ? tokenRequest(r) : wrongMethod("POST");
+    if (p == "/revoke") return r.method == "POST" ? revokeRequest(r) : wrongMethod("POST");
+    if (p == "/introspect") return r.method == "POST" ? introspectRequest(r) : wrongMethod("POST");
+    if (p == "/register") return r.method == "POST" ? registerRequest(r) : wrongMethod("POST");
+    if (p == "/authorize") {
+        if (r.method != "GET") return wrongMethod("GET");
+        return page(flow_->start(parseForm(r.query)));
+    }
+    const std::string session = cookie(r, kSessionCookie);
+    const Form form = isForm(r) ? parseForm(r.body) : Form{};
+    if (r.method != "POST") return wrongMethod("POST");
+    if (p == "/authorize/login") return page(flow_->login(session, form, r.remote_address));
+    if (p == "/authorize/mfa") return page(flow_->verifyMfa(session, form, r.remote_address));
+    if (p == "/authorize/consent") return page(flow_->consent(session, form));
+    return oauthErrorResponse({"invalid_request", "no such path", 404});
+}
+
+plugin::HttpResponse OAuthServer::tokenRequest(const http::RawRequest& r) {
+    if (!isForm(r)) {
+        return oauthErrorResponse(
+            {"invalid_request", "the body must be application/x-www-form-urlencoded", 400});
+    }
+    bool duplicate = false;
+    const Form form = parseForm(r.body, &duplicate);
+    if (duplicate) return oauthErrorResponse({"invalid_request", "a parameter repeats", 400});
+    bool conflict = false;
+    const ClientCredentials credentials = credentialsOf(r, form, &conflict);
+    if (conflict) {
+        return oauthErrorResponse({"invalid_request", "use one client authentication method", 400});
+    }
+    auto result = token_endpoint_->token(form, credentials, r.remote_address);
+    if (!result) return oauthErrorResponse(result.error(), credentials.via_basic);
+    auto resp = jsonResponse(200, std::move(result).value());
+    noStore(resp);
+    allowCors(resp);
+    return resp;
+}
+
+plugin::HttpResponse OAuthServer::revokeRequest(const http::RawRequest& r) {
+    if (!isForm(r)) {
+        return oauthErrorResponse(
+            {"invalid_request", "the body must be application/x-www-form-urlencoded", 400});
+    }
+    const Form form = parseForm(r.body);
+    bool conflict = false;
+    const ClientCredentials credentials = credentialsOf(r, form, &conflict);
+    if (conflict) {
+        return oauthErrorResponse({"invalid_request", "use one client authentication method", 400});
+    }
+    if (auto done = token_endpoint_->revoke(form, credentials); !done) {
+        return oauthErrorResponse(done.error(), credentials.via_basic);
+    }
+    plugin::HttpResponse resp;
+    resp.status = 200;
+    resp.content_type = "text/plain";
+    noStore(resp);
+    allowCors(resp);
+    return resp;
+}
+
+plugin::HttpResponse OAuthServer::introspectRequest(const http::RawRequest& r) {
+    if (!isForm(r)) {
+        return oauthErrorResponse(
+            {"invalid_request", "the body must be application/x-www-form-urlencoded", 400});
+    }
+    const Form form = parseForm(r.body);
+    bool conflict = false;
+    const ClientCredentials credentials = credentialsOf(r, form, &conflict);
+    if (conflict) {
+        return oauthErrorResponse({"invalid_request", "use one client authentication method", 400});
+    }
+    auto result = token_endpoint_->introspect(form, credentials);
+    if (!result) return oauthErrorResponse(result.error(), true);
+    auto resp = jsonResponse(200, std::move(result).value());
+    noStore(resp);
+    return resp;
+}
+
+plugin::HttpResponse OAuthServer::registerRequest(const http::RawRequest& r) {
+    if (!register_limiter_.take("register:" + r.remote_address, common::nowEpochSeconds())
+             .allowed) {
+        auto resp = oauthErrorResponse({"invalid_request", "too many registrations", 429});
+        resp.headers.emplace_back("Retry-After", "60");
+        return resp;
+    }
+    nlohmann::json body;
+    try {
+        body = nlohmann::json::parse(r.body);
+    } catch (const nlohmann::json::exception&) {
+        return oauthErrorResponse({"invalid_client_metadata", "the body must be JSON", 400});
+    }
+    auto result = clients_.registerClient(body);
+    if (!result) return oauthErrorResponse(result.error());
+    common::log(common::LogLevel::kInfo, "oauth_client_registered",
+                {{"client_id", (*result)["client_id"].get<std::string>()},
+                 {"remote_address", r.remote_address}});
+    auto resp = jsonResponse(201, std::move(result).value());
+    noStore(resp);
+    allowCors(resp);
+    return resp;
+}
+
+plugin::HttpResponse OAuthServer::page(const FlowStep& step) const {
+    plugin::HttpResponse resp;
+    const bool secure = settings_.issuer.rfind("https://", 0) == 0;
+    const std::string attrs =
+        std::string("; Path=/authorize; HttpOnly; SameSite=Lax") + (secure ? "; Secure" : "");
+    if (!step.session_cookie.empty()) {
+        resp.headers.emplace_back("Set-Cookie",
+                                  std::string(kSessionCookie) + "=" + step.session_cookie + attrs +
+                                      "; Max-Age=" + std::to_string(settings_.session_ttl));
+    } else if (step.end_session) {
+        resp.headers.emplace_back("Set-Cookie",
+                                  std::string(kSessionCookie) + "=" + attrs + "; Max-Age=0");
+    }
+    noStore(resp);
+    resp.headers.emplace_back("Referrer-Policy", "no-referrer");
+    if (step.page.empty()) {
+        resp.status = 303;
+        resp.content_type = "text/plain";
+        resp.headers.emplace_back("Location", step.location);
+        return resp;
+    }
+    nlohmann::json view = step.view;
+    view["issuer"] = settings_.issuer;
+    auto body = common::renderMustache(template_text(step.page), view);
+    nlohmann::json layout_view = {{"title", view.value("title", "Sign in to docintel")},
+                                  {"body", body ? *body : std::string()}};
+    auto html = body ? common::renderMustache(template_text("layout"), layout_view) : body;
+    if (!html) {
+        common::log(common::LogLevel::kError, "template_error",
+                    {{"page", step.page}, {"what", html.error().message}});
+        resp.status = 500;
+        resp.content_type = "text/plain";
+        resp.raw_body = "internal error";
+        return resp;
+    }
+    resp.status = step.status;
+    resp.content_type = "text/html; charset=utf-8";
+    resp.raw_body = *html;
+    resp.headers.emplace_back("Content-Security-Policy",
+                              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' "
+                              "data:; frame-ancestors 'none'; base-uri 'none'");
+    resp.headers.emplace_back("X-Frame-Options", "DENY");
+    resp.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    return resp;
+}
+
+plugin::HttpResponse OAuthServer::adminRequest(const http::RawRequest& r,
+                                               const std::string& trace_id) {
+    const auto fail = [&](const plugin::Error& e) {
+        return http::errorResponse(e, trace_id,
+                                   settings_.issuer + "/.well-known/oauth-protected-resource/api");
+    };
+    const std::string auth = header(r, "authorization");
+    if (auth.rfind("Bearer ", 0) != 0)
+        return fail(plugin::Error::unauthorized("missing bearer token"));
+    auto principal = tokens_.verify(auth.substr(7), settings_.rest_resource);
+    if (!principal) return fail(principal.error());
+    if (auto allowed = admin_->requireAdmin(*principal); !allowed) return fail(allowed.error());
+
+    nlohmann::json body = nlohmann::json::object();
+    if (!r.body.empty()) {
+        try {
+            body = nlohmann::json::parse(r.body);
+        } catch (const nlohmann::json::exception&) {
+            return fail(plugin::Error::badRequest("invalid_request", "the body must be JSON"));
+        }
+    }
+    const std::string actor = principal->user_id;
+    const auto seg = segmentsAfter(r.path, "/admin/api/");
+    const std::string& m = r.method;
+    plugin::Result<nlohmann::json> out = plugin::Error::notFound("no such admin route");
+    int status = 200;
+    if (!seg.empty() && seg[0] == "users") {
+        if (seg.size() == 1 && m == "POST") {
+            out = admin_->createUser(body);
+            status = 201;
+        } else if (seg.size() >= 2) {
+            auto user_id = admin_->resolveUser(seg[1]);
+            if (!user_id) return fail(user_id.error());
+            if (seg.size() == 2 && m == "GET") out = admin_->getUser(*user_id);
+            if (seg.size() == 2 && m == "PATCH") out = admin_->updateUser(*user_id, body);
+            if (seg.size() == 3 && seg[2] == "scopes" && m == "POST") {
+                out = admin_->grantScopes(
+                    *user_id, stringList(body.value("scopes", nlohmann::json())), actor);
+            }
+            if (seg.size() == 4 && seg[2] == "scopes" && seg[3] == "revoke" && m == "POST") {
+                out = admin_->revokeScopes(
+                    *user_id, stringList(body.value("scopes", nlohmann::json())), actor);
+            }
+        }
+    } else if (!seg.empty() && seg[0] == "access-requests") {
+        if (seg.size() == 1 && m == "GET") {
+            out = admin_->listAccessRequests(parseForm(r.query)["status"]);
+        } else if (seg.size() == 3 && m == "POST") {
+            out = admin_->decideAccessRequest(seg[1], seg[2], actor);
+        }
+    } else if (!seg.empty() && seg[0] == "applications") {
+        if (seg.size() == 1 && m == "GET") out = admin_->listApplications();
+        if (seg.size() == 1 && m == "POST") {
+            out = admin_->createApplication(body, actor);
+            status = 201;
+        }
+        if (seg.size() == 2 && m == "GET") out = admin_->getApplication(seg[1]);
+        if (seg.size() == 3 && m == "POST" && seg[2] == "rotate-secret") {
+            const auto overlap = body.value("overlap_seconds", nlohmann::json(86400));
+            if (!overlap.is_number_integer()) {
+                return fail(plugin::Error::badRequest("invalid_request",
+                                                      "overlap_seconds must be an integer"));
+            }
+            out = admin_->rotateSecret(seg[1], overlap.get<std::int64_t>());
+        }
+        if (seg.size() == 3 && m == "POST" && (seg[2] == "disable" || seg[2] == "enable")) {
+            out = admin_->setApplicationDisabled(seg[1], seg[2] == "disable");
+        }
+    }
+    if (!out) return fail(out.error());
+    auto resp = jsonResponse(status, std::move(out).value());
+    noStore(resp);
+    return resp;
+}
+
+}  // namespace docintel::auth::oauth
