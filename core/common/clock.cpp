@@ -26,4 +26,9 @@ std::string nowIso8601() {
     return buf;
 }
 
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
 }  // namespace docintel::common

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -7,6 +8,9 @@ namespace docintel::common {
 
 /// Seconds since the Unix epoch.
 std::int64_t nowEpochSeconds();
+
+/// Milliseconds since `start` on the steady clock: durations for logs and responses.
+double millisecondsSince(std::chrono::steady_clock::time_point start);
 
 /// Current UTC time as RFC 3339 with milliseconds, e.g. 2026-11-22T02:36:41.123Z.
 std::string nowIso8601();

@@ -149,11 +149,8 @@ plugin::HttpResponse ApiDispatcher::dispatch(const RawRequest& raw) const {
                                  options_.resource_metadata_url);
     }
     response.headers.emplace_back("X-Trace-Id", trace_id);
-    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - started)
-                            .count();
     const std::string status = std::to_string(response.status);
-    const std::string duration = std::to_string(micros / 1000.0);
+    const std::string duration = std::to_string(common::millisecondsSince(started));
     common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
                 "http_request",
                 {{"method", raw.method},

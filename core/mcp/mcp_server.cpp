@@ -145,11 +145,8 @@ plugin::HttpResponse McpServer::handle(const http::RawRequest& request) {
     response.headers.emplace_back("X-Trace-Id", x.trace_id);
     if (!x.new_session_id.empty())
         response.headers.emplace_back("Mcp-Session-Id", x.new_session_id);
-    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - started)
-                            .count();
     const std::string status = std::to_string(response.status);
-    const std::string duration = std::to_string(micros / 1000.0);
+    const std::string duration = std::to_string(common::millisecondsSince(started));
     common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
                 "mcp_request",
                 {{"method", request.method},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 namespace docintel::search {
@@ -35,8 +36,8 @@ plugin::Status IndexSync::rebuild(storage::IndexFeedRepository& feed, KeywordInd
 
 plugin::Status IndexSync::start(int poll_ms) {
     const auto started = std::chrono::steady_clock::now();
-    const bool rebuild_keywords = keywords_.watermark() == 0;
     std::uint64_t position = keywords_.watermark();
+    const bool rebuild_keywords = position == 0;
     if (rebuild_keywords || vectors_) {
         if (rebuild_keywords) {
             if (auto s = keywords_.clear(); !s) return s;
@@ -56,14 +57,13 @@ plugin::Status IndexSync::start(int poll_ms) {
         } else {
             position = std::min(position, *watermark);
         }
-        common::log(common::LogLevel::kInfo, "indexes_loaded",
-                    {{"documents", std::to_string(documents)},
-                     {"chunks", std::to_string(keywords_.size())},
-                     {"vectors", std::to_string(vectors_ ? vectors_->size() : 0)},
-                     {"keyword_rebuilt", rebuild_keywords ? "true" : "false"},
-                     {"ms", std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               std::chrono::steady_clock::now() - started)
-                                               .count())}});
+        common::log(
+            common::LogLevel::kInfo, "indexes_loaded",
+            {{"documents", std::to_string(documents)},
+             {"chunks", std::to_string(keywords_.size())},
+             {"vectors", std::to_string(vectors_ ? vectors_->size() : 0)},
+             {"keyword_rebuilt", rebuild_keywords ? "true" : "false"},
+             {"ms", std::to_string(static_cast<long long>(common::millisecondsSince(started)))}});
     }
     {
         std::lock_guard lock(sync_mutex_);

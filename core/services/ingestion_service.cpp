@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "ingest/chunker.h"
 #include "ingest/parser.h"
@@ -54,9 +55,7 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     for (const auto& c : *chunks) texts.push_back(c.text);
     const auto started = std::chrono::steady_clock::now();
     auto vectors = encoder_->encode(texts, kEmbedBatch);
-    const auto encode_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::steady_clock::now() - started)
-                               .count();
+    const auto encode_ms = static_cast<long long>(common::millisecondsSince(started));
     if (!vectors) return vectors.error();
     if (auto ok = documents_.storeEmbeddings(id, *vectors, encoder_->modelName(),
                                              encoder_->modelVersion(), "embedded");

@@ -252,15 +252,12 @@ std::optional<plugin::HttpResponse> OAuthServer::handle(const http::RawRequest& 
         response = oauthErrorResponse(plugin::Error::internal("unexpected"));
     }
     response.headers.emplace_back("X-Trace-Id", trace_id);
-    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - started)
-                            .count();
     common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
                 "http_request",
                 {{"method", request.method},
                  {"path", request.path},
                  {"status", std::to_string(response.status)},
-                 {"duration_ms", std::to_string(micros / 1000.0)},
+                 {"duration_ms", std::to_string(common::millisecondsSince(started))},
                  {"remote_address", request.remote_address},
                  {"trace_id", trace_id}});
     return response;
