@@ -148,6 +148,31 @@ bool isForm(const http::RawRequest& r) {
     return header(r, "content-type").rfind("application/x-www-form-urlencoded", 0) == 0;
 }
 
+/// The body and client authentication of a client endpoint (token, revoke, introspect).
+struct ClientForm {
+    Form form;
+    ClientCredentials credentials;
+};
+
+/// Reads a client endpoint's form, or the `invalid_request` that refuses it: not a form, a
+/// repeated parameter (when `reject_repeats`), or two client authentication methods.
+plugin::Result<ClientForm> readClientForm(const http::RawRequest& r, bool reject_repeats) {
+    if (!isForm(r)) {
+        return plugin::Error{"invalid_request",
+                             "the body must be application/x-www-form-urlencoded", 400};
+    }
+    ClientForm out;
+    bool duplicate = false;
+    out.form = parseForm(r.body, reject_repeats ? &duplicate : nullptr);
+    if (duplicate) return plugin::Error{"invalid_request", "a parameter repeats", 400};
+    bool conflict = false;
+    out.credentials = credentialsOf(r, out.form, &conflict);
+    if (conflict) {
+        return plugin::Error{"invalid_request", "use one client authentication method", 400};
+    }
+    return out;
+}
+
 std::string template_text(const std::string& name) {
     const auto& files = docintel::templates::embeddedFiles();
     auto it = files.find("oauth/" + name + ".html.mustache");
@@ -310,20 +335,10 @@ plugin::HttpResponse OAuthServer::route(const http::RawRequest& r, const std::st
 }
 
 plugin::HttpResponse OAuthServer::tokenRequest(const http::RawRequest& r) {
-    if (!isForm(r)) {
-        return oauthErrorResponse(
-            {"invalid_request", "the body must be application/x-www-form-urlencoded", 400});
-    }
-    bool duplicate = false;
-    const Form form = parseForm(r.body, &duplicate);
-    if (duplicate) return oauthErrorResponse({"invalid_request", "a parameter repeats", 400});
-    bool conflict = false;
-    const ClientCredentials credentials = credentialsOf(r, form, &conflict);
-    if (conflict) {
-        return oauthErrorResponse({"invalid_request", "use one client authentication method", 400});
-    }
-    auto result = token_endpoint_->token(form, credentials, r.remote_address);
-    if (!result) return oauthErrorResponse(result.error(), credentials.via_basic);
+    auto in = readClientForm(r, true);
+    if (!in) return oauthErrorResponse(in.error());
+    auto result = token_endpoint_->token(in->form, in->credentials, r.remote_address);
+    if (!result) return oauthErrorResponse(result.error(), in->credentials.via_basic);
     auto resp = jsonResponse(200, std::move(result).value());
     noStore(resp);
     allowCors(resp);
@@ -331,18 +346,10 @@ plugin::HttpResponse OAuthServer::tokenRequest(const http::RawRequest& r) {
 }
 
 plugin::HttpResponse OAuthServer::revokeRequest(const http::RawRequest& r) {
-    if (!isForm(r)) {
-        return oauthErrorResponse(
-            {"invalid_request", "the body must be application/x-www-form-urlencoded", 400});
-    }
-    const Form form = parseForm(r.body);
-    bool conflict = false;
-    const ClientCredentials credentials = credentialsOf(r, form, &conflict);
-    if (conflict) {
-        return oauthErrorResponse({"invalid_request", "use one client authentication method", 400});
-    }
-    if (auto done = token_endpoint_->revoke(form, credentials); !done) {
-        return oauthErrorResponse(done.error(), credentials.via_basic);
+    auto in = readClientForm(r, false);
+    if (!in) return oauthErrorResponse(in.error());
+    if (auto done = token_endpoint_->revoke(in->form, in->credentials); !done) {
+        return oauthErrorResponse(done.error(), in->credentials.via_basic);
     }
     plugin::HttpResponse resp;
     resp.status = 200;
@@ -353,17 +360,9 @@ plugin::HttpResponse OAuthServer::revokeRequest(const http::RawRequest& r) {
 }
 
 plugin::HttpResponse OAuthServer::introspectRequest(const http::RawRequest& r) {
-    if (!isForm(r)) {
-        return oauthErrorResponse(
-            {"invalid_request", "the body must be application/x-www-form-urlencoded", 400});
-    }
-    const Form form = parseForm(r.body);
-    bool conflict = false;
-    const ClientCredentials credentials = credentialsOf(r, form, &conflict);
-    if (conflict) {
-        return oauthErrorResponse({"invalid_request", "use one client authentication method", 400});
-    }
-    auto result = token_endpoint_->introspect(form, credentials);
+    auto in = readClientForm(r, false);
+    if (!in) return oauthErrorResponse(in.error());
+    auto result = token_endpoint_->introspect(in->form, in->credentials);
     if (!result) return oauthErrorResponse(result.error(), true);
     auto resp = jsonResponse(200, std::move(result).value());
     noStore(resp);
