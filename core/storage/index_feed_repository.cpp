@@ -16,8 +16,8 @@ constexpr Statement kSearchableIds{
     "id > $1::uuid ORDER BY id LIMIT $2"};
 constexpr Statement kLoad{
     "index_load_documents",
-    "SELECT d.id::text, CASE WHEN d.workspace_id IS NULL THEN 'p:' || d.owner_id::text ELSE "
-    "'w:' || d.workspace_id::text END, c.chunk_index, c.text, coalesce(c.model, ''), c.embedding "
+    "SELECT d.id::text, coalesce(d.workspace_id::text, ''), d.owner_id::text, c.chunk_index, "
+    "c.text, coalesce(c.model, ''), c.embedding "
     "FROM documents d JOIN chunks c ON c.document_id = d.id "
     "WHERE d.id = ANY($1::uuid[]) AND d.status IN ('chunked', 'embedding', 'embedded') "
     "ORDER BY d.id, c.chunk_index"};
@@ -37,14 +37,15 @@ std::vector<IndexedDocument> loadIn(Tx& tx, const std::vector<std::string>& ids)
     for (const auto& r : tx.exec(kLoad, uuidArray(ids))) {
         const auto id = r[0].as<std::string>();
         if (out.empty() || out.back().id != id) {
-            out.push_back(IndexedDocument{id, r[1].as<std::string>(), {}});
+            out.push_back(IndexedDocument{
+                id, indexScope(r[1].as<std::string>(), r[2].as<std::string>()), {}});
         }
         IndexedChunk c;
-        c.chunk_index = r[2].as<int>();
-        c.text = r[3].as<std::string>();
-        c.model = r[4].as<std::string>();
-        if (!r[5].is_null()) {
-            const pqxx::binarystring bytes(r[5]);
+        c.chunk_index = r[3].as<int>();
+        c.text = r[4].as<std::string>();
+        c.model = r[5].as<std::string>();
+        if (!r[6].is_null()) {
+            const pqxx::binarystring bytes(r[6]);
             c.vector.resize(bytes.size() / sizeof(float));
             std::memcpy(c.vector.data(), bytes.data(), c.vector.size() * sizeof(float));
         }
