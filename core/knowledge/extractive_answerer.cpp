@@ -39,11 +39,10 @@ double cosine(const std::vector<float>& a, const std::vector<float>& b) {
     return sum;
 }
 
-std::string trim(const std::string& s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return s.substr(b, e - b);
+/// Narrows [start, end) of `text` to leave out surrounding white space.
+void trimSpan(const std::string& text, int& start, int& end) {
+    while (start < end && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+    while (end > start && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
 }
 
 struct Candidate {
@@ -82,29 +81,37 @@ std::vector<std::string> contentWords(const std::string& text) {
     return words;
 }
 
+std::set<std::string> contentWordSet(const std::string& text) {
+    const auto words = contentWords(text);
+    return {words.begin(), words.end()};
+}
+
+double coverage(const std::set<std::string>& question, const std::set<std::string>& words) {
+    if (question.empty()) return 0;
+    std::size_t shared = 0;
+    for (const auto& w : question) shared += words.count(w);
+    return static_cast<double>(shared) / static_cast<double>(question.size());
+}
+
 Answer ExtractiveAnswerer::answer(const std::string& question,
                                   const std::vector<float>& question_vector,
                                   const std::vector<Source>& sources) const {
     Answer out;
-    const auto q_words = contentWords(question);
-    const std::set<std::string> q_set(q_words.begin(), q_words.end());
+    const auto q_set = contentWordSet(question);
 
     std::vector<Candidate> candidates;
     for (std::size_t s = 0; s < sources.size() && candidates.size() < kMaxCandidates; ++s) {
         const std::string& text = sources[s].passage.chunk.text;
-        for (const auto& [start, end] : ingest::boundaries(text, true)) {
-            std::string sentence = trim(text.substr(start, end - start));
-            if (sentence.size() < kMinSentenceBytes || sentence.size() > kMaxSentenceBytes)
-                continue;
+        for (auto [start, end] : ingest::boundaries(text, true)) {
+            trimSpan(text, start, end);
+            const auto length = static_cast<std::size_t>(end - start);
+            if (length < kMinSentenceBytes || length > kMaxSentenceBytes) continue;
+            std::string sentence = text.substr(start, length);
             Candidate c;
             c.source = s;
-            c.start = start + static_cast<int>(text.substr(start, end - start).find(sentence));
-            c.end = c.start + static_cast<int>(sentence.size());
-            const auto words = contentWords(sentence);
-            const std::set<std::string> w_set(words.begin(), words.end());
-            std::size_t shared = 0;
-            for (const auto& w : q_set) shared += w_set.count(w);
-            c.overlap = q_set.empty() ? 0 : static_cast<double>(shared) / q_set.size();
+            c.start = start;
+            c.end = end;
+            c.overlap = coverage(q_set, contentWordSet(sentence));
             c.text = std::move(sentence);
             candidates.push_back(std::move(c));
             if (candidates.size() >= kMaxCandidates) break;

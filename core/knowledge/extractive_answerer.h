@@ -1,5 +1,6 @@
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,5 +63,9 @@ class ExtractiveAnswerer {
 
 /// The lower-cased content words of a text (no stop words, plural "s" dropped).
 std::vector<std::string> contentWords(const std::string& text);
+/// The distinct content words of a text.
+std::set<std::string> contentWordSet(const std::string& text);
+/// The share of the `question`'s words found in `words` (0 when it has none).
+double coverage(const std::set<std::string>& question, const std::set<std::string>& words);
 
 }  // namespace docintel::knowledge

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
+#include "common/clock.h"
 #include "common/id.h"
 #include "storage/index_feed_repository.h"
 
@@ -20,11 +22,6 @@ double jaccard(const std::set<std::string>& a, const std::set<std::string>& b) {
     std::size_t shared = 0;
     for (const auto& w : a) shared += b.count(w);
     return static_cast<double>(shared) / static_cast<double>(a.size() + b.size() - shared);
-}
-
-double elapsedMs(std::chrono::steady_clock::time_point since) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
-        .count();
 }
 
 nlohmann::json optionalScore(const std::optional<double>& v) {
@@ -122,8 +119,7 @@ plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan&
     if (!passages) return passages.error();
 
     // Re-rank: cosine, normalised BM25 and the share of the question's words present.
-    const auto q_words = contentWords(plan.retrieval_query);
-    const std::set<std::string> q_set(q_words.begin(), q_words.end());
+    const auto q_set = contentWordSet(plan.retrieval_query);
     double max_bm25 = 1e-9;
     for (const auto& c : candidates) max_bm25 = std::max(max_bm25, c.bm25.value_or(0));
     struct Scored {
@@ -132,19 +128,15 @@ plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan&
         std::set<std::string> words;
     };
     std::vector<Scored> scored;
+    std::map<std::pair<std::string, int>, storage::Passage*> by_key;
+    for (auto& p : passages.value()) by_key[{p.document_id, p.chunk.chunk_index}] = &p;
     for (auto& c : candidates) {
-        const auto p = std::find_if(passages->begin(), passages->end(), [&](const auto& x) {
-            return x.document_id == c.document_id && x.chunk.chunk_index == c.chunk_index;
-        });
-        if (p == passages->end()) continue;  // deleted since it was indexed
-        const auto words = contentWords(p->chunk.text);
-        std::set<std::string> w_set(words.begin(), words.end());
-        std::size_t shared = 0;
-        for (const auto& w : q_set) shared += w_set.count(w);
-        const double coverage = q_set.empty() ? 0 : static_cast<double>(shared) / q_set.size();
+        const auto p = by_key.find({c.document_id, c.chunk_index});
+        if (p == by_key.end()) continue;  // deleted since it was indexed
+        auto words = contentWordSet(p->second->chunk.text);
         c.rerank_score = 0.55 * c.similarity.value_or(0) + 0.25 * c.bm25.value_or(0) / max_bm25 +
-                         0.20 * coverage;
-        scored.push_back(Scored{c, *p, std::move(w_set)});
+                         0.20 * coverage(q_set, words);
+        scored.push_back(Scored{c, std::move(*p->second), std::move(words)});
     }
     std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
         return a.candidate.rerank_score > b.candidate.rerank_score;
@@ -206,7 +198,7 @@ void KnowledgeService::answer(const QueryPlan& plan,
               {"trace_id", plan.trace_id}});
         return;
     }
-    const double retrieval_ms = elapsedMs(started);
+    const double retrieval_ms = common::millisecondsSince(started);
     if (!emit({{"type", "sources"}, {"sources", sourcesJson(*ranked)}})) return;
 
     const Answer answer = answerer_.answer(plan.question, ranked->question_vector, ranked->sources);
@@ -239,7 +231,8 @@ void KnowledgeService::answer(const QueryPlan& plan,
         {"answerer", "extractive"},
         {"model", encoder_ ? encoder_->modelName() : ""},
         {"agent_mode", plan.agent_mode},
-        {"timings_ms", {{"retrieval", retrieval_ms}, {"total", elapsedMs(started)}}},
+        {"timings_ms",
+         {{"retrieval", retrieval_ms}, {"total", common::millisecondsSince(started)}}},
         {"trace_id", plan.trace_id}};
     if (!plan.response_language.empty() && plan.response_language != "en") {
         done["language_note"] =
