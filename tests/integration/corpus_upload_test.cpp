@@ -5,12 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/URI.h>
-
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -71,16 +65,8 @@ TEST_P(CorpusUpload, EndsWithItsTextOrItsErrorCode) {
     ASSERT_EQ(created.status, 201) << created.body;
     const auto session = created.json();
     {
-        Poco::URI uri(session["upload_url"].get<std::string>());
-        Poco::Net::HTTPClientSession up("127.0.0.1", uri.getPort());
-        Poco::Net::HTTPRequest req("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
-        req.setContentType(type);
-        req.setContentLength(static_cast<std::streamsize>(bytes.size()));
-        up.sendRequest(req) << bytes;
-        Poco::Net::HTTPResponse resp;
-        std::string ignored;
-        Poco::StreamCopier::copyToString(up.receiveResponse(resp), ignored);
-        ASSERT_EQ(resp.getStatus(), 200) << ignored;
+        const auto put = TestServer::putObject(session["upload_url"], bytes, type);
+        ASSERT_EQ(put.status, 200) << put.body;
     }
     const auto done =
         server_->request("POST", "/api/v1/uploads/complete",

@@ -3,12 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/URI.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -39,23 +33,6 @@ class DocumentUpload : public ::testing::Test {
         token_ = server_->token(user_, TestServer::allScopes());
     }
     static void TearDownTestSuite() { delete server_; }
-
-    /// PUTs `bytes` to a signed URL; `content_type` empty = none sent.
-    static Response put(const std::string& url, const std::string& bytes,
-                        const std::string& content_type, long long content_length = -2) {
-        Poco::URI uri(url);
-        Poco::Net::HTTPClientSession session("127.0.0.1", uri.getPort());
-        Poco::Net::HTTPRequest req("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
-        if (!content_type.empty()) req.setContentType(content_type);
-        req.setContentLength(content_length == -2 ? static_cast<std::streamsize>(bytes.size())
-                                                  : content_length);
-        session.sendRequest(req) << bytes;
-        Poco::Net::HTTPResponse resp;
-        Response out;
-        Poco::StreamCopier::copyToString(session.receiveResponse(resp), out.body);
-        out.status = resp.getStatus();
-        return out;
-    }
 
     static nlohmann::json createUpload(const std::string& filename, const std::string& type,
                                        std::size_t size, const std::string& token = token_,
@@ -98,7 +75,7 @@ TEST_F(DocumentUpload, TextFileGoesFromUploadToChunksWithPagesAndSpans) {
     const auto session = createUpload("war and peace.txt", "text/plain", bytes.size());
     EXPECT_EQ(session["storage_source_path"], session["gcs_source_path"]);
     EXPECT_FALSE(session["expires_at"].get<std::string>().empty());
-    ASSERT_EQ(put(session["upload_url"], bytes, "text/plain").status, 200);
+    ASSERT_EQ(TestServer::putObject(session["upload_url"], bytes, "text/plain").status, 200);
     const auto done = complete(session, bytes.size(), "gcs_source_path");
     ASSERT_EQ(done.status, 202) << done.body;
     EXPECT_EQ(done.json()["detected_type"], "txt");
@@ -143,10 +120,11 @@ TEST_F(DocumentUpload, BadPutsAreRefusedAndLeaveNothingBehind) {
 
     std::string tampered = url;
     tampered.replace(tampered.find("size=1000"), 9, "size=1001");
-    EXPECT_EQ(put(tampered, bytes + "y", "text/plain").status, 403);
-    EXPECT_EQ(put(url + "x", bytes, "text/plain").status, 403);  // signature changed
-    EXPECT_EQ(put(url, bytes, "application/pdf").status, 400);
-    EXPECT_EQ(put(url, bytes.substr(0, 999), "text/plain").status, 400);
+    EXPECT_EQ(TestServer::putObject(tampered, bytes + "y", "text/plain").status, 403);
+    EXPECT_EQ(TestServer::putObject(url + "x", bytes, "text/plain").status,
+              403);  // signature changed
+    EXPECT_EQ(TestServer::putObject(url, bytes, "application/pdf").status, 400);
+    EXPECT_EQ(TestServer::putObject(url, bytes.substr(0, 999), "text/plain").status, 400);
     EXPECT_FALSE(fs::exists(object));
 
     // An expired grant signed with the server's own key is refused as expired.
@@ -154,7 +132,8 @@ TEST_F(DocumentUpload, BadPutsAreRefusedAndLeaveNothingBehind) {
         objects::UrlSigner::fromSecretFile(server_->dataDir() + "/keys/object-signing.secret");
     objects::UploadGrant old{"PUT", session["storage_source_path"], common::nowEpochSeconds() - 5,
                              "text/plain", 1000};
-    const auto expired = put(signer.url(server_->baseUrl(), old), bytes, "text/plain");
+    const auto expired =
+        TestServer::putObject(signer.url(server_->baseUrl(), old), bytes, "text/plain");
     EXPECT_EQ(expired.status, 403);
     EXPECT_NE(expired.body.find("upload_url_expired"), std::string::npos);
     EXPECT_FALSE(fs::exists(object));
@@ -185,7 +164,8 @@ TEST_F(DocumentUpload, LimitsAndUnsupportedTypes) {
         readFile(sharedDir() + "/datasets/doc-corpus/office/legacy/simple.doc");
     ASSERT_FALSE(bytes.empty());
     const auto session = createUpload("simple.doc", "application/msword", bytes.size());
-    ASSERT_EQ(put(session["upload_url"], bytes, "application/msword").status, 200);
+    ASSERT_EQ(TestServer::putObject(session["upload_url"], bytes, "application/msword").status,
+              200);
     const auto done = complete(session, bytes.size());
     EXPECT_EQ(done.status, 415);
     EXPECT_EQ(done.json()["code"], "unsupported_type");
@@ -200,7 +180,7 @@ TEST_F(DocumentUpload, DeleteRemovesChunksAndTheObjectAndNothingElse) {
     const auto keep = createUpload("keep.txt", "text/plain", bytes.size());
     const auto drop = createUpload("drop.txt", "text/plain", bytes.size());
     for (const auto* s : {&keep, &drop}) {
-        ASSERT_EQ(put((*s)["upload_url"], bytes, "text/plain").status, 200);
+        ASSERT_EQ(TestServer::putObject((*s)["upload_url"], bytes, "text/plain").status, 200);
         ASSERT_EQ(complete(*s, bytes.size()).status, 202);
         ASSERT_EQ(waitForStatus((*s)["doc_id"])["status"], "embedded");
     }
@@ -270,7 +250,8 @@ TEST_F(DocumentUpload, PersonalAndWorkspaceScopes) {
         server_->get("/api/v1/documents/" + shared["doc_id"].get<std::string>(), stranger).status,
         404);
     // Personal lists do not mix scopes.
-    for (const auto& d : server_->get("/api/v1/documents", token_).json()["documents"]) {
+    const auto personal = server_->get("/api/v1/documents", token_).json();
+    for (const auto& d : personal["documents"]) {
         EXPECT_TRUE(d["workspace_id"].is_null());
     }
     // Deleting the workspace deletes its documents and nothing else.
@@ -326,7 +307,7 @@ TEST_F(DocumentUpload, ReembeddingNeedsChunksAndStoresVectorsAgain) {
         server_->request("POST", "/api/v1/documents/" + id + "/embedding", {}, token_);
     EXPECT_EQ(early.status, 409);
     EXPECT_EQ(early.json()["code"], "not_chunked");
-    ASSERT_EQ(put(session["upload_url"], bytes, "text/plain").status, 200);
+    ASSERT_EQ(TestServer::putObject(session["upload_url"], bytes, "text/plain").status, 200);
     ASSERT_EQ(complete(session, bytes.size()).status, 202);
     ASSERT_EQ(waitForStatus(id)["status"], "embedded");
     const auto sql = "SELECT count(*) FROM chunks WHERE document_id = '" + id +

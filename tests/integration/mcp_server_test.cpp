@@ -4,12 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/URI.h>
-
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -91,21 +85,6 @@ class McpServerTest : public ::testing::Test {
                     session)["result"];
     }
 
-    static Response put(const std::string& url, const std::string& bytes,
-                        const std::string& content_type) {
-        Poco::URI uri(url);
-        Poco::Net::HTTPClientSession session("127.0.0.1", uri.getPort());
-        Poco::Net::HTTPRequest req("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
-        req.setContentType(content_type);
-        req.setContentLength(static_cast<std::streamsize>(bytes.size()));
-        session.sendRequest(req) << bytes;
-        Poco::Net::HTTPResponse resp;
-        Response out;
-        Poco::StreamCopier::copyToString(session.receiveResponse(resp), out.body);
-        out.status = resp.getStatus();
-        return out;
-    }
-
     /// Uploads a corpus file through the tools and returns its document id once ingested.
     static std::string uploadThroughTools(const std::string& path, const std::string& type,
                                           const std::string& filename) {
@@ -115,7 +94,7 @@ class McpServerTest : public ::testing::Test {
                  {{"filename", filename}, {"content_type", type}, {"file_size", bytes.size()}});
         EXPECT_EQ(created["isError"], false) << created.dump();
         const json session = created["structuredContent"]["result"];
-        EXPECT_EQ(put(session["upload_url"], bytes, type).status, 200);
+        EXPECT_EQ(TestServer::putObject(session["upload_url"], bytes, type).status, 200);
         const json done = tool("complete_document_upload",
                                {{"doc_id", session["doc_id"]},
                                 {"filename", filename},

@@ -27,10 +27,10 @@ namespace {
 constexpr int kDim = 8;
 constexpr const char* kModel = "test-model";
 
-std::vector<float> unitVector(int seed) {
-    std::mt19937 rng(seed);
+/// A random unit vector of `dim` floats.
+std::vector<float> randomUnit(std::mt19937& rng, int dim) {
     std::normal_distribution<float> normal;
-    std::vector<float> v(kDim);
+    std::vector<float> v(dim);
     float norm = 0;
     for (auto& x : v) {
         x = normal(rng);
@@ -38,6 +38,11 @@ std::vector<float> unitVector(int seed) {
     }
     for (auto& x : v) x /= std::sqrt(norm);
     return v;
+}
+
+std::vector<float> unitVector(int seed) {
+    std::mt19937 rng(seed);
+    return randomUnit(rng, kDim);
 }
 
 class SearchIndexTest : public ::testing::Test {
@@ -220,23 +225,13 @@ TEST(VectorIndexTest, ExactTopKThroughChurnAndWithinMemoryBudget) {
     constexpr int dim = 384;
     search::VectorIndex index(dim);
     std::mt19937 rng(7);
-    std::normal_distribution<float> normal;
-    auto randomUnit = [&] {
-        std::vector<float> v(dim);
-        float n = 0;
-        for (auto& x : v) {
-            x = normal(rng);
-            n += x * x;
-        }
-        for (auto& x : v) x /= std::sqrt(n);
-        return v;
-    };
+    auto unit = [&] { return randomUnit(rng, dim); };
     std::map<std::string, storage::IndexedDocument> live;
     std::vector<std::string> ids;
     for (int i = 0; i < 6000; ++i) {
         storage::IndexedDocument d{common::newUuid(), i % 3 ? "w:a" : "w:b", {}};
         const int chunks = 1 + i % 3;  // 2 chunks a document on average
-        for (int c = 0; c < chunks; ++c) d.chunks.push_back({c, "", "m", randomUnit()});
+        for (int c = 0; c < chunks; ++c) d.chunks.push_back({c, "", "m", unit()});
         index.put(d);
         live[d.id] = d;
         ids.push_back(d.id);
@@ -247,7 +242,7 @@ TEST(VectorIndexTest, ExactTopKThroughChurnAndWithinMemoryBudget) {
             index.remove(id);
             live.erase(id);
         } else {
-            live[id].chunks[0].vector = randomUnit();
+            live[id].chunks[0].vector = unit();
             index.put(live[id]);
         }
     }
@@ -255,7 +250,7 @@ TEST(VectorIndexTest, ExactTopKThroughChurnAndWithinMemoryBudget) {
     for (const auto& [_, d] : live) rows += d.chunks.size();
     EXPECT_EQ(index.size(), rows);
 
-    const auto query = randomUnit();
+    const auto query = unit();
     std::vector<std::pair<float, std::string>> expected;
     for (const auto& [id, d] : live) {
         if (d.scope != "w:a") continue;

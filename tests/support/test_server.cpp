@@ -216,6 +216,22 @@ Response TestServer::mcpRequest(const std::string& method, const std::string& pa
     return send(mcpPort(), method, path, body, token, headers, false);
 }
 
+Response TestServer::putObject(const std::string& url, const std::string& bytes,
+                               const std::string& content_type, long long content_length) {
+    Poco::URI uri(url);
+    Poco::Net::HTTPClientSession session("127.0.0.1", uri.getPort());
+    Poco::Net::HTTPRequest req("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
+    if (!content_type.empty()) req.setContentType(content_type);
+    req.setContentLength(content_length == -2 ? static_cast<std::streamsize>(bytes.size())
+                                              : content_length);
+    session.sendRequest(req) << bytes;
+    Poco::Net::HTTPResponse resp;
+    Response out;
+    Poco::StreamCopier::copyToString(session.receiveResponse(resp), out.body);
+    out.status = resp.getStatus();
+    return out;
+}
+
 std::string TestServer::uploadDocument(const std::string& token, const std::string& filename,
                                        const std::string& content_type, const std::string& bytes,
                                        const std::string& workspace_id) const {
@@ -229,16 +245,8 @@ std::string TestServer::uploadDocument(const std::string& token, const std::stri
         token, headers);
     if (created.status != 201) throw std::runtime_error("upload create: " + created.body);
     const auto session = created.json();
-    Poco::URI uri(session["upload_url"].get<std::string>());
-    Poco::Net::HTTPClientSession http("127.0.0.1", uri.getPort());
-    Poco::Net::HTTPRequest put("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
-    put.setContentType(content_type);
-    put.setContentLength(static_cast<std::streamsize>(bytes.size()));
-    http.sendRequest(put) << bytes;
-    Poco::Net::HTTPResponse put_response;
-    std::string ignored;
-    Poco::StreamCopier::copyToString(http.receiveResponse(put_response), ignored);
-    if (put_response.getStatus() >= 300) throw std::runtime_error("upload PUT: " + ignored);
+    const auto put = putObject(session["upload_url"].get<std::string>(), bytes, content_type);
+    if (put.status >= 300) throw std::runtime_error("upload PUT: " + put.body);
     const auto completed =
         request("POST", "/api/v1/uploads/complete",
                 nlohmann::json{{"filename", filename},

@@ -84,6 +84,10 @@ class TestServer {
                         const std::string& body = {}, const std::string& token = {},
                         const std::map<std::string, std::string>& headers = {}) const;
 
+    /// PUTs `bytes` to a signed upload URL; `content_type` empty = none sent, `content_length`
+    /// -2 = the size of `bytes`.
+    static Response putObject(const std::string& url, const std::string& bytes,
+                              const std::string& content_type, long long content_length = -2);
     /// Uploads `bytes` through the API (create → PUT to the signed URL → complete) and returns
     /// the document id; `workspace_id` set = into that workspace.
     std::string uploadDocument(const std::string& token, const std::string& filename,
