@@ -1,6 +1,6 @@
 # Sourced by the benchmarks: starts docintel-server on BENCH_PORT with a throw-away data folder
 # and a fresh user, and stops it on exit. Sets: build, port, work, token, server_pid.
-# Usage: start_bench_server <default port> <scopes>
+# Usage: start_bench_server <default port> <scopes> [rest|mcp (the token's audience; rest)]
 start_bench_server() {
     port=${BENCH_PORT:-$1}
     build=${BUILD_DIR:-build}
@@ -12,7 +12,7 @@ start_bench_server() {
     "$build/server/docintel-admin" migrate >/dev/null
     local email="bench-$(date +%s%N)@example.com"
     "$build/server/docintel-admin" user create --email "$email" --password bench-password >/dev/null
-    token=$("$build/server/docintel-admin" token --email "$email" --audience rest --ttl 7200 \
+    token=$("$build/server/docintel-admin" token --email "$email" --audience "${3:-rest}" --ttl 7200 \
         --scope "$2")
     "$build/server/docintel-server" >"$work/server.log" 2>&1 &
     server_pid=$!

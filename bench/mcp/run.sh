@@ -9,15 +9,11 @@ cd "$(dirname "$0")/../.."
 runs=${RUNS:-3}
 duration=${DURATION:-10s}
 source bench/server.sh
-start_bench_server 18281 "documents:read"
+start_bench_server 18281 "documents:read documents:write" mcp
 
 mcp="http://127.0.0.1:$DOCINTEL_MCP_PORT/mcp"
-email="bench-mcp-$(date +%s%N)@example.com"
-"$build/server/docintel-admin" user create --email "$email" --password bench-password >/dev/null
-mcp_token=$("$build/server/docintel-admin" token --email "$email" --audience mcp --ttl 7200 \
-  --scope "documents:read documents:write")
 post() {  # post <session> <json>: prints headers and body
-  curl -s -i -X POST "$mcp" -H "Authorization: Bearer $mcp_token" -H 'Content-Type: application/json' \
+  curl -s -i -X POST "$mcp" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -H 'Accept: application/json, text/event-stream' ${1:+-H "Mcp-Session-Id: $1"} -d "$2"
 }
 session=$(post "" '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}' |
@@ -33,7 +29,7 @@ wrk.method = "POST"
 wrk.body = '$call'
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Accept"] = "application/json, text/event-stream"
-wrk.headers["Authorization"] = "Bearer $mcp_token"
+wrk.headers["Authorization"] = "Bearer $token"
 wrk.headers["Mcp-Session-Id"] = "$session"
 wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
 LUA
