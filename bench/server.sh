@@ -1,5 +1,6 @@
 # Sourced by the benchmarks: starts docintel-server on BENCH_PORT with a throw-away data folder
-# and a fresh user, and stops it on exit. Sets: build, port, work, token, server_pid.
+# and a fresh user, and stops it on exit. Sets: build, port, work, token, server_pid. Also the
+# helpers that read wrk's figures and take medians.
 # Usage: start_bench_server <default port> <scopes> [rest|mcp (the token's audience; rest)]
 start_bench_server() {
     port=${BENCH_PORT:-$1}
@@ -22,4 +23,19 @@ start_bench_server() {
     done
     echo "the server did not become ready; see $work/server.log" >&2
     return 1
+}
+
+# A wrk latency ("512.00us", "3.39ms", "1.02s") in milliseconds.
+to_ms() { python3 -c "import sys,re; v=sys.argv[1]; n=float(re.sub('[a-z]+','',v)); u=re.sub('[0-9.]+','',v); print(round(n*{'us':0.001,'ms':1,'s':1000}[u],3))" "$1"; }
+
+# The median of its arguments.
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# wrk_figures <output of wrk --latency>: sets rate (requests/s), p50_ms, p99_ms and non2xx.
+wrk_figures() {
+    rate=$(awk '/Requests\/sec/ {print $2}' <<<"$1")
+    p50_ms=$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$1")")
+    p99_ms=$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$1")")
+    non2xx=$(awk '/Non-2xx/ {print $4}' <<<"$1")
+    non2xx=${non2xx:-0}
 }

@@ -19,20 +19,15 @@ rss() { awk '/VmRSS/ {print $2}' "/proc/$server_pid/status"; }
 idle_kb=$(rss)
 
 # wrk's latency figures to milliseconds
-to_ms() { python3 -c "import sys,re; v=sys.argv[1]; n=float(re.sub('[a-z]+','',v)); u=re.sub('[0-9.]+','',v); print(round(n*{'us':0.001,'ms':1,'s':1000}[u],3))" "$1"; }
 
 declare -a rps p50 p99
 load_kb=0
 for i in $(seq 1 "$runs"); do
   out=$(wrk -t2 -c32 -d"$duration" --latency -H "Authorization: Bearer $token" "$url")
   [[ $(rss) -gt $load_kb ]] && load_kb=$(rss)
-  r=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-  a=$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$out")")
-  b=$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$out")")
-  errors=$(awk '/Non-2xx/ {print $4}' <<<"$out")
-  echo "run $i: requests/s=$r p50_ms=$a p99_ms=$b non2xx=${errors:-0}"
-  rps+=("$r"); p50+=("$a"); p99+=("$b")
+  wrk_figures "$out"
+  echo "run $i: requests/s=$rate p50_ms=$p50_ms p99_ms=$p99_ms non2xx=$non2xx"
+  rps+=("$rate"); p50+=("$p50_ms"); p99+=("$p99_ms")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "median: requests/s=$(median "${rps[@]}") p50_ms=$(median "${p50[@]}") p99_ms=$(median "${p99[@]}")"
 echo "server RSS: idle=$((idle_kb / 1024)) MB, under load (max)=$((load_kb / 1024)) MB"

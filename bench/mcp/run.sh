@@ -34,20 +34,15 @@ wrk.headers["Mcp-Session-Id"] = "$session"
 wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
 LUA
 
-to_ms() { python3 -c "import sys,re; v=sys.argv[1]; n=float(re.sub('[a-z]+','',v)); u=re.sub('[0-9.]+','',v); print(round(n*{'us':0.001,'ms':1,'s':1000}[u],3))" "$1"; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 for clients in 1 16; do
   declare -a rps=() p50=() p99=()
   threads=$((clients < 2 ? 1 : 2))
   for i in $(seq 1 "$runs"); do
     out=$(wrk -t$threads -c$clients -d"$duration" --latency -s "$script" "$mcp")
-    r=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-    a=$(to_ms "$(awk '$1=="50%" {print $2}' <<<"$out")")
-    b=$(to_ms "$(awk '$1=="99%" {print $2}' <<<"$out")")
-    errors=$(awk '/Non-2xx/ {print $4}' <<<"$out")
-    echo "get_document clients=$clients run $i: calls/s=$r p50_ms=$a p99_ms=$b non2xx=${errors:-0}"
-    rps+=("$r"); p50+=("$a"); p99+=("$b")
+    wrk_figures "$out"
+    echo "get_document clients=$clients run $i: calls/s=$rate p50_ms=$p50_ms p99_ms=$p99_ms non2xx=$non2xx"
+    rps+=("$rate"); p50+=("$p50_ms"); p99+=("$p99_ms")
   done
   echo "get_document clients=$clients median: calls/s=$(median "${rps[@]}") p50_ms=$(median "${p50[@]}") p99_ms=$(median "${p99[@]}")"
 done
