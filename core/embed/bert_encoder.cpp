@@ -17,12 +17,21 @@ namespace {
 // (kQueryBlock × sequence length) stay in L2 however long the sequence.
 constexpr size_t kQueryBlock = 48;
 
-// Per-thread work buffers, grown on demand and kept between calls.
+// Per-thread work buffers, grown on demand and kept between calls up to kKeptBytes (a batch of
+// about 1,000 tokens for a 384-wide model), so that small batches allocate nothing and a large one
+// does not leave an idle process holding its buffers.
 struct Workspace {
+    static constexpr size_t kKeptBytes = 16u << 20;
     std::vector<float> qkv;
     std::vector<float> context;
     std::vector<float> projected;
     std::vector<float> intermediate;
+
+    void trim() {
+        const size_t floats =
+            qkv.capacity() + context.capacity() + projected.capacity() + intermediate.capacity();
+        if (floats * sizeof(float) > kKeptBytes) *this = Workspace{};
+    }
 };
 
 Workspace& callerWorkspace() {
@@ -239,9 +248,12 @@ std::vector<float> BertEncoder::forward(std::span<const std::vector<int32_t>* co
                                 config_.layer_norm_eps);
         }
     };
-    std::vector<std::jthread> team;
-    for (int t = 1; t < threads; ++t) team.emplace_back(work, t);
-    work(0);
+    {
+        std::vector<std::jthread> team;
+        for (int t = 1; t < threads; ++t) team.emplace_back(work, t);
+        work(0);
+    }
+    ws.trim();
     return x;
 }
 
