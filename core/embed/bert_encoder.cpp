@@ -2,8 +2,6 @@
 
 #include "embed/vector_math.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <barrier>
 #include <cmath>
@@ -15,16 +13,41 @@ namespace docintel::embed {
 
 namespace {
 
-// C = A · Bᵀ + C, with A m×k (row stride lda), B n×k (row stride ldb): a Linear layer whose
-// bias has already been written into C.
-void matmulTransposed(int m, int n, int k, const float* a, int lda, const float* b, int ldb,
-                      float beta, float* c, int ldc, float alpha = 1.0f) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                ldc);
+// Query rows of one (sequence, head) whose attention scores are computed at once: the scores
+// (kQueryBlock × sequence length) stay in L2 however long the sequence.
+constexpr size_t kQueryBlock = 48;
+
+// Rows of a thread's share that go through the rest of a layer after attention together: 128
+// rows of intermediate activations (768 KB for a 1536-wide layer) stay in L2 between the
+// feed-forward products instead of going to memory (8% less CPU time at batch 8; 64 and 96
+// were slower).
+constexpr size_t kRowBlock = 128;
+
+// Per-thread work buffers, grown on demand and kept between calls up to kKeptBytes (a batch of
+// about 1,000 tokens for a 384-wide model), so that small batches allocate nothing and a large one
+// does not leave an idle process holding its buffers.
+struct Workspace {
+    static constexpr size_t kKeptBytes = 16u << 20;
+    std::vector<float> qkv;
+    std::vector<float> context;
+    std::vector<float> projected;
+    std::vector<float> intermediate;
+
+    void trim() {
+        const size_t floats =
+            qkv.capacity() + context.capacity() + projected.capacity() + intermediate.capacity();
+        if (floats * sizeof(float) > kKeptBytes) *this = Workspace{};
+    }
+};
+
+Workspace& callerWorkspace() {
+    thread_local Workspace workspace;
+    return workspace;
 }
 
-void fillRowsWithBias(float* out, size_t rows, const float* bias, size_t width) {
-    for (size_t r = 0; r < rows; ++r) std::memcpy(out + r * width, bias, width * sizeof(float));
+float* atLeast(std::vector<float>& v, size_t n) {
+    if (v.size() < n) v.resize(n);
+    return v.data();
 }
 
 }  // namespace
@@ -65,30 +88,49 @@ plugin::Result<std::unique_ptr<BertEncoder>> BertEncoder::load(const std::string
         get("embeddings.token_type_embeddings.weight", {config.type_vocab_size, h});
     enc->embed_ln_gamma_ = get("embeddings.LayerNorm.weight", {h});
     enc->embed_ln_beta_ = get("embeddings.LayerNorm.bias", {h});
+    enc->layers_.reserve(static_cast<size_t>(std::max(config.num_layers, 0)));
     for (int i = 0; i < config.num_layers && !failure; ++i) {
         std::string p = "encoder.layer." + std::to_string(i) + ".";
         Layer layer;
         layer.qkv_weight.resize(static_cast<size_t>(3 * h * h));
         layer.qkv_bias.resize(static_cast<size_t>(3 * h));
         const char* parts[] = {"query", "key", "value"};
+        const float* qkv_originals[3] = {};
         for (int j = 0; j < 3; ++j) {
             std::string base = p + "attention.self." + parts[j];
             const float* w = get(base + ".weight", {h, h});
             const float* b = get(base + ".bias", {h});
             if (failure) break;
+            qkv_originals[j] = w;
             std::copy(w, w + h * h, layer.qkv_weight.begin() + j * h * h);
             std::copy(b, b + h, layer.qkv_bias.begin() + j * h);
         }
-        layer.out_weight = get(p + "attention.output.dense.weight", {h, h});
+        const float* out_weight = get(p + "attention.output.dense.weight", {h, h});
         layer.out_bias = get(p + "attention.output.dense.bias", {h});
         layer.attn_ln_gamma = get(p + "attention.output.LayerNorm.weight", {h});
         layer.attn_ln_beta = get(p + "attention.output.LayerNorm.bias", {h});
-        layer.ffn_in_weight = get(p + "intermediate.dense.weight", {ff, h});
+        const float* ffn_in_weight = get(p + "intermediate.dense.weight", {ff, h});
         layer.ffn_in_bias = get(p + "intermediate.dense.bias", {ff});
-        layer.ffn_out_weight = get(p + "output.dense.weight", {h, ff});
+        const float* ffn_out_weight = get(p + "output.dense.weight", {h, ff});
         layer.ffn_out_bias = get(p + "output.dense.bias", {h});
         layer.ffn_ln_gamma = get(p + "output.LayerNorm.weight", {h});
         layer.ffn_ln_beta = get(p + "output.LayerNorm.bias", {h});
+        if (failure) break;
+        const auto hs = static_cast<size_t>(h);
+        const auto ffs = static_cast<size_t>(ff);
+        layer.qkv = PackedWeights(layer.qkv_weight.data(), 3 * hs, hs);
+        layer.out = PackedWeights(out_weight, hs, hs);
+        layer.ffn_in = PackedWeights(ffn_in_weight, ffs, hs);
+        layer.ffn_out = PackedWeights(ffn_out_weight, hs, ffs);
+        if (gemm::accelerated()) {
+            // The packed copies are all that is read from now on: the originals leave memory,
+            // so the resident weights are not held twice.
+            layer.qkv_weight = {};
+            for (const float* w : qkv_originals) st.release(w, hs * hs);
+            st.release(out_weight, hs * hs);
+            st.release(ffn_in_weight, ffs * hs);
+            st.release(ffn_out_weight, hs * ffs);
+        }
         enc->layers_.push_back(std::move(layer));
     }
     if (failure) return *failure;
@@ -99,30 +141,39 @@ plugin::Result<std::unique_ptr<BertEncoder>> BertEncoder::load(const std::string
 }
 
 // Heads of the batch's sequences, the (sequence, head) pairs numbered from 0, taken by
-// thread `tid` of `threads` round-robin.
-void BertEncoder::attention(const PackedBatch& batch, const float* qkv, float* context,
-                            std::vector<float>& scores, int tid, int threads) const {
-    const int h = config_.hidden_size;
-    const int heads = config_.num_heads;
-    const int d = h / heads;
+// thread `tid` of `threads` round-robin. For each: Kᵀ packed once, then per block of query
+// rows the scores Q·Kᵀ, their scaled softmax, and the context P·V.
+void BertEncoder::attention(const PackedBatch& batch, const float* qkv, float* context, int tid,
+                            int threads) const {
+    const size_t h = static_cast<size_t>(config_.hidden_size);
+    const size_t heads = static_cast<size_t>(config_.num_heads);
+    const size_t d = h / heads;
     const float scale = 1.0f / std::sqrt(static_cast<float>(d));
-    const int items = static_cast<int>(batch.size()) * heads;
-    for (int item = tid; item < items; item += threads) {
-        const size_t s = static_cast<size_t>(item / heads);
-        const int head = item % heads;
-        const int begin = batch.offsets[s];
-        const int len = batch.offsets[s + 1] - begin;
-        scores.resize(static_cast<size_t>(len) * len);
-        const float* seq = qkv + static_cast<size_t>(begin) * 3 * h;
-        const size_t head_offset = static_cast<size_t>(head) * d;
+    thread_local std::vector<float> keys;
+    thread_local std::vector<float> scores;
+    const size_t items = batch.size() * heads;
+    for (size_t item = static_cast<size_t>(tid); item < items;
+         item += static_cast<size_t>(threads)) {
+        const size_t s = item / heads;
+        const size_t head_offset = (item % heads) * d;
+        const auto begin = static_cast<size_t>(batch.offsets[s]);
+        const size_t len = static_cast<size_t>(batch.offsets[s + 1]) - begin;
+        const float* seq = qkv + begin * 3 * h;
         const float* q = seq + head_offset;
         const float* k = seq + h + head_offset;
-        const float* v = seq + 2 * static_cast<size_t>(h) + head_offset;
-        matmulTransposed(len, len, d, q, 3 * h, k, 3 * h, 0.0f, scores.data(), len, scale);
-        vmath::softmaxRows(scores.data(), static_cast<size_t>(len), static_cast<size_t>(len));
-        float* out = context + static_cast<size_t>(begin) * h + head_offset;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, len, d, len, 1.0f, scores.data(),
-                    len, v, 3 * h, 0.0f, out, h);
+        const float* v = seq + 2 * h + head_offset;
+        float* kt = atLeast(keys, d * len);
+        for (size_t t = 0; t < len; ++t) {
+            for (size_t i = 0; i < d; ++i) kt[i * len + t] = k[t * 3 * h + i];
+        }
+        float* sc = atLeast(scores, std::min(kQueryBlock, len) * len);
+        for (size_t r0 = 0; r0 < len; r0 += kQueryBlock) {
+            const size_t rows = std::min(kQueryBlock, len - r0);
+            gemm::product(q + r0 * 3 * h, 3 * h, rows, kt, len, d, len, sc, len);
+            vmath::softmaxRows(sc, rows, len, len, scale);
+            gemm::product(sc, len, rows, v, 3 * h, len, d, context + (begin + r0) * h + head_offset,
+                          h);
+        }
     }
 }
 
@@ -167,10 +218,12 @@ std::vector<float> BertEncoder::forward(std::span<const std::vector<int32_t>* co
     threads =
         static_cast<int>(std::clamp<size_t>(n / 16, 1, static_cast<size_t>(std::max(threads, 1))));
 
-    std::vector<float> qkv(n * 3 * h);
-    std::vector<float> context(n * h);
-    std::vector<float> projected(n * h);
-    std::vector<float> intermediate(n * ff);
+    Workspace& ws = callerWorkspace();
+    float* qkv = atLeast(ws.qkv, n * 3 * h);
+    float* context = atLeast(ws.context, n * h);
+    float* projected = atLeast(ws.projected, n * h);
+    const size_t row_block = std::min(n, kRowBlock);  // no thread has more rows than n
+    float* intermediate = atLeast(ws.intermediate, static_cast<size_t>(threads) * row_block * ff);
     std::barrier sync(threads);
 
     // Each thread owns a block of rows for the row-local work (embeddings, every Linear layer,
@@ -180,42 +233,40 @@ std::vector<float> BertEncoder::forward(std::span<const std::vector<int32_t>* co
         const size_t r0 = n * static_cast<size_t>(tid) / static_cast<size_t>(threads);
         const size_t r1 = n * static_cast<size_t>(tid + 1) / static_cast<size_t>(threads);
         const size_t m = r1 - r0;
-        const int mi = static_cast<int>(m);
-        const int hi = static_cast<int>(h);
-        const int ffi = static_cast<int>(ff);
         float* xs = x.data() + r0 * h;
-        float* qkvs = qkv.data() + r0 * 3 * h;
-        float* ctx = context.data() + r0 * h;
-        float* proj = projected.data() + r0 * h;
-        float* mid = intermediate.data() + r0 * ff;
-        std::vector<float> scores;
+        float* qkvs = qkv + r0 * 3 * h;
+        float* ctx = context + r0 * h;
+        float* proj = projected + r0 * h;
+        float* mid = intermediate + static_cast<size_t>(tid) * row_block * ff;
         embed(sequences, batch, x.data(), r0, r1);
         for (const Layer& layer : layers_) {
-            if (m > 0) {
-                fillRowsWithBias(qkvs, m, layer.qkv_bias.data(), 3 * h);
-                matmulTransposed(mi, 3 * hi, hi, xs, hi, layer.qkv_weight.data(), hi, 1.0f, qkvs,
-                                 3 * hi);
+            gemm::linear(xs, h, m, layer.qkv, layer.qkv_bias.data(), qkvs, 3 * h);
+            sync.arrive_and_wait();
+            attention(batch, qkv, context, tid, threads);
+            sync.arrive_and_wait();
+            // The rest of the layer a block of rows at a time, so that the block's
+            // intermediate activations (kRowBlock × ff) stay in L2 between the two products.
+            for (size_t b0 = 0; b0 < m; b0 += row_block) {
+                const size_t rows = std::min(row_block, m - b0);
+                float* xb = xs + b0 * h;
+                float* pb = proj + b0 * h;
+                gemm::linear(ctx + b0 * h, h, rows, layer.out, layer.out_bias, pb, h);
+                vmath::addLayerNorm(xb, pb, rows, h, layer.attn_ln_gamma, layer.attn_ln_beta,
+                                    config_.layer_norm_eps);
+                gemm::linear(xb, h, rows, layer.ffn_in, layer.ffn_in_bias, mid, ff);
+                vmath::gelu(mid, rows * ff);
+                gemm::linear(mid, ff, rows, layer.ffn_out, layer.ffn_out_bias, pb, h);
+                vmath::addLayerNorm(xb, pb, rows, h, layer.ffn_ln_gamma, layer.ffn_ln_beta,
+                                    config_.layer_norm_eps);
             }
-            sync.arrive_and_wait();
-            attention(batch, qkv.data(), context.data(), scores, tid, threads);
-            sync.arrive_and_wait();
-            if (m == 0) continue;
-            fillRowsWithBias(proj, m, layer.out_bias, h);
-            matmulTransposed(mi, hi, hi, ctx, hi, layer.out_weight, hi, 1.0f, proj, hi);
-            vmath::addLayerNorm(xs, proj, m, h, layer.attn_ln_gamma, layer.attn_ln_beta,
-                                config_.layer_norm_eps);
-            fillRowsWithBias(mid, m, layer.ffn_in_bias, ff);
-            matmulTransposed(mi, ffi, hi, xs, hi, layer.ffn_in_weight, hi, 1.0f, mid, ffi);
-            vmath::gelu(mid, m * ff);
-            fillRowsWithBias(proj, m, layer.ffn_out_bias, h);
-            matmulTransposed(mi, hi, ffi, mid, ffi, layer.ffn_out_weight, ffi, 1.0f, proj, hi);
-            vmath::addLayerNorm(xs, proj, m, h, layer.ffn_ln_gamma, layer.ffn_ln_beta,
-                                config_.layer_norm_eps);
         }
     };
-    std::vector<std::jthread> team;
-    for (int t = 1; t < threads; ++t) team.emplace_back(work, t);
-    work(0);
+    {
+        std::vector<std::jthread> team;
+        for (int t = 1; t < threads; ++t) team.emplace_back(work, t);
+        work(0);
+    }
+    ws.trim();
     return x;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "embed/packed_gemm.h"
 #include "embed/safetensors.h"
 #include "plugin_api/result.h"
 
@@ -31,11 +32,13 @@ struct PackedBatch {
 };
 
 /// A BERT encoder (embeddings, then self-attention + GELU feed-forward layers, post-LayerNorm)
-/// on F32 weights, with every matrix product an OpenBLAS sgemm. Sequences of a batch are
-/// packed without padding: the dense layers run over real tokens only and attention is
-/// computed per sequence, which is the same as padding with an attention mask.
-/// Immutable after load; forward() keeps its work buffers local to the call, so any number of
-/// threads may call it at once. Owns the mapped weights file.
+/// on F32 weights. Every Linear layer's weight is packed once at load for gemm::linear (our
+/// AVX-512 kernels, or OpenBLAS where the CPU lacks AVX-512), the query, key and value
+/// projections fused into one product. Sequences of a batch are packed without padding: the
+/// dense layers run over real tokens only and attention is computed per sequence and head,
+/// which is the same as padding with an attention mask.
+/// Immutable after load; forward() keeps its work buffers in the calling thread, so any number
+/// of threads may call it at once. Owns the mapped weights file.
 class BertEncoder {
   public:
     /// Errors: `model_unreadable`, `model_tensor_missing`, `model_dtype_unsupported`, or
@@ -46,7 +49,7 @@ class BertEncoder {
     /// Runs the encoder over `sequences` (token ids; ids past max_positions are ignored) on
     /// `threads` threads (the caller's and threads - 1 more, for this call only) and returns
     /// the last hidden states, tokens() x hidden_size row-major, packed as `batch`. Expects
-    /// OpenBLAS to run single-threaded: the parallelism is this team's.
+    /// OpenBLAS (used only without AVX-512) to run single-threaded: the parallelism is ours.
     std::vector<float> forward(std::span<const std::vector<int32_t>* const> sequences,
                                PackedBatch& batch, int threads = 1) const;
 
@@ -54,22 +57,23 @@ class BertEncoder {
 
   private:
     struct Layer {
-        std::vector<float> qkv_weight;  ///< [3H, H]: query, key, value rows stacked
+        std::vector<float> qkv_weight;  ///< [3H, H]: query, key, value rows stacked (fallback)
         std::vector<float> qkv_bias;    ///< [3H]
-        const float* out_weight = nullptr;
+        PackedWeights qkv;
+        PackedWeights out;
+        PackedWeights ffn_in;
+        PackedWeights ffn_out;
         const float* out_bias = nullptr;
         const float* attn_ln_gamma = nullptr;
         const float* attn_ln_beta = nullptr;
-        const float* ffn_in_weight = nullptr;
         const float* ffn_in_bias = nullptr;
-        const float* ffn_out_weight = nullptr;
         const float* ffn_out_bias = nullptr;
         const float* ffn_ln_gamma = nullptr;
         const float* ffn_ln_beta = nullptr;
     };
     BertEncoder() = default;
-    void attention(const PackedBatch& batch, const float* qkv, float* context,
-                   std::vector<float>& scores, int tid, int threads) const;
+    void attention(const PackedBatch& batch, const float* qkv, float* context, int tid,
+                   int threads) const;
     void embed(std::span<const std::vector<int32_t>* const> sequences, const PackedBatch& batch,
                float* x, size_t row_begin, size_t row_end) const;
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -103,6 +104,15 @@ plugin::Result<TensorView> SafetensorsFile::tensor(const std::string& name) cons
     }
     view.data = reinterpret_cast<const float*>(data_ + e.begin);
     return view;
+}
+
+void SafetensorsFile::release(const float* data, size_t count) const {
+    const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
+    const auto end = reinterpret_cast<uintptr_t>(data + count) / page * page;
+    if (end > begin) {
+        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    }
 }
 
 }  // namespace docintel::embed

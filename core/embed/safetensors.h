@@ -35,6 +35,10 @@ class SafetensorsFile {
     bool contains(const std::string& name) const { return entries_.count(name) != 0; }
     /// Errors: `model_tensor_missing`, or `model_dtype_unsupported` for a non-F32 tensor.
     plugin::Result<TensorView> tensor(const std::string& name) const;
+    /// Tells the kernel that `count` floats from `data` (a tensor of this file) will not be
+    /// read again, so their pages leave the resident set; reading them later still works (the
+    /// pages come back from the file). For tensors the caller has copied in another layout.
+    void release(const float* data, size_t count) const;
 
   private:
     struct Entry {

@@ -94,7 +94,9 @@ plugin::Result<std::unique_ptr<SentenceEncoder>> SentenceEncoder::load(const std
         }
 
         WordpieceTokenizer::Options tok;
-        // sentence-transformers' do_lower_case switches the tokenizer's lower-casing on.
+        // sentence-transformers' do_lower_case switches the tokenizer's lower-casing on: it
+        // adds a Lowercase normaliser unless the tokenizer already lower-cases, so special
+        // tokens written in the text still match (as the bge-config reference pins).
         tok.lower_case = valueOr(*tok_config, "do_lower_case", true) ||
                          valueOr(*st_config, "do_lower_case", false);
         tok.strip_accents = valueOr(*tok_config, "strip_accents", tok.lower_case);

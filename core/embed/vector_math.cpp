@@ -59,14 +59,15 @@ void gelu(float* x, size_t n) {
 }
 
 DOCINTEL_VECTOR_CLONES
-void softmaxRows(float* s, size_t rows, size_t cols) {
+void softmaxRows(float* s, size_t rows, size_t cols, size_t ld, float scale) {
     for (size_t r = 0; r < rows; ++r) {
-        float* row = s + r * cols;
+        float* row = s + r * ld;
         float max = row[0];
         for (size_t i = 1; i < cols; ++i) max = row[i] > max ? row[i] : max;
+        const float shift = max * scale;
         float sum = 0.0f;
         for (size_t i = 0; i < cols; ++i) {
-            row[i] = fastExp(row[i] - max);
+            row[i] = fastExp(row[i] * scale - shift);
             sum += row[i];
         }
         float inv = 1.0f / sum;

