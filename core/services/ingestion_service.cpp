@@ -6,12 +6,26 @@
 #include "common/log.h"
 #include "ingest/chunker.h"
 #include "ingest/parser.h"
+#include "redact/pii_redactor.h"
 
 namespace docintel::services {
 
 namespace {
 
 constexpr int kEmbedBatch = 32;
+
+/// Replaces personal data in every block and heading path of the page (docs/redaction.md);
+/// returns how many spans were replaced.
+std::size_t redactPage(ingest::Page& page, redact::Redactor& redactor) {
+    std::size_t spans = 0;
+    for (auto& block : page.blocks) {
+        auto r = redactor.redact(block.text);
+        spans += r.spans.size();
+        block.text = std::move(r.text);
+        for (auto& heading : block.section_path) heading = redactor.redact(heading).text;
+    }
+    return spans;
+}
 
 }  // namespace
 
@@ -90,8 +104,11 @@ plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobCont
     }
     ingest::Chunker chunker(options, count);
     int pages = 0;
+    redact::Redactor redactor;  // one numbering of placeholders for the whole document
+    std::size_t redacted = 0;
     const plugin::Status parsed =
         ingest::parseFilePages(path, *type, [&](ingest::Page&& page) -> plugin::Status {
+            if (d.redact_pii) redacted += redactPage(page, redactor);
             chunker.addPage(page);
             pages = std::max(pages, page.number);
             return {};
@@ -122,7 +139,8 @@ plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobCont
     common::log(common::LogLevel::kInfo, "document_chunked",
                 {{"document_id", id},
                  {"chunks", std::to_string(chunks.size())},
-                 {"pages", std::to_string(pages)}});
+                 {"pages", std::to_string(pages)},
+                 {"pii_redacted", std::to_string(redacted)}});
     return context.mark("chunked");
 }
 

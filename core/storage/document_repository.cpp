@@ -31,7 +31,8 @@ constexpr Statement kListWorkspace{"document_list_workspace",
                                    "ORDER BY d.created_at DESC, d.id"};
 constexpr Statement kComplete{
     "document_complete_upload",
-    "UPDATE documents SET size_bytes = $2, sha256 = $3, detected_type = $4, updated_at = now() "
+    "UPDATE documents SET size_bytes = $2, sha256 = $3, detected_type = $4, "
+    "redact_pii = redact_pii OR $5, updated_at = now() "
     "WHERE id = $1 AND size_bytes IS NULL AND status = 'uploading'"};
 constexpr Statement kStartEmbedding{"document_start_embedding",
                                     "UPDATE documents SET status = 'embedding', updated_at = now() "
@@ -160,9 +161,12 @@ plugin::Result<std::vector<Document>> DocumentRepository::listWorkspace(
 plugin::Result<bool> DocumentRepository::completeUpload(const std::string& id, std::int64_t size,
                                                         const std::string& sha256,
                                                         const std::string& detected_type,
-                                                        const std::string& job_kind) {
+                                                        const std::string& job_kind,
+                                                        bool redact_pii) {
     return db_.transact([&](Tx& tx) -> plugin::Result<bool> {
-        if (tx.exec(kComplete, id, size, sha256, detected_type).affected_rows() == 0) return false;
+        if (tx.exec(kComplete, id, size, sha256, detected_type, redact_pii).affected_rows() == 0) {
+            return false;
+        }
         JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
         return true;
     });

@@ -65,9 +65,10 @@ class DocumentRepository {
 
     /// Records the uploaded object and, in the same transaction, enqueues `job_kind` for the
     /// document — unless the upload was already completed (then returns false, nothing done).
+    /// `redact_pii` can only turn redaction on (a completion cannot undo the session's request).
     plugin::Result<bool> completeUpload(const std::string& id, std::int64_t size,
                                         const std::string& sha256, const std::string& detected_type,
-                                        const std::string& job_kind);
+                                        const std::string& job_kind, bool redact_pii = false);
     /// Queues `job_kind` to (re-)embed a chunked or embedded document, atomically with moving
     /// it to `embedding`; `not_chunked` (409) otherwise.
     plugin::Result<std::string> requestEmbedding(const std::string& id,
