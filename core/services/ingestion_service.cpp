@@ -58,6 +58,8 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     if (!encoder_) {
         common::log(common::LogLevel::kWarning, "embedding_skipped",
                     {{"document_id", id}, {"reason", "no encoder model loaded"}});
+        auto chunks = documents_.chunks(id);
+        if (chunks) classifyDocument(id, *chunks, {});
         return {};
     }
     if (auto ok = documents_.setStatus(id, "embedding"); !ok) return ok;
@@ -72,6 +74,8 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
                                std::chrono::steady_clock::now() - started)
                                .count();
     if (!vectors) return vectors.error();
+    // Before `embedded` is visible, so an embedded document always has its class.
+    classifyDocument(id, *chunks, *vectors);
     if (auto ok = documents_.storeEmbeddings(id, *vectors, encoder_->modelName(),
                                              encoder_->modelVersion(), "embedded");
         !ok) {
@@ -83,6 +87,46 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
                  {"encode_ms", std::to_string(encode_ms)},
                  {"model", encoder_->modelName()}});
     return context.mark("embedded");
+}
+
+const classify::DocumentClassifier* IngestionService::classifier() {
+    std::call_once(classifier_once_, [this] {
+        auto created = classify::DocumentClassifier::create(encoder_);
+        if (created) {
+            classifier_ = std::move(created).value();
+        } else {
+            common::log(common::LogLevel::kWarning, "classifier_unavailable",
+                        {{"reason", created.error().message}});
+        }
+    });
+    return classifier_.get();
+}
+
+void IngestionService::classifyDocument(const std::string& id,
+                                        const std::vector<storage::Chunk>& chunks,
+                                        const std::vector<std::vector<float>>& vectors) {
+    const classify::DocumentClassifier* classifier = this->classifier();
+    auto found = documents_.find(id);
+    if (!classifier || !found || !found->has_value() || chunks.empty()) return;
+    classify::ClassifierInput input;
+    input.detected_type = (*found)->detected_type;
+    const std::size_t n =
+        std::min(chunks.size(), static_cast<std::size_t>(classify::ClassifierOptions{}.chunks));
+    for (std::size_t i = 0; i < n; ++i) {
+        input.texts.push_back(chunks[i].text);
+        if (i < vectors.size()) input.vectors.push_back(vectors[i]);
+    }
+    const auto result = classifier->classify(input);
+    const std::string type = classify::toString(result.type);
+    if (auto ok = documents_.setClassification(id, type, result.confidence); !ok) {
+        common::log(common::LogLevel::kWarning, "classification_not_stored",
+                    {{"document_id", id}, {"reason", ok.error().message}});
+        return;
+    }
+    common::log(common::LogLevel::kInfo, "document_classified",
+                {{"document_id", id},
+                 {"doc_type", type},
+                 {"confidence", std::to_string(result.confidence)}});
 }
 
 plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobContext& context) {
