@@ -1,5 +1,6 @@
 #include "redact/pii_evaluation.h"
 
+#include <cctype>
 #include <fstream>
 #include <set>
 #include <tuple>
@@ -41,8 +42,15 @@ plugin::Result<std::vector<LabelledText>> loadLabelledSet(const std::string& pat
             const std::string value = s.value("value", "");
             std::size_t pos = value.empty() ? std::string::npos : t.text.find(value);
             if (pos == std::string::npos) return invalid("value not in text: " + value);
-            for (; pos != std::string::npos; pos = t.text.find(value, pos + value.size())) {
-                t.gold.push_back({*type, pos, pos + value.size(), {}});
+            // Occurrences inside a longer token ("192.0.2.1" in "192.0.2.10") do not count.
+            const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)); };
+            for (; pos != std::string::npos; pos = t.text.find(value, pos + 1)) {
+                const std::size_t end = pos + value.size();
+                if ((pos > 0 && alnum(t.text[pos - 1]) && alnum(value.front())) ||
+                    (end < t.text.size() && alnum(t.text[end]) && alnum(value.back()))) {
+                    continue;
+                }
+                t.gold.push_back({*type, pos, end, {}});
             }
         }
         out.push_back(std::move(t));

@@ -17,7 +17,8 @@ struct LabelledText {
 };
 
 /// Reads a labelled set: one JSON object a line, {"id", "text", "spans": [{"type": "EMAIL",
-/// "value": "a@b.org"}]}; every occurrence of a value in its text is a gold span of that type.
+/// "value": "a@b.org"}]}; every occurrence of a value in its text (not inside a longer word or
+/// number) is a gold span of that type.
 /// Errors: `labelled_set_unreadable` (missing file), `labelled_set_invalid` (bad JSON, unknown
 /// type, a value not in its text).
 plugin::Result<std::vector<LabelledText>> loadLabelledSet(const std::string& path);

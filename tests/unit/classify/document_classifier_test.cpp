@@ -76,6 +76,21 @@ TEST_F(DocumentClassifierTest, AccuracyAndCalibrationAboveThresholds) {
     EXPECT_LE(all.calibration_error, 0.10);
 }
 
+// Texts written after the classifier and its parameters were frozen, never tuned on
+// (docs/classification.md): the honest estimate, two per class.
+TEST_F(DocumentClassifierTest, HeldOutTextsAboveThreshold) {
+    auto heldout =
+        loadLabelledDocuments(test::sourceDir() + "/tests/data/classify/heldout", "", "", encoder_);
+    ASSERT_TRUE(heldout.ok()) << heldout.error().message;
+    EXPECT_EQ(heldout->size(), 30u);
+    auto classifier = DocumentClassifier::create(encoder_);
+    ASSERT_TRUE(classifier.ok());
+    const auto e = evaluateClassifier(**classifier, *heldout);
+    for (const auto& m : e.misses) std::cout << "  miss " << m << "\n";
+    std::cout << "held-out accuracy " << e.accuracy() << "\n";
+    EXPECT_GE(e.accuracy(), 0.75);
+}
+
 TEST_F(DocumentClassifierTest, CueWordsAloneStillClassifyWithoutAModel) {
     auto classifier = DocumentClassifier::create(nullptr);
     ASSERT_TRUE(classifier.ok());
