@@ -21,6 +21,8 @@ nlohmann::json DocumentService::toJson(const storage::Document& d) {
             {"error_message", nullable(d.error_message)},
             {"pages", d.pages ? nlohmann::json(*d.pages) : nlohmann::json(nullptr)},
             {"doc_type", nullable(d.doc_type)},
+            {"doc_type_confidence", d.doc_type_confidence ? nlohmann::json(*d.doc_type_confidence)
+                                                          : nlohmann::json(nullptr)},
             {"detected_type", nullable(d.detected_type)},
             {"size", d.size_bytes ? nlohmann::json(*d.size_bytes) : nlohmann::json(nullptr)},
             {"declared_size", d.declared_size},

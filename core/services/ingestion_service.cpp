@@ -7,12 +7,26 @@
 #include "common/log.h"
 #include "ingest/chunker.h"
 #include "ingest/parser.h"
+#include "redact/pii_redactor.h"
 
 namespace docintel::services {
 
 namespace {
 
 constexpr int kEmbedBatch = 32;
+
+/// Replaces personal data in every block and heading path of the page (docs/redaction.md);
+/// returns how many spans were replaced.
+std::size_t redactPage(ingest::Page& page, redact::Redactor& redactor) {
+    std::size_t spans = 0;
+    for (auto& block : page.blocks) {
+        auto r = redactor.redact(block.text);
+        spans += r.spans.size();
+        block.text = std::move(r.text);
+        for (auto& heading : block.section_path) heading = redactor.redact(heading).text;
+    }
+    return spans;
+}
 
 }  // namespace
 
@@ -45,6 +59,8 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     if (!encoder_) {
         common::log(common::LogLevel::kWarning, "embedding_skipped",
                     {{"document_id", id}, {"reason", "no encoder model loaded"}});
+        auto chunks = documents_.chunks(id);
+        if (chunks) classifyDocument(id, *chunks, {});
         return {};
     }
     if (auto ok = documents_.setStatus(id, "embedding"); !ok) return ok;
@@ -57,6 +73,8 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     auto vectors = encoder_->encode(texts, kEmbedBatch);
     const auto encode_ms = static_cast<long long>(common::millisecondsSince(started));
     if (!vectors) return vectors.error();
+    // Before `embedded` is visible, so an embedded document always has its class.
+    classifyDocument(id, *chunks, *vectors);
     if (auto ok = documents_.storeEmbeddings(id, *vectors, encoder_->modelName(),
                                              encoder_->modelVersion(), "embedded");
         !ok) {
@@ -68,6 +86,46 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
                  {"encode_ms", std::to_string(encode_ms)},
                  {"model", encoder_->modelName()}});
     return context.mark("embedded");
+}
+
+const classify::DocumentClassifier* IngestionService::classifier() {
+    std::call_once(classifier_once_, [this] {
+        auto created = classify::DocumentClassifier::create(encoder_);
+        if (created) {
+            classifier_ = std::move(created).value();
+        } else {
+            common::log(common::LogLevel::kWarning, "classifier_unavailable",
+                        {{"reason", created.error().message}});
+        }
+    });
+    return classifier_.get();
+}
+
+void IngestionService::classifyDocument(const std::string& id,
+                                        const std::vector<storage::Chunk>& chunks,
+                                        const std::vector<std::vector<float>>& vectors) {
+    const classify::DocumentClassifier* classifier = this->classifier();
+    auto found = documents_.find(id);
+    if (!classifier || !found || !found->has_value() || chunks.empty()) return;
+    classify::ClassifierInput input;
+    input.detected_type = (*found)->detected_type;
+    const std::size_t n =
+        std::min(chunks.size(), static_cast<std::size_t>(classify::ClassifierOptions{}.chunks));
+    for (std::size_t i = 0; i < n; ++i) {
+        input.texts.push_back(chunks[i].text);
+        if (i < vectors.size()) input.vectors.push_back(vectors[i]);
+    }
+    const auto result = classifier->classify(input);
+    const std::string type = classify::toString(result.type);
+    if (auto ok = documents_.setClassification(id, type, result.confidence); !ok) {
+        common::log(common::LogLevel::kWarning, "classification_not_stored",
+                    {{"document_id", id}, {"reason", ok.error().message}});
+        return;
+    }
+    common::log(common::LogLevel::kInfo, "document_classified",
+                {{"document_id", id},
+                 {"doc_type", type},
+                 {"confidence", std::to_string(result.confidence)}});
 }
 
 plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobContext& context) {
@@ -89,8 +147,11 @@ plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobCont
     }
     ingest::Chunker chunker(options, count);
     int pages = 0;
+    redact::Redactor redactor;  // one numbering of placeholders for the whole document
+    std::size_t redacted = 0;
     const plugin::Status parsed =
         ingest::parseFilePages(path, *type, [&](ingest::Page&& page) -> plugin::Status {
+            if (d.redact_pii) redacted += redactPage(page, redactor);
             chunker.addPage(page);
             pages = std::max(pages, page.number);
             return {};
@@ -121,7 +182,8 @@ plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobCont
     common::log(common::LogLevel::kInfo, "document_chunked",
                 {{"document_id", id},
                  {"chunks", std::to_string(chunks.size())},
-                 {"pages", std::to_string(pages)}});
+                 {"pages", std::to_string(pages)},
+                 {"pii_redacted", std::to_string(redacted)}});
     return context.mark("chunked");
 }
 

@@ -1,5 +1,9 @@
 #pragma once
 
+#include <memory>
+#include <mutex>
+
+#include "classify/document_classifier.h"
 #include "embed/sentence_encoder.h"
 #include "jobs/worker_pool.h"
 #include "objects/object_store.h"
@@ -14,7 +18,10 @@ namespace docintel::services {
 /// duplicates — then embed them (`embedding` → `embedded`). Files that cannot be read end the
 /// document in `error` with the parser's code (encrypted_document, unreadable_document,
 /// unsupported_type). The `embed_document` job re-embeds a chunked document. Without an
-/// encoder (no model installed) documents stop at `chunked`. Thread-safe.
+/// encoder (no model installed) documents stop at `chunked`. Documents uploaded with
+/// `redact_pii` have personal data replaced by placeholders before chunking
+/// (docs/redaction.md). After embedding (or chunking, without an encoder) each document is
+/// classified: `doc_type` and its confidence (docs/classification.md). Thread-safe.
 class IngestionService {
   public:
     static constexpr const char* kEmbedJob = "embed_document";
@@ -30,10 +37,18 @@ class IngestionService {
   private:
     plugin::Status chunk(const storage::Document& d, jobs::JobContext& context);
     plugin::Status embedChunks(const std::string& id, jobs::JobContext& context);
+    /// Sets doc_type from the first chunks (and their vectors, when given). A failure is
+    /// logged, never fatal: a document without a class is still searchable.
+    void classifyDocument(const std::string& id, const std::vector<storage::Chunk>& chunks,
+                          const std::vector<std::vector<float>>& vectors);
+    const classify::DocumentClassifier* classifier();
 
     storage::DocumentRepository& documents_;
     objects::ObjectStore& objects_;
     const embed::SentenceEncoder* encoder_;
+    /// Built on first use (it embeds the class descriptions); guarded by classifier_once_.
+    std::once_flag classifier_once_;
+    std::unique_ptr<classify::DocumentClassifier> classifier_;
 };
 
 }  // namespace docintel::services

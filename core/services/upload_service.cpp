@@ -172,7 +172,8 @@ plugin::Result<nlohmann::json> UploadService::complete(const plugin::Principal& 
         (void)documents_.fail(d.id, "unsupported_type", message);
         return plugin::Error{"unsupported_type", message, 415};
     }
-    auto done = documents_.completeUpload(d.id, info->size, info->sha256, type_name, kIngestJob);
+    auto done = documents_.completeUpload(d.id, info->size, info->sha256, type_name, kIngestJob,
+                                          body.value("redact_pii", false));
     if (!done) return done.error();
     common::log(common::LogLevel::kInfo, "upload_completed",
                 {{"document_id", d.id}, {"type", type_name}});

@@ -12,7 +12,7 @@ namespace {
     "d.error_code, d.error_message, d.pages, d.redact_pii, d.version, d.previous_document_id, " \
     "d.change_summary, d.changed_pages::text, NOT EXISTS (SELECT 1 FROM documents n WHERE "     \
     "n.previous_document_id = "                                                                 \
-    "d.id), d.created_at, d.updated_at"
+    "d.id), d.created_at, d.updated_at, d.doc_type_confidence"
 
 constexpr Statement kInsert{
     "document_insert",
@@ -31,7 +31,8 @@ constexpr Statement kListWorkspace{"document_list_workspace",
                                    "ORDER BY d.created_at DESC, d.id"};
 constexpr Statement kComplete{
     "document_complete_upload",
-    "UPDATE documents SET size_bytes = $2, sha256 = $3, detected_type = $4, updated_at = now() "
+    "UPDATE documents SET size_bytes = $2, sha256 = $3, detected_type = $4, "
+    "redact_pii = redact_pii OR $5, updated_at = now() "
     "WHERE id = $1 AND size_bytes IS NULL AND status = 'uploading'"};
 constexpr Statement kStartEmbedding{"document_start_embedding",
                                     "UPDATE documents SET status = 'embedding', updated_at = now() "
@@ -93,6 +94,10 @@ constexpr Statement kStoreEmbedding{
     "document_store_embedding",
     "UPDATE chunks SET embedding = decode($3, 'hex'), model = $4, model_version = $5 "
     "WHERE document_id = $1 AND chunk_index = $2"};
+constexpr Statement kSetClassification{
+    "document_set_classification",
+    "UPDATE documents SET doc_type = $2, doc_type_confidence = $3, updated_at = now() "
+    "WHERE id = $1"};
 constexpr Statement kDelete{"document_delete",
                             "DELETE FROM documents WHERE id = $1 RETURNING storage_key"};
 
@@ -123,6 +128,7 @@ Document rowToDocument(const pqxx::row& r) {
     d.is_latest = r[20].as<bool>();
     d.created_at = isoTime(r[21]);
     d.updated_at = isoTime(r[22]);
+    if (!r[23].is_null()) d.doc_type_confidence = r[23].as<double>();
     return d;
 }
 
@@ -185,9 +191,12 @@ plugin::Result<std::vector<Document>> DocumentRepository::listWorkspace(
 plugin::Result<bool> DocumentRepository::completeUpload(const std::string& id, std::int64_t size,
                                                         const std::string& sha256,
                                                         const std::string& detected_type,
-                                                        const std::string& job_kind) {
+                                                        const std::string& job_kind,
+                                                        bool redact_pii) {
     return db_.transact([&](Tx& tx) -> plugin::Result<bool> {
-        if (tx.exec(kComplete, id, size, sha256, detected_type).affected_rows() == 0) return false;
+        if (tx.exec(kComplete, id, size, sha256, detected_type, redact_pii).affected_rows() == 0) {
+            return false;
+        }
         JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
         return true;
     });
@@ -208,6 +217,15 @@ plugin::Status DocumentRepository::fail(const std::string& id, const std::string
                                         const std::string& message) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kFail, id, code, message);
+        return true;
+    }));
+}
+
+plugin::Status DocumentRepository::setClassification(const std::string& id,
+                                                     const std::string& doc_type,
+                                                     double confidence) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kSetClassification, id, doc_type, confidence);
         return true;
     }));
 }

@@ -23,7 +23,8 @@ struct Document {
     std::string sha256;
     std::string storage_key;
     std::string detected_type;
-    std::string doc_type;
+    std::string doc_type;                       ///< classify::DocClass name; empty until classified
+    std::optional<double> doc_type_confidence;  ///< the classifier's confidence in doc_type
     std::string status;
     std::string error_code;
     std::string error_message;
@@ -72,9 +73,10 @@ class DocumentRepository {
 
     /// Records the uploaded object and, in the same transaction, enqueues `job_kind` for the
     /// document — unless the upload was already completed (then returns false, nothing done).
+    /// `redact_pii` can only turn redaction on (a completion cannot undo the session's request).
     plugin::Result<bool> completeUpload(const std::string& id, std::int64_t size,
                                         const std::string& sha256, const std::string& detected_type,
-                                        const std::string& job_kind);
+                                        const std::string& job_kind, bool redact_pii = false);
     /// Queues `job_kind` to (re-)embed a chunked or embedded document, atomically with moving
     /// it to `embedding`; `not_chunked` (409) otherwise.
     plugin::Result<std::string> requestEmbedding(const std::string& id,
@@ -82,6 +84,9 @@ class DocumentRepository {
     /// Marks the document failed with a machine code and a message.
     plugin::Status fail(const std::string& id, const std::string& code, const std::string& message);
     plugin::Status setStatus(const std::string& id, const std::string& status);
+    /// Records the document's class (doc_type) and the classifier's confidence in it.
+    plugin::Status setClassification(const std::string& id, const std::string& doc_type,
+                                     double confidence);
     /// Replaces all chunks of the document and sets its status and page count, atomically.
     plugin::Status replaceChunks(const std::string& id, const std::vector<Chunk>& chunks, int pages,
                                  const std::string& status);
