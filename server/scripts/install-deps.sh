@@ -9,6 +9,7 @@ packages=(
   libpoppler-cpp-dev libtesseract-dev tesseract-ocr-eng libgumbo-dev libicu-dev libleptonica-dev
   postgresql-15 postgresql-client-15
   wrk curl python3
+  wkhtmltopdf
 )
 
 missing=()
