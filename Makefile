@@ -29,7 +29,7 @@ ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
 .PHONY: deps configure build db db-stop model migrate admin run test format format-check \
-  bench-http bench-encoder bench-ingest clean
+  bench-http bench-encoder bench-ingest bench-workflows clean
 
 deps:
 	@server/scripts/install-deps.sh
@@ -85,6 +85,9 @@ bench-encoder: build model
 
 bench-ingest: build db model
 	@bench/ingest/run.sh
+
+bench-workflows: build db model
+	@bench/workflows/run.sh
 
 clean:
 	@rm -rf $(BUILD_DIR)
