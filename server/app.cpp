@@ -227,7 +227,10 @@ void App::start(bool migrate) {
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
     p.host_services.setWorkflowEngine(&p.evidence, p.workflow_service.get());
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
-        p.identity, p.workspace_service, p.document_service, *p.upload_service,
+        p.identity,
+        p.workspace_service,
+        p.document_service,
+        *p.upload_service,
         [this] {
             return nlohmann::json{
                 {"resource", config_.restAudience()},
@@ -259,7 +262,8 @@ void App::start(bool migrate) {
                                   {"openapi", config_.base_url + "/openapi.json"},
                                   {"areas", areas},
                                   {"plugins", parts.plugin_registry.toJson()}};
-        }});
+        },
+        {}});
     {
         auto& wf = p.api_services->workflows;
         auto& engine = *p.workflow_service;

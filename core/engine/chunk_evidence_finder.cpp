@@ -46,7 +46,8 @@ plugin::Result<std::vector<plugin::Passage>> ChunkEvidenceFinder::passages(
     std::vector<plugin::Passage> out;
     out.reserve(chunks->size());
     for (auto& c : *chunks) {
-        out.push_back({document_id, c.id, c.page_start, c.page_end, std::move(c.text), 0});
+        out.push_back({document_id, c.id, c.page_start, c.page_end, std::move(c.text), 0,
+                       c.char_start, c.char_end});
     }
     return out;
 }

@@ -99,6 +99,15 @@ plugin::Status WorkflowService::runJob(jobs::JobContext& context) {
         }
         merge(input.packet, *result);
         if (auto ok = context.mark(id, *result); !ok) return ok;
+        // Progress for readers of the run; the checkpoint above is what recovery relies on.
+        (void)p_.runs.transition(
+            run_id,
+            [&](const storage::WorkflowRun& current) -> plugin::Result<storage::RunTransition> {
+                storage::RunTransition t;
+                t.run = current;
+                if (i < t.run.steps.size()) t.run.steps[i]["status"] = "completed";
+                return t;
+            });
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - step_started)
                             .count();

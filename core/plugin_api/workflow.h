@@ -20,6 +20,9 @@ struct Passage {
     int page_end = 1;
     std::string text;
     double score = 0;
+    /// Where `text` sits in its page's text; consecutive chunks may overlap.
+    int char_start = 0;
+    int char_end = 0;
 };
 
 /// What to look for: passages of `document_ids` that mention any of `keywords` (whole words,
