@@ -96,7 +96,7 @@ std::string monthsBefore(const std::string& iso, int months) {
     static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     d = std::min(d, days[m - 1] + (m == 2 && leap ? 1 : 0));
-    char out[11];
+    char out[32];
     std::snprintf(out, sizeof(out), "%04d-%02d-%02d", y, m, d);
     return out;
 }
