@@ -29,7 +29,7 @@ ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
 .PHONY: deps configure build db db-stop model migrate admin run test format format-check \
-  bench-http bench-encoder bench-ingest clean e2e-deps
+  bench-http bench-encoder bench-ingest bench-workflows clean e2e-deps
 
 deps:
 	@server/scripts/install-deps.sh
@@ -70,7 +70,7 @@ run: admin model
 # Peers of the end-to-end tests: the MCP conformance suite + Node 22 and the mcp SDK
 # (tests/e2e/mcp/setup.sh); openid-client and playwright-core for the browser OAuth test, from
 # its lock file.
-.PHONY: e2e-deps bench-mcp
+.PHONY: bench-mcp
 E2E_OAUTH := tests/e2e/oauth
 $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
 	@npm ci --prefix $(E2E_OAUTH) --no-audit --no-fund --loglevel=error
@@ -99,6 +99,9 @@ bench-ingest: build db model
 
 bench-mcp: build db
 	@bench/mcp/run.sh
+
+bench-workflows: build db model
+	@bench/workflows/run.sh
 
 clean:
 	@rm -rf $(BUILD_DIR)

@@ -11,6 +11,11 @@
 #include "auth/workspace_access.h"
 #include "common/id.h"
 #include "common/log.h"
+#include "engine/chunk_evidence_finder.h"
+#include "engine/packet_renderer.h"
+#include "engine/review_task_service.h"
+#include "engine/workflow_catalog.h"
+#include "engine/workflow_service.h"
 #include "http/api_dispatcher.h"
 #include "http/api_routes.h"
 #include "http/error_mapper.h"
@@ -41,6 +46,7 @@
 #include "storage/migrator.h"
 #include "storage/token_revocation_repository.h"
 #include "storage/user_repository.h"
+#include "storage/workflow_run_repository.h"
 #include "storage/workspace_repository.h"
 
 namespace docintel::server {
@@ -70,9 +76,19 @@ class PluginHostServices final : public plugin::HostServices {
                     {{"plugin", plugin}, {"message", message}});
     }
     std::string dataDir() const override { return data_dir_; }
+    plugin::EvidenceFinder* evidence() override { return evidence_; }
+    plugin::WorkflowRuns* workflowRuns() override { return runs_; }
+
+    /// Set once at start-up, before any plugin loads.
+    void setWorkflowEngine(plugin::EvidenceFinder* evidence, plugin::WorkflowRuns* runs) {
+        evidence_ = evidence;
+        runs_ = runs;
+    }
 
   private:
     const std::string data_dir_;
+    plugin::EvidenceFinder* evidence_ = nullptr;
+    plugin::WorkflowRuns* runs_ = nullptr;
 };
 
 plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
@@ -97,6 +113,9 @@ struct App::Parts {
           workspace_service(workspaces, users, access),
           objects(c.data_dir + "/objects"),
           document_service(documents, objects, document_access),
+          workflow_runs(db),
+          evidence(documents),
+          renderer(c.data_dir + "/tmp"),
 
           host_services(c.data_dir) {}
 
@@ -114,6 +133,12 @@ struct App::Parts {
     services::WorkspaceService workspace_service;
     objects::LocalObjectStore objects;
     services::DocumentService document_service;
+    storage::WorkflowRunRepository workflow_runs;
+    engine::ChunkEvidenceFinder evidence;
+    engine::PacketRenderer renderer;
+    std::unique_ptr<engine::WorkflowCatalog> workflow_catalog;
+    std::unique_ptr<engine::WorkflowService> workflow_service;
+    std::unique_ptr<engine::ReviewTaskService> review_tasks;
     std::unique_ptr<services::UploadService> upload_service;
     std::unique_ptr<embed::SentenceEncoder> encoder;
     std::unique_ptr<search::KeywordIndex> keywords;
@@ -251,6 +276,18 @@ void App::start(bool migrate) {
     }
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
+
+    p.workflow_catalog = std::make_unique<engine::WorkflowCatalog>(p.plugin_registry, p.schemas);
+    p.workflow_catalog->registerSchemas();
+    p.workflow_service = std::make_unique<engine::WorkflowService>(engine::WorkflowService::Parts{
+        *p.workflow_catalog, p.workflow_runs, p.documents, p.objects, p.access, p.document_access,
+        p.plugin_registry, p.evidence, p.renderer, p.schemas});
+    p.workflow_service->setWake([&p] {
+        if (p.workers) p.workers->wake();
+    });
+    p.review_tasks =
+        std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
+    p.host_services.setWorkflowEngine(&p.evidence, p.workflow_service.get());
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
         p.identity, p.workspace_service, p.document_service, *p.upload_service, p.knowledge.get(),
         [this] {
@@ -284,7 +321,40 @@ void App::start(bool migrate) {
                                   {"openapi", config_.base_url + "/openapi.json"},
                                   {"areas", areas},
                                   {"plugins", parts.plugin_registry.toJson()}};
-        }});
+        },
+        {}});
+    {
+        auto& wf = p.api_services->workflows;
+        auto& engine = *p.workflow_service;
+        auto& reviews = *p.review_tasks;
+        wf.schema = [&engine](const std::string& w) { return engine.schema(w); };
+        wf.validate = [&engine](const std::string& w, const nlohmann::json& body) {
+            return engine.validate(w, body);
+        };
+        wf.operations_catalog = [&p, &engine]() -> plugin::Result<nlohmann::json> {
+            return nlohmann::json{{"operations",
+                                   {{{"operation_type", services::UploadService::kIngestJob},
+                                     {"resource_type", "document"}},
+                                    {{"operation_type", services::IngestionService::kEmbedJob},
+                                     {"resource_type", "document"}},
+                                    {{"operation_type", engine::WorkflowService::kRunJob},
+                                     {"resource_type", "workflow_run"}}}},
+                                  {"workflows", engine.catalog()},
+                                  {"plugins", p.plugin_registry.toJson()["plugins"]}};
+        };
+        wf.list_reviews = [&reviews](const plugin::Principal& c, const std::string& status,
+                                     int limit) { return reviews.list(c, status, limit); };
+        wf.create_review = [&reviews](const plugin::Principal& c, const nlohmann::json& body) {
+            return reviews.create(c, body);
+        };
+        wf.assign_review = [&reviews](const plugin::Principal& c, const std::string& id) {
+            return reviews.assign(c, id);
+        };
+        wf.decide_review = [&reviews](const plugin::Principal& c, const std::string& id,
+                                      const nlohmann::json& body) {
+            return reviews.decide(c, id, body);
+        };
+    }
     // A worker process serves only /healthz and /readyz, and runs jobs.
     if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
 
@@ -298,6 +368,9 @@ void App::start(bool migrate) {
 
     p.plugin_loader = std::make_unique<plugin_host::PluginLoader>(
         p.router, p.schemas, p.plugin_registry, p.host_services);
+    p.plugin_loader->setWorkflowValidator([&p](const nlohmann::json& definition) {
+        return p.workflow_catalog->validateDefinition(definition);
+    });
     if (std::filesystem::is_directory(config_.plugins_dir)) {
         (void)p.plugin_loader->loadDirectory(config_.plugins_dir);
     }
@@ -327,6 +400,8 @@ void App::start(bool migrate) {
                           [&p](jobs::JobContext& c) { return p.ingestion->ingest(c); });
         p.workers->handle(services::IngestionService::kEmbedJob,
                           [&p](jobs::JobContext& c) { return p.ingestion->embed(c); });
+        p.workers->handle(engine::WorkflowService::kRunJob,
+                          [&p](jobs::JobContext& c) { return p.workflow_service->runJob(c); });
         p.workers->start();
     }
 

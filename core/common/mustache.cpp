@@ -1,142 +1,174 @@
 #include "common/mustache.h"
 
+#include <cmath>
+#include <optional>
 #include <vector>
 
 namespace docintel::common {
 namespace {
 
-plugin::Error templateError(const std::string& why) { return {"template_error", why, 500}; }
+using Stack = std::vector<const nlohmann::json*>;
 
-std::string trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return std::string(s);
+const nlohmann::json kNull;
+
+plugin::Error templateError(const std::string& message) {
+    return plugin::Error::unprocessable("template_error", message);
 }
 
-/// Looks `name` up from the innermost context outwards; the first segment of a dotted name
-/// decides the context, the rest are read from there.
-const nlohmann::json* lookup(const std::vector<const nlohmann::json*>& stack,
-                             const std::string& name) {
-    if (name == ".") return stack.back();
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+// Looks `name` up from the innermost context outwards; the first part of a dotted name
+// decides the context, the rest walks down from there.
+const nlohmann::json& lookup(const Stack& stack, const std::string& name) {
+    if (name == ".") return *stack.back();
     std::vector<std::string> parts;
-    for (std::size_t start = 0;;) {
+    std::size_t start = 0;
+    while (true) {
         const auto dot = name.find('.', start);
-        parts.push_back(name.substr(start, dot == std::string::npos ? dot : dot - start));
+        parts.push_back(name.substr(start, dot - start));
         if (dot == std::string::npos) break;
         start = dot + 1;
     }
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
         const nlohmann::json& ctx = **it;
         if (!ctx.is_object() || !ctx.contains(parts[0])) continue;
-        const nlohmann::json* v = &ctx.at(parts[0]);
+        const nlohmann::json* value = &ctx.at(parts[0]);
         for (std::size_t i = 1; i < parts.size(); ++i) {
-            if (!v->is_object() || !v->contains(parts[i])) return nullptr;
-            v = &v->at(parts[i]);
+            if (!value->is_object() || !value->contains(parts[i])) return kNull;
+            value = &value->at(parts[i]);
         }
-        return v;
+        return *value;
     }
-    return nullptr;
+    return kNull;
 }
 
-bool truthy(const nlohmann::json* v) {
-    if (!v || v->is_null()) return false;
-    if (v->is_boolean()) return v->get<bool>();
-    if (v->is_string()) return !v->get_ref<const std::string&>().empty();
-    if (v->is_number()) return v->get<double>() != 0;
-    if (v->is_array()) return !v->empty();
+bool truthy(const nlohmann::json& v) {
+    if (v.is_null()) return false;
+    if (v.is_boolean()) return v.get<bool>();
+    if (v.is_string()) return !v.get<std::string>().empty();
+    if (v.is_number()) return v.get<double>() != 0;
+    if (v.is_array()) return !v.empty();
     return true;
 }
 
-std::string scalarText(const nlohmann::json* v) {
-    if (!v || v->is_null()) return {};
-    if (v->is_string()) return v->get<std::string>();
-    if (v->is_boolean()) return v->get<bool>() ? "true" : "false";
-    return v->dump();
+std::string toText(const nlohmann::json& v) {
+    if (v.is_null()) return {};
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (std::floor(d) == d && std::fabs(d) < 1e15) {
+            return std::to_string(static_cast<long long>(d));
+        }
+    }
+    return v.dump();
 }
 
-class Renderer {
-  public:
-    explicit Renderer(std::string_view text) : text_(text) {}
+struct Tag {
+    char kind = 0;  // 0 variable, '&' raw, '#', '^', '/', '!'
+    std::string name;
+    std::size_t begin = 0;  // position of "{{"
+    std::size_t end = 0;    // position after "}}"
+};
 
-    /// Renders from `pos` until `{{/closing}}` (or the end when `closing` is empty); leaves
-    /// `pos` after the closing tag.
-    plugin::Status render(std::size_t& pos, const std::string& closing,
-                          std::vector<const nlohmann::json*>& stack, std::string* out) {
-        while (pos < text_.size()) {
-            const auto open = text_.find("{{", pos);
-            if (open == std::string_view::npos) {
-                if (out) out->append(text_.substr(pos));
-                pos = text_.size();
+// The next tag at or after `pos`; nullopt when there is none.
+plugin::Result<std::optional<Tag>> nextTag(const std::string& t, std::size_t pos) {
+    const auto open = t.find("{{", pos);
+    if (open == std::string::npos) return std::optional<Tag>();
+    Tag tag;
+    tag.begin = open;
+    if (t.compare(open, 3, "{{{") == 0) {
+        const auto close = t.find("}}}", open + 3);
+        if (close == std::string::npos) return templateError("unclosed {{{ tag");
+        tag.kind = '&';
+        tag.name = trim(t.substr(open + 3, close - open - 3));
+        tag.end = close + 3;
+        return std::optional<Tag>(tag);
+    }
+    const auto close = t.find("}}", open + 2);
+    if (close == std::string::npos) return templateError("unclosed {{ tag");
+    std::string inner = trim(t.substr(open + 2, close - open - 2));
+    if (!inner.empty() && (inner[0] == '&' || inner[0] == '#' || inner[0] == '^' ||
+                           inner[0] == '/' || inner[0] == '!')) {
+        tag.kind = inner[0];
+        inner = trim(inner.substr(1));
+    }
+    tag.name = inner;
+    tag.end = close + 2;
+    return std::optional<Tag>(tag);
+}
+
+// Renders t[pos, stop) into `out`.
+plugin::Status render(const std::string& t, std::size_t pos, std::size_t stop, Stack& stack,
+                      std::string& out) {
+    while (pos < stop) {
+        auto found = nextTag(t, pos);
+        if (!found) return found.error();
+        if (!found->has_value() || (*found)->begin >= stop) {
+            out.append(t, pos, stop - pos);
+            return {};
+        }
+        const Tag tag = **found;
+        out.append(t, pos, tag.begin - pos);
+        pos = tag.end;
+        switch (tag.kind) {
+            case '!':
                 break;
-            }
-            if (out) out->append(text_.substr(pos, open - pos));
-            const bool triple = text_.compare(open, 3, "{{{") == 0;
-            const auto close = text_.find(triple ? "}}}" : "}}", open);
-            if (close == std::string_view::npos) return templateError("unclosed tag");
-            std::string_view tag =
-                text_.substr(open + (triple ? 3 : 2), close - open - (triple ? 3 : 2));
-            pos = close + (triple ? 3 : 2);
-            if (triple) {
-                if (out) out->append(scalarText(lookup(stack, trim(tag))));
-                continue;
-            }
-            const char sigil = tag.empty() ? '\0' : tag.front();
-            const std::string name =
-                trim(sigil == '#' || sigil == '^' || sigil == '/' || sigil == '&' || sigil == '!'
-                         ? tag.substr(1)
-                         : tag);
-            switch (sigil) {
-                case '!':
-                    break;
-                case '&':
-                    if (out) out->append(scalarText(lookup(stack, name)));
-                    break;
-                case '/':
-                    if (name != closing) return templateError("unexpected {{/" + name + "}}");
-                    return {};
-                case '#':
-                case '^': {
-                    const bool inverted = sigil == '^';
-                    const nlohmann::json* v = out ? lookup(stack, name) : nullptr;
-                    const bool show = out && (inverted ? !truthy(v) : truthy(v));
-                    if (!show) {
-                        // Skipped, but its structure is still checked.
-                        if (auto s = render(pos, name, stack, nullptr); !s) return s;
-                        break;
+            case '/':
+                return templateError("unexpected closing tag " + tag.name);
+            case 0:
+                out += escapeHtml(toText(lookup(stack, tag.name)));
+                break;
+            case '&':
+                out += toText(lookup(stack, tag.name));
+                break;
+            default: {  // '#' or '^': find the matching close, counting nested same-name tags
+                int depth = 1;
+                std::size_t scan = pos;
+                std::size_t inner_end = 0;
+                while (depth > 0) {
+                    auto inner = nextTag(t, scan);
+                    if (!inner) return inner.error();
+                    if (!inner->has_value() || (*inner)->begin >= stop) {
+                        return templateError("unclosed section " + tag.name);
                     }
-                    if (inverted || !v->is_array()) {
-                        const bool push = !inverted && v->is_object();
-                        if (push) stack.push_back(v);
-                        auto s = render(pos, name, stack, out);
-                        if (push) stack.pop_back();
-                        if (!s) return s;
-                        break;
-                    }
-                    const std::size_t body = pos;
-                    for (const auto& item : *v) {
-                        pos = body;
-                        stack.push_back(&item);
-                        auto s = render(pos, name, stack, out);
-                        stack.pop_back();
-                        if (!s) return s;
-                    }
-                    break;
+                    const Tag& it = **inner;
+                    if ((it.kind == '#' || it.kind == '^') && it.name == tag.name) ++depth;
+                    if (it.kind == '/' && it.name == tag.name) --depth;
+                    if (depth == 0) inner_end = it.begin;
+                    scan = it.end;
                 }
-                default:
-                    if (out) out->append(escapeHtml(scalarText(lookup(stack, name))));
+                const nlohmann::json& value = lookup(stack, tag.name);
+                if (tag.kind == '^') {
+                    if (!truthy(value)) {
+                        if (auto ok = render(t, pos, inner_end, stack, out); !ok) return ok;
+                    }
+                } else if (value.is_array()) {
+                    for (const auto& item : value) {
+                        stack.push_back(&item);
+                        auto ok = render(t, pos, inner_end, stack, out);
+                        stack.pop_back();
+                        if (!ok) return ok;
+                    }
+                } else if (truthy(value)) {
+                    stack.push_back(&value);
+                    auto ok = render(t, pos, inner_end, stack, out);
+                    stack.pop_back();
+                    if (!ok) return ok;
+                }
+                pos = scan;
             }
         }
-        if (!closing.empty()) return templateError("unclosed section " + closing);
-        return {};
     }
-
-  private:
-    std::string_view text_;
-};
+    return {};
+}
 
 }  // namespace
 
-std::string escapeHtml(std::string_view text) {
+std::string escapeHtml(const std::string& text) {
     std::string out;
     out.reserve(text.size());
     for (const char c : text) {
@@ -163,12 +195,10 @@ std::string escapeHtml(std::string_view text) {
     return out;
 }
 
-plugin::Result<std::string> renderMustache(std::string_view text, const nlohmann::json& context) {
+plugin::Result<std::string> renderMustache(const std::string& tmpl, const nlohmann::json& data) {
+    Stack stack{&data};
     std::string out;
-    std::vector<const nlohmann::json*> stack{&context};
-    std::size_t pos = 0;
-    Renderer renderer(text);
-    if (auto s = renderer.render(pos, "", stack, &out); !s) return s.error();
+    if (auto ok = render(tmpl, 0, tmpl.size(), stack, out); !ok) return ok.error();
     return out;
 }
 

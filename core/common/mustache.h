@@ -1,7 +1,6 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -9,18 +8,16 @@
 
 namespace docintel::common {
 
-/// Renders the subset of Mustache the server's pages use, over a JSON context:
+/// Renders a mustache template (https://mustache.github.io/mustache.5.html) over JSON data:
 /// `{{name}}` (HTML-escaped), `{{{name}}}` and `{{& name}}` (raw), dotted names, `{{.}}`,
-/// sections `{{#name}}...{{/name}}` (a list repeats with each item as the innermost context;
-/// an object is pushed; any other truthy value renders once), inverted sections
-/// `{{^name}}...{{/name}}` and comments `{{! ...}}`. No partials, lambdas or delimiter
-/// changes. A missing name renders as nothing; falsy = missing, null, false, "", 0 or [].
-///
-/// Fails with `template_error` (500) on an unclosed tag or a mismatched section. Stateless and
-/// thread-safe.
-plugin::Result<std::string> renderMustache(std::string_view text, const nlohmann::json& context);
+/// sections `{{#name}}…{{/name}}` (once per array item, once with an object pushed as the
+/// context, once for any other truthy value), inverted sections `{{^name}}…{{/name}}`, and
+/// comments `{{! … }}`. Partials and delimiter changes are not supported. Falsy: missing,
+/// null, false, "", 0 and empty arrays. Numbers print without a trailing ".0" when whole.
+/// A malformed template (unclosed tag or section) is `template_error` (422). Thread-safe.
+plugin::Result<std::string> renderMustache(const std::string& tmpl, const nlohmann::json& data);
 
 /// `&`, `<`, `>`, `"` and `'` as HTML entities.
-std::string escapeHtml(std::string_view text);
+std::string escapeHtml(const std::string& text);
 
 }  // namespace docintel::common

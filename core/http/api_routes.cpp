@@ -42,6 +42,21 @@ HttpResponse sseResponse(
 
 Result<HttpResponse> notImplemented(const HttpRequest&) { return plugin::Error::notImplemented(); }
 
+/// Adapts a workflow engine call: unset → 501; `validation_error` → the 422 detail shape.
+template <typename Fn, typename Call>
+plugin::HttpHandler engine(const Fn& fn, Call&& call) {
+    if (!fn) return notImplemented;
+    return [call = std::forward<Call>(call)](const HttpRequest& req) -> Result<HttpResponse> {
+        Result<nlohmann::json> out = call(req);
+        if (out) return HttpResponse::json(std::move(out).value());
+        if (out.error().code == "validation_error") {
+            return HttpResponse::json(422,
+                                      {{"detail", nlohmann::json::parse(out.error().message)}});
+        }
+        return out.error();
+    };
+}
+
 QueryParam limitParam(long long max) {
     return QueryParam{"limit", "integer", false, 1, max, "maximum number of items to return"};
 }
@@ -80,6 +95,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
     auto& id = s.identity;
     auto& docs = s.documents;
     auto& uploads = s.uploads;
+    auto& wf = s.workflows;
 
     std::vector<Op> ops = {
         // Discovery and OAuth. core/auth/oauth/oauth_server.cpp answers these in front of the
@@ -571,20 +587,45 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {stringParam("workspace_id"), stringParam("status"), limitParam(200)}},
-        {"GET", "/api/v1/operations/catalog",
-         "api_operations_catalog_api_v1_operations_catalog_get", "Operation types", "operations",
-         batch_read},
+        {"GET",
+         "/api/v1/operations/catalog",
+         "api_operations_catalog_api_v1_operations_catalog_get",
+         "Operation types",
+         "operations",
+         batch_read,
+         "",
+         200,
+         {},
+         engine(wf.operations_catalog,
+                [&wf](const HttpRequest&) { return wf.operations_catalog(); })},
         {"GET", "/api/v1/operations/{operation_id}",
          "api_get_operation_api_v1_operations__operation_id__get", "Get an operation", "operations",
          batch_read},
 
         // Workflows.
-        {"GET", "/api/v1/workflows/{workflow}/schema",
+        {"GET",
+         "/api/v1/workflows/{workflow}/schema",
          "api_workflow_schema_api_v1_workflows__workflow__schema_get",
-         "A workflow's input and packet schemas", "workflows", wf_read},
-        {"POST", "/api/v1/workflows/{workflow}/validate",
+         "A workflow's input and packet schemas",
+         "workflows",
+         wf_read,
+         "",
+         200,
+         {},
+         engine(wf.schema,
+                [&wf](const HttpRequest& r) { return wf.schema(r.pathParam("workflow")); })},
+        {"POST",
+         "/api/v1/workflows/{workflow}/validate",
          "api_validate_workflow_api_v1_workflows__workflow__validate_post",
-         "Validate workflow inputs", "workflows", wf_read, "_object"},
+         "Validate workflow inputs",
+         "workflows",
+         wf_read,
+         "_object",
+         200,
+         {},
+         engine(
+             wf.validate,
+             [&wf](const HttpRequest& r) { return wf.validate(r.pathParam("workflow"), r.body); })},
 
         // Events and webhooks.
         {"GET", "/api/v1/event-subscriptions",
@@ -659,7 +700,12 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          wf_read,
          "",
          200,
-         {stringParam("status"), limitParam(200)}},
+         {stringParam("status"), limitParam(200)},
+         engine(wf.list_reviews,
+                [&wf](const HttpRequest& r) {
+                    return wf.list_reviews(r.principal, r.queryParam("status"),
+                                           std::stoi(r.queryParam("limit", "50")));
+                })},
         {"POST",
          "/api/v1/reviews",
          "api_create_review_api_v1_reviews_post",
@@ -667,20 +713,36 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "reviews",
          {"workflows:write"},
          "ReviewTaskInput",
-         201},
+         201,
+         {},
+         engine(wf.create_review,
+                [&wf](const HttpRequest& r) { return wf.create_review(r.principal, r.body); })},
         {"POST",
          "/api/v1/reviews/{task_id}/assign",
          "api_assign_review_api_v1_reviews__task_id__assign_post",
          "Take a review task",
          "reviews",
-         {"reviews:write"}},
+         {"reviews:write"},
+         "",
+         200,
+         {},
+         engine(wf.assign_review,
+                [&wf](const HttpRequest& r) {
+                    return wf.assign_review(r.principal, r.pathParam("task_id"));
+                })},
         {"POST",
          "/api/v1/reviews/{task_id}/decision",
          "api_decide_review_api_v1_reviews__task_id__decision_post",
          "Decide a review task",
          "reviews",
          {"reviews:approve"},
-         "ReviewDecisionInput"},
+         "ReviewDecisionInput",
+         200,
+         {},
+         engine(wf.decide_review,
+                [&wf](const HttpRequest& r) {
+                    return wf.decide_review(r.principal, r.pathParam("task_id"), r.body);
+                })},
     };
 
     for (auto& op : ops) {

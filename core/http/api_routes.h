@@ -26,6 +26,22 @@ struct ApiServices {
     std::function<nlohmann::json()> protected_resource_metadata;
     /// The API catalog (`GET /api/v1`): areas, operations and loaded plugins.
     std::function<nlohmann::json()> catalog;
+
+    /// The workflow engine's operations (core/engine); an unset one answers 501. Errors with
+    /// code `validation_error` carry the 422 detail array as JSON text.
+    struct Workflows {
+        using Json = plugin::Result<nlohmann::json>;
+        std::function<Json(const std::string& workflow)> schema;
+        std::function<Json(const std::string& workflow, const nlohmann::json& body)> validate;
+        std::function<Json()> operations_catalog;
+        std::function<Json(const plugin::Principal&, const std::string& status, int limit)>
+            list_reviews;
+        std::function<Json(const plugin::Principal&, const nlohmann::json& body)> create_review;
+        std::function<Json(const plugin::Principal&, const std::string& task_id)> assign_review;
+        std::function<Json(const plugin::Principal&, const std::string& task_id,
+                           const nlohmann::json& body)>
+            decide_review;
+    } workflows;
 };
 
 /// Declares every REST operation of the spec (§4.1) once: method, path, operation id, scopes,

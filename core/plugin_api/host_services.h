@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "workflow.h"
+
 namespace docintel::plugin {
 
 /// What the host lends a plugin: the only way a plugin reaches logging, documents, retrieval,
@@ -18,6 +20,12 @@ class HostServices {
 
     /// The server's data directory (for plugin caches); the plugin owns `<dir>/plugins/<name>`.
     virtual std::string dataDir() const = 0;
+
+    /// Evidence lookup for workflow steps; null when the host has none (a bare test host).
+    virtual EvidenceFinder* evidence() { return nullptr; }
+    /// The workflow engine's run operations, for a plugin's vertical routes and MCP tools; null
+    /// when the host has no engine.
+    virtual WorkflowRuns* workflowRuns() { return nullptr; }
 };
 
 }  // namespace docintel::plugin

@@ -9,6 +9,7 @@
 
 #include "http_types.h"
 #include "result.h"
+#include "workflow.h"
 
 namespace docintel::plugin {
 
@@ -75,8 +76,12 @@ class Registrar {
     virtual void addRoute(RouteDefinition route) = 0;
     virtual void addMcpTool(McpToolDefinition tool) = 0;
     virtual void addMcpResource(McpResourceTemplate resource) = 0;
-    /// A workflow definition (the JSON of a `*.workflow.json`); `name` is required.
+    /// A workflow definition (the JSON of a `*.workflow.json`), validated against
+    /// schemas/workflows/workflow.schema.json; every step it `uses` must be registered by this
+    /// plugin or one loaded before it.
     virtual void addWorkflow(const nlohmann::json& definition) = 0;
+    /// A step implementation that workflow definitions name in `steps[].uses`.
+    virtual void addWorkflowStep(WorkflowStep step) = 0;
 };
 
 }  // namespace docintel::plugin

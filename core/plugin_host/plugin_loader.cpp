@@ -62,6 +62,9 @@ class StagingRegistrar final : public plugin::Registrar {
     void addWorkflow(const nlohmann::json& definition) override {
         collect("workflow", [&] { workflows.push_back(definition); });
     }
+    void addWorkflowStep(plugin::WorkflowStep step) override {
+        collect("workflow step", [&] { steps.push_back(std::move(step)); });
+    }
 
     void freeze() {
         std::lock_guard lock(mutex_);
@@ -77,6 +80,7 @@ class StagingRegistrar final : public plugin::Registrar {
         tools.clear();
         resources.clear();
         workflows.clear();
+        steps.clear();
     }
 
     std::vector<std::pair<std::string, nlohmann::json>> schemas;
@@ -84,6 +88,7 @@ class StagingRegistrar final : public plugin::Registrar {
     std::vector<plugin::McpToolDefinition> tools;
     std::vector<plugin::McpResourceTemplate> resources;
     std::vector<nlohmann::json> workflows;
+    std::vector<plugin::WorkflowStep> steps;
 
   private:
     template <typename Fn>
@@ -171,7 +176,21 @@ Status validateMcp(const StagingRegistrar& staged, const PluginRegistry& registr
     return {};
 }
 
-Status validateWorkflows(const StagingRegistrar& staged, const PluginRegistry& registry) {
+Status validateSteps(const StagingRegistrar& staged, const PluginRegistry& registry) {
+    std::set<std::string> names;
+    for (const auto& step : staged.steps) {
+        if (step.name.empty() || !step.run) {
+            return invalid("workflow step '" + step.name + "' needs a name and a function");
+        }
+        if (!names.insert(step.name).second || registry.hasWorkflowStep(step.name)) {
+            return Error::conflict("workflow_conflict", "workflow step " + step.name + " is taken");
+        }
+    }
+    return {};
+}
+
+Status validateWorkflows(const StagingRegistrar& staged, const PluginRegistry& registry,
+                         const WorkflowValidator& validator) {
     std::set<std::string> names;
     for (const auto& definition : staged.workflows) {
         const auto it = definition.is_object() ? definition.find("name") : definition.end();
@@ -182,6 +201,23 @@ Status validateWorkflows(const StagingRegistrar& staged, const PluginRegistry& r
         const auto name = it->get<std::string>();
         if (!names.insert(name).second || registry.hasWorkflow(name)) {
             return Error::conflict("workflow_conflict", "workflow " + name + " is taken");
+        }
+        if (validator) {
+            if (auto ok = validator(definition); !ok) {
+                return invalid("workflow " + name + ": " + ok.error().message);
+            }
+        }
+        // Every step a definition uses is this plugin's or an earlier plugin's.
+        const auto steps = definition.find("steps");
+        if (steps == definition.end() || !steps->is_array()) continue;
+        for (const auto& step : *steps) {
+            const std::string uses = step.is_object() ? step.value("uses", "") : "";
+            const bool staged_here =
+                std::any_of(staged.steps.begin(), staged.steps.end(),
+                            [&](const plugin::WorkflowStep& s) { return s.name == uses; });
+            if (!staged_here && !registry.hasWorkflowStep(uses)) {
+                return invalid("workflow " + name + " uses unknown step '" + uses + "'");
+            }
         }
     }
     return {};
@@ -346,7 +382,8 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
     Status valid = validateSchemas(staged, schemas_);
     if (valid) valid = validateRoutes(staged, router_, schemas_);
     if (valid) valid = validateMcp(staged, registry_);
-    if (valid) valid = validateWorkflows(staged, registry_);
+    if (valid) valid = validateSteps(staged, registry_);
+    if (valid) valid = validateWorkflows(staged, registry_, workflowValidator());
     if (!valid) return refuse(path, name, valid.error());
 
     // Commit. Loads are serialised and everything was checked, so a failure here means a
@@ -384,6 +421,11 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
         contribution.info.mcp_resources.push_back(resource.uri_template);
         contribution.resources.push_back(std::move(resource));
     }
+    for (auto& step : staged.steps) {
+        step.run = guard(owner, name, "workflow step " + step.name, std::move(step.run));
+        contribution.info.workflow_steps.push_back(step.name);
+        contribution.steps.push_back(std::move(step));
+    }
     for (auto& workflow : staged.workflows) {
         contribution.info.workflows.push_back(workflow.at("name").get<std::string>());
         contribution.workflows.push_back(std::move(workflow));
@@ -407,6 +449,13 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
                  {"workflows", std::to_string(info.workflows.size())}});
     return {};
 }
+
+void PluginLoader::setWorkflowValidator(WorkflowValidator validator) {
+    std::lock_guard lock(load_mutex_);
+    workflow_validator_ = std::move(validator);
+}
+
+WorkflowValidator PluginLoader::workflowValidator() const { return workflow_validator_; }
 
 plugin::Result<DirectoryLoadCounts> PluginLoader::loadDirectory(const std::string& dir) {
     std::error_code ec;

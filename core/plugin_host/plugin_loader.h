@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -23,6 +24,9 @@ struct PluginFileIdentity {
     // clang-tidy 14 misreads the defaulted comparison as a literal 0 used as a pointer.
     auto operator<=>(const PluginFileIdentity&) const = default;  // NOLINT(modernize-use-nullptr)
 };
+
+/// Checks a workflow definition a plugin registers (schema, templates) before it is accepted.
+using WorkflowValidator = std::function<plugin::Status(const nlohmann::json& definition)>;
 
 /// How a directory load went.
 struct DirectoryLoadCounts {
@@ -78,18 +82,24 @@ class PluginLoader {
 
     PluginRegistry& registry() { return registry_; }
 
+    /// Sets the check every registered workflow definition must pass (the workflow engine's);
+    /// without one only the name is checked. Call before loading.
+    void setWorkflowValidator(WorkflowValidator validator);
+
   private:
     plugin::Status loadLocked(const std::string& path);
     plugin::Status refuse(const std::string& path, const std::string& name, plugin::Error error);
+    WorkflowValidator workflowValidator() const;  // caller holds load_mutex_
 
     http::Router& router_;
     http::SchemaRegistry& schemas_;
     PluginRegistry& registry_;
     plugin::HostServices& host_;
 
-    mutable std::mutex load_mutex_;  // serialises loads; guards the two sets below
+    mutable std::mutex load_mutex_;  // serialises loads; guards the members below
     std::set<PluginFileIdentity> attempted_;
     std::set<std::string> opened_paths_;  // paths dlopen succeeded on
+    WorkflowValidator workflow_validator_;
 };
 
 /// The identity of `path` now, or nullopt when it cannot be stat'ed or is not a regular file.

@@ -38,6 +38,7 @@ nlohmann::json PluginInfo::toJson() const {
             {"mcp_tools", mcp_tools},
             {"mcp_resources", mcp_resources},
             {"workflows", workflows},
+            {"workflow_steps", workflow_steps},
             {"loaded_at", loaded_at}};
 }
 
@@ -79,6 +80,16 @@ plugin::Status PluginRegistry::addLoaded(PluginContribution contribution) {
                                        "a workflow of " + name + " is unnamed or taken");
     }
 
+    for (const auto& step : contribution.steps) {
+        const bool taken = std::any_of(steps_.begin(), steps_.end(),
+                                       [&](const auto& s) { return s.step.name == step.name; });
+        if (taken || step.name.empty()) {
+            return plugin::Error::conflict("workflow_conflict",
+                                           "a workflow step of " + name + " is unnamed or taken");
+        }
+    }
+
+    for (auto& step : contribution.steps) steps_.push_back({name, std::move(step)});
     for (auto& t : contribution.tools) tools_.push_back({name, std::move(t)});
     for (auto& r : contribution.resources) resources_.push_back({name, std::move(r)});
     for (auto& w : contribution.workflows) workflows_.push_back({name, std::move(w)});
@@ -112,6 +123,20 @@ bool PluginRegistry::hasMcpResource(const std::string& uri_template) const {
 bool PluginRegistry::hasWorkflow(const std::string& name) const {
     std::lock_guard lock(mutex_);
     return hasWorkflowLocked(name);
+}
+
+bool PluginRegistry::hasWorkflowStep(const std::string& name) const {
+    std::lock_guard lock(mutex_);
+    return std::any_of(steps_.begin(), steps_.end(),
+                       [&](const PluginWorkflowStep& s) { return s.step.name == name; });
+}
+
+std::optional<PluginWorkflowStep> PluginRegistry::workflowStep(const std::string& name) const {
+    std::lock_guard lock(mutex_);
+    for (const auto& s : steps_) {
+        if (s.step.name == name) return s;
+    }
+    return std::nullopt;
 }
 
 bool PluginRegistry::hasMcpToolLocked(const std::string& name) const {

@@ -23,6 +23,7 @@ struct PluginInfo {
     std::vector<std::string> mcp_tools;
     std::vector<std::string> mcp_resources;  ///< URI templates
     std::vector<std::string> workflows;
+    std::vector<std::string> workflow_steps;
     std::string loaded_at;  ///< RFC 3339, UTC
 
     /// The catalog entry. Shows the file's name only, not the server's directory layout.
@@ -53,6 +54,10 @@ struct PluginWorkflow {
     std::string plugin;
     nlohmann::json definition;
 };
+struct PluginWorkflowStep {
+    std::string plugin;
+    plugin::WorkflowStep step;
+};
 
 /// Everything one plugin registered outside the router, committed as one unit. Handlers in
 /// `tools` and `resources` are expected to be wrapped by the loader already (they never throw).
@@ -61,6 +66,7 @@ struct PluginContribution {
     std::vector<plugin::McpToolDefinition> tools;
     std::vector<plugin::McpResourceTemplate> resources;
     std::vector<nlohmann::json> workflows;
+    std::vector<plugin::WorkflowStep> steps;  ///< wrapped by the loader (never throw)
 };
 
 /// The record of plugins: which are loaded (in load order), which were refused, and the MCP
@@ -73,7 +79,7 @@ class PluginRegistry {
   public:
     /// Records a loaded plugin. Fails with `duplicate_plugin` when the name is already loaded,
     /// or `mcp_conflict` / `workflow_conflict` when a tool name, resource template or workflow
-    /// name is already registered; nothing is recorded then.
+    /// name (or workflow step name) is already registered; nothing is recorded then.
     plugin::Status addLoaded(PluginContribution contribution);
 
     void addRefused(RefusedPlugin refused);
@@ -82,6 +88,7 @@ class PluginRegistry {
     bool hasMcpTool(const std::string& name) const;
     bool hasMcpResource(const std::string& uri_template) const;
     bool hasWorkflow(const std::string& name) const;
+    bool hasWorkflowStep(const std::string& name) const;
 
     /// Loaded plugins in load order.
     std::vector<PluginInfo> plugins() const;
@@ -92,6 +99,8 @@ class PluginRegistry {
     std::vector<PluginMcpTool> mcpTools() const;
     std::vector<PluginMcpResource> mcpResources() const;
     std::vector<PluginWorkflow> workflows() const;
+    /// The step registered under `name`, or nullopt.
+    std::optional<PluginWorkflowStep> workflowStep(const std::string& name) const;
 
     /// Grows by one on every change (a plugin loaded or refused), so a cache built from the
     /// registry can tell it is stale.
@@ -111,6 +120,7 @@ class PluginRegistry {
     std::vector<PluginMcpTool> tools_;
     std::vector<PluginMcpResource> resources_;
     std::vector<PluginWorkflow> workflows_;
+    std::vector<PluginWorkflowStep> steps_;
     std::uint64_t generation_ = 0;
 };
 

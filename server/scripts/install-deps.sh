@@ -10,6 +10,7 @@ packages=(
   postgresql-15 postgresql-client-15
   wrk curl python3
   nodejs python3-venv chromium
+  wkhtmltopdf
 )
 
 missing=()

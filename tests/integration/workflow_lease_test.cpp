@@ -1,0 +1,189 @@
+// lease_intelligence end to end over real HTTP with the lease plugin loaded from its shared
+// library: lease + amendment → run → abstract, critical dates, flags and amendment changes
+// matching the goldens with sources on the right pages → edit (audited) → approve → the
+// lease_abstract packet PDF holds the approved values and embeds.
+
+#include <gtest/gtest.h>
+
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/StreamCopier.h>
+#include <Poco/URI.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "support/test_server.h"
+
+namespace docintel::test {
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+class LeaseWorkflow : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        TestServer::Options options;
+        options.plugins = {std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/lease.so"};
+        server_ = new TestServer(options);
+        user_ = server_->createUser("lease.reviewer@example.com");
+        token_ = server_->token(user_, TestServer::allScopes());
+    }
+    static void TearDownTestSuite() { delete server_; }
+
+    static std::string upload(const std::string& path) {
+        const std::string bytes = readFile(path);
+        const std::string name = path.substr(path.rfind('/') + 1);
+        const auto s = server_
+                           ->request("POST", "/api/v1/uploads",
+                                     nlohmann::json{{"filename", name},
+                                                    {"content_type", "application/pdf"},
+                                                    {"file_size", bytes.size()}}
+                                         .dump(),
+                                     token_)
+                           .json();
+        Poco::URI uri(s["upload_url"].get<std::string>());
+        Poco::Net::HTTPClientSession http("127.0.0.1", uri.getPort());
+        Poco::Net::HTTPRequest put("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
+        put.setContentType("application/pdf");
+        put.setContentLength(static_cast<std::streamsize>(bytes.size()));
+        http.sendRequest(put) << bytes;
+        Poco::Net::HTTPResponse resp;
+        std::string ignored;
+        Poco::StreamCopier::copyToString(http.receiveResponse(resp), ignored);
+        EXPECT_EQ(resp.getStatus(), 200);
+        const auto done =
+            server_->request("POST", "/api/v1/uploads/complete",
+                             nlohmann::json{{"filename", name},
+                                            {"content_type", "application/pdf"},
+                                            {"file_size", bytes.size()},
+                                            {"doc_id", s["doc_id"]},
+                                            {"storage_source_path", s["storage_source_path"]}}
+                                 .dump(),
+                             token_);
+        EXPECT_EQ(done.status, 202) << done.body;
+        return s["doc_id"];
+    }
+
+    static nlohmann::json poll(const std::string& path, const std::string& key,
+                               const std::set<std::string>& final_values) {
+        nlohmann::json out;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        while (std::chrono::steady_clock::now() < deadline) {
+            out = server_->get(path, token_).json();
+            if (final_values.count(out.value(key, ""))) return out;
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        }
+        return out;
+    }
+
+    static std::map<int, std::string> pageTexts(const std::string& id) {
+        std::map<int, std::string> pages;
+        const auto chunks = server_->get("/api/v1/documents/" + id + "/chunks", token_).json();
+        for (const auto& c : chunks["chunks"]) {
+            pages[c["page"].get<int>()] += c["text"].get<std::string>() + "\n";
+        }
+        return pages;
+    }
+
+    static TestServer* server_;
+    static std::string user_;
+    static std::string token_;
+};
+TestServer* LeaseWorkflow::server_ = nullptr;
+std::string LeaseWorkflow::user_;
+std::string LeaseWorkflow::token_;
+
+TEST_F(LeaseWorkflow, AbstractAmendmentReviewAndPacket) {
+    const std::string dir = sourceDir() + "/tests/data/workflows/lease";
+    const auto golden = nlohmann::json::parse(readFile(dir + "/lease_intelligence.golden.json"));
+    const std::string lease = upload(dir + "/office_lease.pdf");
+    const std::string amendment = upload(dir + "/lease_amendment.pdf");
+    for (const auto& id : {lease, amendment}) {
+        ASSERT_EQ(poll("/api/v1/documents/" + id, "status", {"embedded", "error"})["status"],
+                  "embedded");
+    }
+    const auto started =
+        server_->request("POST", "/api/v1/verticals/lease/runs",
+                         nlohmann::json{{"workflow", "lease_intelligence"},
+                                        {"document_ids", {lease}},
+                                        {"inputs", {{"amendment_document_id", amendment}}}}
+                             .dump(),
+                         token_);
+    ASSERT_EQ(started.status, 202) << started.body;
+    const std::string path =
+        "/api/v1/verticals/lease/runs/" + started.json()["run_id"].get<std::string>();
+    auto run = poll(path, "status", {"pending_review", "failed"});
+    ASSERT_EQ(run["status"], "pending_review") << run.dump(2);
+    const auto& packet = run["review_packet"];
+
+    const auto pages = pageTexts(lease);
+    int fields = 0, exact = 0, cited = 0;
+    for (const auto& [term, want] : golden["abstract"].items()) {
+        SCOPED_TRACE(term);
+        const auto& got = packet["abstract"][term];
+        ++fields;
+        EXPECT_EQ(got["value"], want["value"]) << got.dump();
+        if (got["value"] == want["value"]) ++exact;
+        ASSERT_TRUE(got["source"].is_object());
+        EXPECT_EQ(got["source"]["document_id"], lease);
+        EXPECT_EQ(got["source"]["page"], want["page"]);
+        const std::string needle = want["text_on_page"];
+        const bool holds =
+            pages.at(got["source"]["page"].get<int>()).find(needle) != std::string::npos;
+        EXPECT_TRUE(holds) << needle;
+        if (holds) ++cited;
+    }
+    std::printf("lease_fields=%d exact=%d cited_page_holds_value=%d\n", fields, exact, cited);
+    nlohmann::json dates = nlohmann::json::array();
+    for (const auto& d : packet["critical_dates"]) dates.push_back(d["value"]);
+    EXPECT_EQ(dates, golden["critical_dates"]);
+    EXPECT_EQ(packet["risk_flags"], golden["risk_flags"]);
+    nlohmann::json changes = nlohmann::json::array();
+    for (const auto& c : packet["amendment_changes"]) {
+        changes.push_back(
+            {{"term", c["term"]}, {"original", c["original"]}, {"amended", c["amended"]}});
+        EXPECT_EQ(c["source"]["document_id"], amendment);
+    }
+    EXPECT_EQ(changes, golden["amendment_changes"]);
+    EXPECT_GE(packet["obligations"].size(), 5u);
+
+    // The reviewer applies the amendment's rent to the abstract; the change is audited.
+    auto edited = packet;
+    edited["abstract"]["base_rent"]["value"] = "$26,900.00 per month";
+    ASSERT_EQ(
+        server_->request("PUT", path + "/review", nlohmann::json{{"packet", edited}}.dump(), token_)
+            .status,
+        200);
+    const auto audit = server_->get(path + "/audit", token_).json();
+    ASSERT_EQ(audit["count"], 1);
+    EXPECT_EQ(audit["changes"][0]["path"], "/abstract/base_rent");
+    EXPECT_EQ(audit["changes"][0]["old_value"], "$24,650.00 per month");
+    ASSERT_EQ(server_->request("POST", path + "/approve", R"({"confirm":true})", token_).status,
+              200);
+
+    const auto generated =
+        server_->request("POST", path + "/packets", R"({"packet_type":"lease_abstract"})", token_);
+    ASSERT_EQ(generated.status, 201) << generated.body;
+    const std::string doc = generated.json()["document"]["doc_id"];
+    const auto d = poll("/api/v1/documents/" + doc, "status", {"embedded", "error"});
+    ASSERT_EQ(d["status"], "embedded");
+    EXPECT_EQ(d["doc_type"], "packet");
+    std::string text;
+    for (const auto& [page, t] : pageTexts(doc)) text += t;
+    for (const std::string want : {"Harborview Properties LLC", "$26,900.00 per month",
+                                   "2030-03-31", "Washington", "Relocation clause", "2032-03-31"}) {
+        EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
+    }
+}
+
+}  // namespace
+}  // namespace docintel::test
