@@ -60,6 +60,8 @@ Chunker::Chunker(ChunkerOptions options, TokenCounter count_tokens)
     : options_(options), count_(std::move(count_tokens)) {}
 
 void Chunker::addPage(const Page& page) {
+    // A chunk never crosses a page, so every chunk's span quotes one page exactly.
+    flush(false);
     int offset = 0;
     for (const auto& block : page.blocks) {
         const int block_start = offset;
@@ -126,14 +128,14 @@ void Chunker::flush(bool keep_overlap) {
     chunk.page_end = current_.back().page;
     chunk.section_path = section_path_;
     chunk.char_start = current_.front().char_start;
-    for (std::size_t i = 0; i < current_.size(); ++i) {
-        if (i > 0) chunk.text += current_[i].page == current_[i - 1].page ? " " : "\n";
-        chunk.text += current_[i].text;
+    // Pieces are consecutive spans of the page text; what lies between two of them is the
+    // "\n" that joins blocks, so the chunk text is exactly page_text[char_start, char_end).
+    for (const auto& piece : current_) {
+        const int end = chunk.char_start + static_cast<int>(chunk.text.size());
+        chunk.text.append(static_cast<std::size_t>(std::max(0, piece.char_start - end)), '\n');
+        chunk.text += piece.text;
     }
-    const auto& last = current_.back();
-    chunk.char_end = chunk.page_start == chunk.page_end
-                         ? last.char_start + static_cast<int>(last.text.size())
-                         : chunk.char_start + static_cast<int>(current_.front().text.size());
+    chunk.char_end = chunk.char_start + static_cast<int>(chunk.text.size());
     chunk.token_count = count_(chunk.text);
     chunks_.push_back(std::move(chunk));
 

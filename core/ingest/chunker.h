@@ -9,9 +9,11 @@
 
 namespace docintel::ingest {
 
-/// A passage of a document small enough for the encoder, with where it came from: pages,
-/// section path, and the character span in the text of `page_start` (blocks of a page are
-/// joined by "\n"), so a citation can name a page and quote the exact span.
+/// A passage of a document small enough for the encoder, with where it came from: its page,
+/// section path, and its character span in that page's text (blocks of a page are joined by
+/// "\n"): `text` is exactly page_text[char_start, char_end), so a citation of any part of a
+/// chunk names the right page and quotes the exact span. A chunk never crosses a page
+/// (page_end == page_start; both stay for the stored shape).
 struct TextChunk {
     int index = 0;
     std::string text;
@@ -38,9 +40,9 @@ std::vector<std::pair<int, int>> boundaries(const std::string& text, bool senten
 /// A rough counter for when no tokenizer is at hand: words and punctuation marks.
 int approximateTokens(std::string_view text);
 
-/// Structure-aware chunking: a heading starts a new chunk and sets the section path; pages
-/// and table rows are kept whole where they fit; text is split at sentence boundaries (ICU)
-/// and, for over-long sentences, at word boundaries. Feed pages in order; thread-compatible
+/// Structure-aware chunking: a heading or a new page starts a new chunk, a heading sets the
+/// section path; table rows are kept whole where they fit; text is split at sentence boundaries
+/// (ICU) and, for over-long sentences, at word boundaries. Feed pages in order; thread-compatible
 /// (one instance per document).
 class Chunker {
   public:

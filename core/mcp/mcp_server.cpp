@@ -11,6 +11,7 @@
 #include "common/log.h"
 #include "mcp/mcp_exchange.h"
 #include "mcp/mcp_test_profile.h"
+#include "mcp/mcp_vertical_tools.h"
 
 namespace docintel::mcp {
 namespace {
@@ -73,6 +74,9 @@ McpServer::McpServer(const McpServices& services, const http::Authenticator& aut
     : catalog_(
           [&] {
               auto tools = builtinTools(services);
+              if (services.workflows != nullptr) {
+                  for (auto& t : verticalTools(*services.workflows)) tools.push_back(std::move(t));
+              }
               if (options.test_profile) {
                   for (auto& t : testProfileTools()) tools.push_back(std::move(t));
               }
@@ -80,6 +84,11 @@ McpServer::McpServer(const McpServices& services, const http::Authenticator& aut
           }(),
           [&] {
               auto resources = builtinResources(services);
+              if (services.workflows != nullptr) {
+                  for (auto& r : verticalResources(*services.workflows)) {
+                      resources.push_back(std::move(r));
+                  }
+              }
               if (options.test_profile) {
                   for (auto& r : testProfileResources()) resources.push_back(std::move(r));
               }

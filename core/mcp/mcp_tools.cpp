@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "mcp/mcp_tool_kit.h"
 #include "services/ingestion_service.h"
 
 namespace docintel::mcp {
@@ -10,61 +11,10 @@ namespace {
 using nlohmann::json;
 using plugin::Result;
 using plugin::ToolCall;
-using Scopes = std::vector<std::string>;
 
 const Scopes kWorkspacesRead{"workspaces:read"};
 const Scopes kDocumentsRead{"documents:read"};
 const Scopes kDocumentsWrite{"documents:write"};
-
-/// `workspace_id` of the arguments: null, absent, "" and "personal" mean the personal scope.
-std::string workspaceArg(const json& args) {
-    const auto it = args.find("workspace_id");
-    if (it == args.end() || !it->is_string()) return {};
-    const auto& v = it->get_ref<const std::string&>();
-    return v == "personal" ? std::string() : v;
-}
-
-std::string stringArg(const json& args, const char* name) {
-    const auto it = args.find(name);
-    return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-json workspaceProperty() {
-    return {{"type", {"string", "null"}},
-            {"description",
-             "Team workspace id; null, omitted or \"personal\" selects the caller's personal "
-             "documents."}};
-}
-
-json documentIdProperty(const char* what = "The document's id (a UUID).") {
-    return {{"type", "string"}, {"minLength", 1}, {"description", what}};
-}
-
-json objectSchema(json properties, json required = json::array()) {
-    return {{"type", "object"},
-            {"properties", properties.is_null() ? json::object() : std::move(properties)},
-            {"required", std::move(required)}};
-}
-
-/// A REST body schema as a tool's input schema, with `describe` notes on its properties.
-json restSchema(const http::SchemaRegistry& schemas, const std::string& name,
-                const json& describe) {
-    json schema = schemas.get(name);
-    schema.erase("title");
-    for (const auto& [field, text] : describe.items()) {
-        if (schema["properties"].contains(field)) schema["properties"][field]["description"] = text;
-    }
-    return schema;
-}
-
-/// The declared output: `structuredContent` is always `{"result": <value>}`.
-json output(json result_schema) {
-    return {{"type", "object"},
-            {"properties", {{"result", std::move(result_schema)}}},
-            {"required", {"result"}}};
-}
-
-json anyObject() { return {{"type", "object"}}; }
 
 json documentOutput() {
     return output({{"type", "object"},
@@ -73,13 +23,6 @@ json documentOutput() {
                      {"status", {{"type", "string"}}},
                      {"filename", {{"type", "string"}}}}},
                    {"required", {"document_id", "status"}}});
-}
-
-/// A tool whose handler needs only the call (no progress reporting).
-template <typename F>
-ToolHandler call(F&& f) {
-    return
-        [f = std::forward<F>(f)](const ToolCall& c, ToolContext&) -> Result<json> { return f(c); };
 }
 
 }  // namespace

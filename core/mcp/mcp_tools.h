@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "engine/workflow_service.h"
 #include "http/schema_validator.h"
 #include "mcp/mcp_types.h"
 #include "services/document_service.h"
@@ -18,6 +19,8 @@ struct McpServices {
     services::UploadService& uploads;
     /// The REST request schemas (schemas/api); tools whose arguments are a REST body reuse them.
     const http::SchemaRegistry& schemas;
+    /// The workflow engine behind the vertical tools (mcp_vertical_tools.h); null = none.
+    engine::WorkflowService* workflows = nullptr;
 };
 
 /// Error code a handler returns when the arguments passed the schema but are still unusable;

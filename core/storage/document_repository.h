@@ -84,7 +84,8 @@ class DocumentRepository {
     /// Marks the document failed with a machine code and a message.
     plugin::Status fail(const std::string& id, const std::string& code, const std::string& message);
     plugin::Status setStatus(const std::string& id, const std::string& status);
-    /// Records the document's class (doc_type) and the classifier's confidence in it.
+    /// Records the document's class (doc_type) and the classifier's confidence in it, unless
+    /// the server gave it a type of its own (a packet: doc_type set, no confidence).
     plugin::Status setClassification(const std::string& id, const std::string& doc_type,
                                      double confidence);
     /// Replaces all chunks of the document and sets its status and page count, atomically.

@@ -6,28 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/URI.h>
-
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "support/test_server.h"
 
 namespace docintel::test {
 namespace {
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 class FinanceWorkflow : public ::testing::Test {
   protected:
@@ -40,38 +25,10 @@ class FinanceWorkflow : public ::testing::Test {
     }
     static void TearDownTestSuite() { delete server_; }
 
+    /// Uploads a PDF of the test data through the direct-upload API; returns its id.
     static std::string upload(const std::string& path) {
-        const std::string bytes = readFile(path);
-        const std::string name = path.substr(path.rfind('/') + 1);
-        const auto s = server_
-                           ->request("POST", "/api/v1/uploads",
-                                     nlohmann::json{{"filename", name},
-                                                    {"content_type", "application/pdf"},
-                                                    {"file_size", bytes.size()}}
-                                         .dump(),
-                                     token_)
-                           .json();
-        Poco::URI uri(s["upload_url"].get<std::string>());
-        Poco::Net::HTTPClientSession http("127.0.0.1", uri.getPort());
-        Poco::Net::HTTPRequest put("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
-        put.setContentType("application/pdf");
-        put.setContentLength(static_cast<std::streamsize>(bytes.size()));
-        http.sendRequest(put) << bytes;
-        Poco::Net::HTTPResponse resp;
-        std::string ignored;
-        Poco::StreamCopier::copyToString(http.receiveResponse(resp), ignored);
-        EXPECT_EQ(resp.getStatus(), 200);
-        const auto done =
-            server_->request("POST", "/api/v1/uploads/complete",
-                             nlohmann::json{{"filename", name},
-                                            {"content_type", "application/pdf"},
-                                            {"file_size", bytes.size()},
-                                            {"doc_id", s["doc_id"]},
-                                            {"storage_source_path", s["storage_source_path"]}}
-                                 .dump(),
-                             token_);
-        EXPECT_EQ(done.status, 202) << done.body;
-        return s["doc_id"];
+        return server_->uploadDocument(token_, path.substr(path.rfind('/') + 1), "application/pdf",
+                                       readFile(path));
     }
 
     static nlohmann::json poll(const std::string& path, const std::string& key,

@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <pqxx/pqxx>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -46,6 +48,13 @@ std::string Response::header(const std::string& lower_name) const {
 
 std::string sharedDir() { return DOCINTEL_SOURCE_DIR "/../shared"; }
 std::string sourceDir() { return DOCINTEL_SOURCE_DIR; }
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
 std::string testPluginDir() { return DOCINTEL_TEST_PLUGIN_DIR; }
 
 namespace {

@@ -108,6 +108,8 @@ class TestServer {
 
 /// `../shared` (datasets, spec) relative to the source tree.
 std::string sharedDir();
+/// A whole file's bytes ("" when it cannot be read).
+std::string readFile(const std::string& path);
 /// The source tree root.
 std::string sourceDir();
 /// The folder the fixture plugins (tests/plugin_abi/fixtures) are built into.
