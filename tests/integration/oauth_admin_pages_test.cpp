@@ -544,5 +544,49 @@ TEST_F(OAuthAdminPagesTest, AnApplicationCreatedOnThePageShowsItsSecretExactlyOn
     EXPECT_EQ(credentials(second).status, 200);
 }
 
+TEST_F(OAuthAdminPagesTest, JsonRoutesChangeApplicationsThroughTheSameService) {
+    Response created = api("POST", "/admin/api/applications",
+                           {{"name", "json app"}, {"scopes", "workspaces:read documents:read"}});
+    ASSERT_EQ(created.status, 201) << created.body;
+    const std::string id = created.json()["client_id"];
+    Response patched = api("PATCH", "/admin/api/applications/" + id,
+                           {{"scopes", {"workspaces:read"}}, {"cidrs", "10.0.0.0/8, ::1/128"}});
+    ASSERT_EQ(patched.status, 200) << patched.body;
+    EXPECT_EQ(patched.json()["scopes"], nlohmann::json({"workspaces:read"}));
+    EXPECT_EQ(patched.json()["cidrs"], nlohmann::json({"10.0.0.0/8", "::1/128"}));
+    EXPECT_EQ(
+        api("PATCH", "/admin/api/applications/" + id, {{"scopes", nlohmann::json::array()}}).status,
+        400);
+    EXPECT_EQ(api("PATCH", "/admin/api/applications/" + id, {{"cidrs", "10.0.0.0/33"}}).status,
+              400);
+    EXPECT_EQ(api("PATCH", "/admin/api/applications/app_nope", {{"cidrs", ""}}).status, 404);
+
+    const std::string owner = server_->createUser("json-owner@pages.test");
+    Response ws = server_->request("POST", "/api/v1/workspaces", R"({"name":"JSON"})",
+                                   server_->token(owner, TestServer::allScopes()));
+    ASSERT_EQ(ws.status, 201) << ws.body;
+    const std::string workspace_id = ws.json()["id"];
+    Response granted = api("POST", "/admin/api/applications/" + id + "/workspaces",
+                           {{"workspace_id", workspace_id}, {"role", "owner"}});
+    ASSERT_EQ(granted.status, 200) << granted.body;
+    EXPECT_EQ(granted.json()["workspaces"][0]["role"], "owner");
+    EXPECT_EQ(api("POST", "/admin/api/applications/" + id + "/workspaces",
+                  {{"workspace_id", workspace_id}, {"role", "boss"}})
+                  .status,
+              400);
+    EXPECT_EQ(api("DELETE", "/admin/api/applications/" + id + "/workspaces/" + workspace_id).status,
+              200);
+    EXPECT_EQ(api("DELETE", "/admin/api/applications/" + id + "/workspaces/" + workspace_id).status,
+              404);
+    EXPECT_TRUE(api("GET", "/admin/api/applications/" + id).json()["workspaces"].empty());
+
+    // Only administrators: a person's token is refused by the JSON route as by the pages.
+    const std::string person = server_->createUser("json-person@pages.test");
+    Response refused = send(
+        port(), "PATCH", "/admin/api/applications/" + id, R"({"cidrs":""})", "application/json",
+        {{"Authorization", "Bearer " + server_->token(person, TestServer::allScopes())}});
+    EXPECT_EQ(refused.status, 403);
+}
+
 }  // namespace
 }  // namespace docintel::test::oauth
