@@ -14,6 +14,9 @@
 //   app create --name N --scope "a b" [--workspace "ID[:role],..."] [--cidr "10.0.0.0/8,..."]
 //   app list | app show --client-id C | app rotate-secret --client-id C [--overlap SECONDS]
 //   app disable|enable --client-id C
+//   app update --client-id C [--scope "a b"] [--cidr "CIDR,..."]
+//   app grant-workspace --client-id C --workspace ID[:role] | app withdraw-workspace ...
+//   --workspace ID user list
 
 #include <cstdio>
 #include <iostream>
@@ -67,7 +70,12 @@ int usage() {
                  "[--workspace \"ID[:role],...\"] [--cidr \"CIDR,...\"]\n"
                  "       docintel-admin app list | app show --client-id C\n"
                  "       docintel-admin app rotate-secret --client-id C [--overlap SECONDS]\n"
-                 "       docintel-admin app disable|enable --client-id C\n";
+                 "       docintel-admin app disable|enable --client-id C\n"
+                 "       docintel-admin app update --client-id C [--scope \"a b\"] "
+                 "[--cidr \"CIDR,...\"]\n"
+                 "       docintel-admin app grant-workspace --client-id C --workspace ID[:role]\n"
+                 "       docintel-admin app withdraw-workspace --client-id C --workspace ID\n"
+                 "       docintel-admin user list\n";
     return 2;
 }
 
@@ -232,7 +240,9 @@ int oauthAdmin(docintel::storage::Database& db, const Config& config,
     };
     docintel::plugin::Result<nlohmann::json> out =
         docintel::plugin::Error::badRequest("usage", "unknown command");
-    if (what == "user") {
+    if (what == "user" && verb == "list") {
+        out = admin.listUsers();
+    } else if (what == "user") {
         if (flag("email").empty()) return usage();
         auto user = admin.resolveUser(flag("email"));
         if (!user) return fail(user.error().message);
@@ -286,6 +296,20 @@ int oauthAdmin(docintel::storage::Database& db, const Config& config,
                                      flag("overlap").empty() ? 86400 : std::stoll(flag("overlap")));
         } else if (verb == "disable" || verb == "enable") {
             out = admin.setApplicationDisabled(flag("client-id"), verb == "disable");
+        } else if (verb == "update") {
+            nlohmann::json body = nlohmann::json::object();
+            if (f.count("scope")) body["scopes"] = flag("scope");
+            if (f.count("cidr")) body["cidrs"] = flag("cidr");
+            out = admin.updateApplication(flag("client-id"), body);
+        } else if (verb == "grant-workspace" && !flag("workspace").empty()) {
+            const std::string item = flag("workspace");
+            const auto colon = item.find(':');
+            out = admin.grantWorkspace(
+                flag("client-id"),
+                {{"workspace_id", item.substr(0, colon)},
+                 {"role", colon == std::string::npos ? "editor" : item.substr(colon + 1)}});
+        } else if (verb == "withdraw-workspace" && !flag("workspace").empty()) {
+            out = admin.withdrawWorkspace(flag("client-id"), flag("workspace"));
         } else {
             return usage();
         }

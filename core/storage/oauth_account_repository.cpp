@@ -20,6 +20,10 @@ constexpr Statement kByEmail{"oauth_account_by_email",
                              " FROM users WHERE lower(email) = lower($1)"};
 constexpr Statement kById{"oauth_account_by_id",
                           "SELECT " DOCINTEL_ACCOUNT_COLUMNS " FROM users WHERE id = $1::uuid"};
+constexpr Statement kListPeople{"oauth_account_list_people",
+                                "SELECT " DOCINTEL_ACCOUNT_COLUMNS
+                                " FROM users WHERE kind = 'person' ORDER BY lower(email) "
+                                "LIMIT 1000"};
 constexpr Statement kSetMfa{"oauth_account_set_mfa",
                             "UPDATE users SET mfa_enabled = $2 WHERE id = $1::uuid"};
 constexpr Statement kSetDisabled{
@@ -107,6 +111,14 @@ plugin::Result<std::optional<Account>> OAuthAccountRepository::findById(const st
     if (!common::isUuid(id)) return std::optional<Account>();
     return db_.read([&](Tx& tx) -> plugin::Result<std::optional<Account>> {
         return first(tx.exec(kById, id));
+    });
+}
+
+plugin::Result<std::vector<Account>> OAuthAccountRepository::listPeople() {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Account>> {
+        std::vector<Account> out;
+        for (const auto& r : tx.exec(kListPeople)) out.push_back(rowToAccount(r));
+        return out;
     });
 }
 

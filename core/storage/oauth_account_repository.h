@@ -42,6 +42,8 @@ class OAuthAccountRepository {
 
     plugin::Result<std::optional<Account>> findByEmail(const std::string& email);
     plugin::Result<std::optional<Account>> findById(const std::string& id);
+    /// Person accounts (not the service accounts of applications), by e-mail; at most 1000.
+    plugin::Result<std::vector<Account>> listPeople();
     /// False when there is no such user.
     plugin::Result<bool> setMfa(const std::string& user_id, bool enabled);
     plugin::Result<bool> setDisabled(const std::string& user_id, bool disabled);

@@ -64,6 +64,14 @@ constexpr Statement kUpdateApp{
     "oauth_client_update_app",
     "UPDATE oauth_clients SET scopes = $2, cidrs = $3 WHERE client_id = $1 AND kind = "
     "'confidential'"};
+constexpr Statement kEnsurePublic{
+    "oauth_client_ensure_public",
+    "INSERT INTO oauth_clients (client_id, kind, name, redirect_uris) "
+    "VALUES ($1, 'public', $2, $3::jsonb) ON CONFLICT (client_id) DO UPDATE SET name = "
+    "EXCLUDED.name, redirect_uris = EXCLUDED.redirect_uris WHERE oauth_clients.kind = 'public'"};
+constexpr Statement kRemoveMember{
+    "oauth_app_remove_member",
+    "DELETE FROM workspace_members WHERE user_id = $1 AND workspace_id = $2::uuid"};
 constexpr Statement kGrants{
     "oauth_app_grants",
     "SELECT workspace_id::text, role FROM workspace_members WHERE user_id = $1 "
@@ -118,6 +126,15 @@ plugin::Result<OAuthClient> OAuthClientRepository::createConfidential(
         for (const auto& g : workspaces) tx.exec(kAddMember, g.workspace_id, user_id, g.role);
         return client;
     });
+}
+
+plugin::Status OAuthClientRepository::ensurePublic(const std::string& client_id,
+                                                   const std::string& name,
+                                                   const std::vector<std::string>& redirect_uris) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kEnsurePublic, client_id, name, nlohmann::json(redirect_uris).dump());
+        return true;
+    }));
 }
 
 plugin::Result<std::optional<OAuthClient>> OAuthClientRepository::find(
@@ -175,6 +192,27 @@ plugin::Result<bool> OAuthClientRepository::updateApplication(const std::string&
                                                               const std::string& cidrs) {
     return db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         return tx.exec(kUpdateApp, client_id, scopes, cidrs).affected_rows() > 0;
+    });
+}
+
+plugin::Status OAuthClientRepository::setWorkspaceGrant(const std::string& service_user_id,
+                                                        const WorkspaceGrant& grant) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        if (!common::isUuid(grant.workspace_id) ||
+            tx.exec(kWorkspaceExists, grant.workspace_id).empty()) {
+            return plugin::Error{"workspace_not_found",
+                                 "workspace " + grant.workspace_id + " not found", 404};
+        }
+        tx.exec(kAddMember, grant.workspace_id, service_user_id, grant.role);
+        return true;
+    }));
+}
+
+plugin::Result<bool> OAuthClientRepository::removeWorkspaceGrant(const std::string& service_user_id,
+                                                                 const std::string& workspace_id) {
+    if (!common::isUuid(workspace_id)) return false;
+    return db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        return tx.exec(kRemoveMember, service_user_id, workspace_id).affected_rows() > 0;
     });
 }
 

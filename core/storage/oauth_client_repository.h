@@ -53,6 +53,11 @@ class OAuthClientRepository {
         const std::string& cidrs, const std::string& created_by, const std::string& secret_hash,
         const std::vector<WorkspaceGrant>& workspaces);
 
+    /// Creates or updates (name, redirect URIs) a public client with a fixed id: the
+    /// server's own administration console (docs/decisions/0013).
+    plugin::Status ensurePublic(const std::string& client_id, const std::string& name,
+                                const std::vector<std::string>& redirect_uris);
+
     plugin::Result<std::optional<OAuthClient>> find(const std::string& client_id);
     /// Applications (confidential clients), newest first.
     plugin::Result<std::vector<OAuthClient>> listApplications();
@@ -71,6 +76,14 @@ class OAuthClientRepository {
     /// Replaces the approved scopes and allowlist of an application.
     plugin::Result<bool> updateApplication(const std::string& client_id, const std::string& scopes,
                                            const std::string& cidrs);
+
+    /// Grants (or changes the role in) a workspace to an application's service account.
+    /// `workspace_not_found` (404) for an unknown workspace.
+    plugin::Status setWorkspaceGrant(const std::string& service_user_id,
+                                     const WorkspaceGrant& grant);
+    /// Withdraws a workspace grant; false when there was none.
+    plugin::Result<bool> removeWorkspaceGrant(const std::string& service_user_id,
+                                              const std::string& workspace_id);
 
     plugin::Result<std::vector<WorkspaceGrant>> workspaceGrants(const std::string& service_user_id);
 

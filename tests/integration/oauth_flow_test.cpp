@@ -443,6 +443,48 @@ TEST_F(OAuthFlowTest, LoginNeedsTheFormsCsrfTokenAndLocksAfterRepeatedFailures) 
     EXPECT_NE(locked.body.find("temporarily locked"), std::string::npos);
 }
 
+TEST_F(OAuthFlowTest, LoginFormPostsAreRateLimitedPerSourceAddress) {
+    // 30 login posts a minute per address (OAuthSettings::login_rate_per_minute); a different
+    // e-mail each time, so the per-e-mail lockout plays no part. 127.0.0.3 is used by no other
+    // test of this binary.
+    const std::string client = registerClient(port(), kRedirect);
+    Response page =
+        send(port(), "GET", "/authorize?" + formEncode(authorizeQuery(client, "", restResource())));
+    ASSERT_EQ(page.status, 200);
+    const std::string cookie = "docintel_oauth=" + sessionCookieOf(page);
+    const std::string csrf = csrfOf(page.body);
+    // The limiter counts per calendar minute: start early in one so all 31 posts share it.
+    const auto second = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count() %
+                        60;
+    if (second > 30) std::this_thread::sleep_for(std::chrono::seconds(61 - second));
+    int last = 0;
+    int refused_at = 0;
+    for (int i = 1; i <= 31 && refused_at == 0; ++i) {
+        Response r = postForm(port(), "/authorize/login",
+                              {{"email", "nobody" + std::to_string(i) + "@flow.test"},
+                               {"password", "wrong password"},
+                               {"csrf_token", csrf}},
+                              {{"Cookie", cookie}}, "127.0.0.3");
+        last = r.status;
+        if (r.status == 429) {
+            refused_at = i;
+            EXPECT_NE(r.body.find("Too many attempts"), std::string::npos);
+        } else {
+            EXPECT_EQ(r.status, 401);
+        }
+    }
+    EXPECT_EQ(last, 429);
+    EXPECT_EQ(refused_at, 31);
+    // Another address is not affected.
+    Response other = postForm(
+        port(), "/authorize/login",
+        {{"email", "nobody@flow.test"}, {"password", "wrong password"}, {"csrf_token", csrf}},
+        {{"Cookie", cookie}}, "127.0.0.4");
+    EXPECT_EQ(other.status, 401);
+}
+
 TEST_F(OAuthFlowTest, EmailCodeIsRequiredWhenMfaIsOn) {
     const std::string id = newUser("mfa@flow.test", "workspaces:read");
     ASSERT_EQ(admin("PATCH", "/admin/api/users/" + id, {{"mfa_enabled", true}}).status, 200);

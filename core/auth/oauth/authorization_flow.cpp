@@ -364,6 +364,9 @@ FlowStep AuthorizationFlow::verifyMfa(const std::string& cookie, const Params& f
 
 FlowStep AuthorizationFlow::consentPage(const storage::AuthSession& s,
                                         const storage::Account& account) {
+    // The server's own administration console is first-party: no consent page and no access
+    // requests (it asks for what the user holds; docs/decisions/0013).
+    if (s.client_id == settings_.admin_console_client_id) return issueCode(s, account);
     auto granted = token_endpoint_.grantableScopes(account);
     if (!granted) return errorPage("Service unavailable", "Please try again shortly.", 503);
     auto requested = splitScope(s.request.value("scope", ""));
@@ -410,16 +413,22 @@ FlowStep AuthorizationFlow::consent(const std::string& cookie, const Params& for
         }
         return errorPage("Sign-in expired", "Start the sign-in again from the application.", 400);
     }
-    const nlohmann::json& request = s->request;
     (void)grants_.deleteSession(s->id_hash);
     if (param(form, "decision") != "approve") {
-        return redirectError(request, "access_denied", "the user declined", true);
+        return redirectError(s->request, "access_denied", "the user declined", true);
     }
     auto account = accounts_.findById(s->user_id);
     if (!account || !account->has_value() || (*account)->disabled) {
         return errorPage("Sign-in refused", "This account cannot sign in.", 403);
     }
-    auto granted = token_endpoint_.grantableScopes(**account);
+    return issueCode(*s, **account);
+}
+
+FlowStep AuthorizationFlow::issueCode(const storage::AuthSession& s,
+                                      const storage::Account& account) {
+    const nlohmann::json& request = s.request;
+    (void)grants_.deleteSession(s.id_hash);
+    auto granted = token_endpoint_.grantableScopes(account);
     if (!granted) return errorPage("Service unavailable", "Please try again shortly.", 503);
     auto requested = splitScope(request.value("scope", ""));
     if (requested.empty()) requested = *granted;
@@ -433,8 +442,8 @@ FlowStep AuthorizationFlow::consent(const std::string& cookie, const Params& for
     const std::string code = common::randomToken(32);
     storage::AuthorizationCode c;
     c.code_hash = sha256Base64Url(code);
-    c.client_id = s->client_id;
-    c.user_id = s->user_id;
+    c.client_id = s.client_id;
+    c.user_id = s.user_id;
     c.redirect_uri = request.value("redirect_uri", "");
     c.code_challenge = request.value("code_challenge", "");
     c.scope = joinScope(effective);

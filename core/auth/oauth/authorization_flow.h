@@ -56,6 +56,9 @@ class AuthorizationFlow {
     plugin::Result<storage::AuthSession> session(const std::string& cookie, const Params& form,
                                                  const std::string& stage);
     FlowStep consentPage(const storage::AuthSession& s, const storage::Account& account);
+    /// Ends the session and redirects with a code for the granted part of the requested
+    /// scopes (`access_denied` when none is granted).
+    FlowStep issueCode(const storage::AuthSession& s, const storage::Account& account);
     FlowStep loginPage(const storage::AuthSession& s, const std::string& error,
                        const std::string& email);
     FlowStep errorPage(const std::string& title, const std::string& message, int status);

@@ -108,13 +108,8 @@ plugin::Result<nlohmann::json> OAuthAdmin::createUser(const nlohmann::json& body
     return getUser(user->id);
 }
 
-plugin::Result<nlohmann::json> OAuthAdmin::getUser(const std::string& user_id) {
-    auto account = accounts_.findById(user_id);
-    if (!account) return account.error();
-    if (!account->has_value()) return plugin::Error::notFound("user not found");
-    const auto& a = **account;
-    auto scopes = accounts_.grantedScopes(a.id);
-    if (!scopes) return scopes.error();
+nlohmann::json OAuthAdmin::userJson(const storage::Account& a,
+                                    const std::vector<std::string>& scopes) {
     return nlohmann::json{{"id", a.id},
                           {"email", a.email},
                           {"display_name", a.display_name},
@@ -122,7 +117,29 @@ plugin::Result<nlohmann::json> OAuthAdmin::getUser(const std::string& user_id) {
                           {"kind", a.kind},
                           {"mfa_enabled", a.mfa_enabled},
                           {"disabled", a.disabled},
-                          {"scopes", a.is_admin ? settings_.scopes_supported : *scopes}};
+                          {"scopes", a.is_admin ? settings_.scopes_supported : scopes}};
+}
+
+plugin::Result<nlohmann::json> OAuthAdmin::getUser(const std::string& user_id) {
+    auto account = accounts_.findById(user_id);
+    if (!account) return account.error();
+    if (!account->has_value()) return plugin::Error::notFound("user not found");
+    const auto& a = **account;
+    auto scopes = accounts_.grantedScopes(a.id);
+    if (!scopes) return scopes.error();
+    return userJson(a, *scopes);
+}
+
+plugin::Result<nlohmann::json> OAuthAdmin::listUsers() {
+    auto people = accounts_.listPeople();
+    if (!people) return people.error();
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& a : *people) {
+        auto scopes = accounts_.grantedScopes(a.id);
+        if (!scopes) return scopes.error();
+        items.push_back(userJson(a, *scopes));
+    }
+    return nlohmann::json{{"items", items}, {"count", items.size()}};
 }
 
 plugin::Result<nlohmann::json> OAuthAdmin::updateUser(const std::string& user_id,
@@ -264,13 +281,19 @@ plugin::Result<nlohmann::json> OAuthAdmin::listApplications() {
     return nlohmann::json{{"items", items}, {"count", items.size()}};
 }
 
-plugin::Result<nlohmann::json> OAuthAdmin::getApplication(const std::string& client_id) {
+plugin::Result<storage::OAuthClient> OAuthAdmin::application(const std::string& client_id) {
     auto app = clients_.find(client_id);
     if (!app) return app.error();
     if (!app->has_value() || (*app)->kind != "confidential") {
         return plugin::Error::notFound("application not found");
     }
-    return applicationJson(**app);
+    return **app;
+}
+
+plugin::Result<nlohmann::json> OAuthAdmin::getApplication(const std::string& client_id) {
+    auto app = application(client_id);
+    if (!app) return app.error();
+    return applicationJson(*app);
 }
 
 plugin::Result<nlohmann::json> OAuthAdmin::rotateSecret(const std::string& client_id,
@@ -306,6 +329,66 @@ plugin::Result<nlohmann::json> OAuthAdmin::setApplicationDisabled(const std::str
                     {{"client_id", client_id}, {"access_tokens_revoked", std::to_string(*n)}});
     }
     return getApplication(client_id);
+}
+
+plugin::Result<nlohmann::json> OAuthAdmin::updateApplication(const std::string& client_id,
+                                                             const nlohmann::json& body) {
+    if (!body.is_object()) return invalid("body must be an object");
+    auto app = application(client_id);
+    if (!app) return app.error();
+    std::vector<std::string> scopes = splitScope(app->scopes);
+    std::vector<std::string> cidrs = splitScope(app->cidrs);
+    if (body.contains("scopes")) {
+        auto checked = checkScopes(stringList(body["scopes"]));
+        if (!checked) return checked.error();
+        if (checked->empty()) return invalid("an application needs at least one approved scope");
+        scopes = *checked;
+    }
+    if (body.contains("cidrs")) {
+        cidrs = stringList(body["cidrs"]);
+        for (const auto& c : cidrs) {
+            if (!Cidr::parse(c)) return invalid("not an IPv4/IPv6 CIDR: " + c);
+        }
+    }
+    const bool narrowed = !difference(splitScope(app->scopes), scopes).empty();
+    if (auto r = clients_.updateApplication(client_id, joinScope(scopes), joinScope(cidrs)); !r) {
+        return r.error();
+    }
+    if (narrowed) {
+        auto n = grants_.revokeClient(client_id, "application_scopes_narrowed");
+        if (!n) return n.error();
+        revocations_.refresh();
+    }
+    common::log(common::LogLevel::kInfo, "oauth_application_updated",
+                {{"client_id", client_id}, {"scopes_narrowed", narrowed ? "true" : "false"}});
+    return getApplication(client_id);
+}
+
+plugin::Result<nlohmann::json> OAuthAdmin::grantWorkspace(const std::string& client_id,
+                                                          const nlohmann::json& body) {
+    if (!body.is_object()) return invalid("body must be an object");
+    auto app = application(client_id);
+    if (!app) return app.error();
+    storage::WorkspaceGrant g{body.value("workspace_id", ""), body.value("role", "editor")};
+    if (g.role.empty()) g.role = "editor";
+    if (g.workspace_id.empty()) return invalid("workspace_id is required");
+    if (!parseWorkspaceRole(g.role)) return invalid("role must be owner, editor or viewer");
+    if (auto r = clients_.setWorkspaceGrant(app->service_user_id, g); !r) return r.error();
+    common::log(common::LogLevel::kInfo, "oauth_application_workspace_granted",
+                {{"client_id", client_id}, {"workspace_id", g.workspace_id}, {"role", g.role}});
+    return applicationJson(*app);
+}
+
+plugin::Result<nlohmann::json> OAuthAdmin::withdrawWorkspace(const std::string& client_id,
+                                                             const std::string& workspace_id) {
+    auto app = application(client_id);
+    if (!app) return app.error();
+    auto removed = clients_.removeWorkspaceGrant(app->service_user_id, workspace_id);
+    if (!removed) return removed.error();
+    if (!*removed) return plugin::Error::notFound("the application has no grant on that workspace");
+    common::log(common::LogLevel::kInfo, "oauth_application_workspace_withdrawn",
+                {{"client_id", client_id}, {"workspace_id", workspace_id}});
+    return applicationJson(*app);
 }
 
 }  // namespace docintel::auth::oauth

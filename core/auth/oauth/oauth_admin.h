@@ -34,6 +34,8 @@ class OAuthAdmin {
     plugin::Result<std::string> resolveUser(const std::string& id_or_email);
 
     plugin::Result<nlohmann::json> createUser(const nlohmann::json& body);
+    /// Person accounts by e-mail: `{"items": [user...], "count"}`.
+    plugin::Result<nlohmann::json> listUsers();
     plugin::Result<nlohmann::json> getUser(const std::string& user_id);
     /// Body fields (all optional): `mfa_enabled`, `disabled`.
     plugin::Result<nlohmann::json> updateUser(const std::string& user_id,
@@ -63,10 +65,22 @@ class OAuthAdmin {
                                                 std::int64_t overlap_seconds);
     plugin::Result<nlohmann::json> setApplicationDisabled(const std::string& client_id,
                                                           bool disabled);
+    /// Body fields (optional): `scopes` (at least one), `cidrs`. Narrowing the scopes revokes
+    /// the application's access tokens at once; a new allowlist applies to the next token.
+    plugin::Result<nlohmann::json> updateApplication(const std::string& client_id,
+                                                     const nlohmann::json& body);
+    /// Body: `workspace_id`, `role` (default `editor`). Grants or changes the role.
+    plugin::Result<nlohmann::json> grantWorkspace(const std::string& client_id,
+                                                  const nlohmann::json& body);
+    /// Withdraws a workspace grant (effective at once: authorization reads memberships).
+    plugin::Result<nlohmann::json> withdrawWorkspace(const std::string& client_id,
+                                                     const std::string& workspace_id);
 
   private:
     plugin::Result<std::vector<std::string>> checkScopes(const std::vector<std::string>& scopes);
     nlohmann::json applicationJson(const storage::OAuthClient& c);
+    plugin::Result<storage::OAuthClient> application(const std::string& client_id);
+    nlohmann::json userJson(const storage::Account& a, const std::vector<std::string>& scopes);
 
     const OAuthSettings& settings_;
     storage::UserRepository& users_;

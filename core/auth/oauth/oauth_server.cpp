@@ -8,14 +8,10 @@
 #include <sstream>
 #include <string_view>
 
+#include "auth/oauth/page_renderer.h"
 #include "common/clock.h"
 #include "common/log.h"
-#include "common/mustache.h"
 #include "http/error_mapper.h"
-
-namespace docintel::templates {
-const std::map<std::string_view, std::string_view>& embeddedFiles();
-}
 
 namespace docintel::auth::oauth {
 namespace {
@@ -27,64 +23,12 @@ std::string header(const http::RawRequest& r, const std::string& name) {
     return it == r.headers.end() ? std::string() : it->second;
 }
 
-/// Percent-decoding with '+' as a space (Poco turns '+' into a space only after a '?').
-std::string urlDecode(std::string s) {
-    for (char& c : s) {
-        if (c == '+') c = ' ';
-    }
-    std::string out;
-    try {
-        Poco::URI::decode(s, out);
-    } catch (const std::exception&) {
-        return {};
-    }
-    return out;
-}
-
-/// application/x-www-form-urlencoded (or a query string). A repeated name makes `duplicate`
-/// true (RFC 6749 §3.1: parameters must not repeat).
-Form parseForm(const std::string& text, bool* duplicate = nullptr) {
-    Form out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        auto amp = text.find('&', start);
-        if (amp == std::string::npos) amp = text.size();
-        const std::string pair = text.substr(start, amp - start);
-        if (!pair.empty()) {
-            const auto eq = pair.find('=');
-            const std::string name = urlDecode(pair.substr(0, eq));
-            const std::string value =
-                eq == std::string::npos ? std::string() : urlDecode(pair.substr(eq + 1));
-            if (!out.emplace(name, value).second && duplicate) *duplicate = true;
-        }
-        start = amp + 1;
-    }
-    return out;
-}
-
-std::string cookie(const http::RawRequest& r, const std::string& name) {
-    const std::string all = header(r, "cookie");
-    std::size_t start = 0;
-    while (start < all.size()) {
-        auto semi = all.find(';', start);
-        if (semi == std::string::npos) semi = all.size();
-        std::string item = all.substr(start, semi - start);
-        while (!item.empty() && item.front() == ' ') item.erase(0, 1);
-        if (item.rfind(name + "=", 0) == 0) return item.substr(name.size() + 1);
-        start = semi + 1;
-    }
-    return {};
-}
-
 plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
     auto r = plugin::HttpResponse::json(status, std::move(body));
     return r;
 }
 
-void noStore(plugin::HttpResponse& r) {
-    r.headers.emplace_back("Cache-Control", "no-store");
-    r.headers.emplace_back("Pragma", "no-cache");
-}
+void noStore(plugin::HttpResponse& r) { addNoStore(r); }
 
 void allowCors(plugin::HttpResponse& r) {
     r.headers.emplace_back("Access-Control-Allow-Origin", "*");
@@ -173,12 +117,6 @@ plugin::Result<ClientForm> readClientForm(const http::RawRequest& r, bool reject
     return out;
 }
 
-std::string template_text(const std::string& name) {
-    const auto& files = docintel::templates::embeddedFiles();
-    auto it = files.find("oauth/" + name + ".html.mustache");
-    return it == files.end() ? std::string() : std::string(it->second);
-}
-
 /// "/admin/api/users/x/scopes" → {"users","x","scopes"}.
 std::vector<std::string> segmentsAfter(const std::string& path, const std::string& prefix) {
     std::vector<std::string> out;
@@ -212,6 +150,8 @@ OAuthServer::OAuthServer(OAuthSettings settings, storage::Database& db, const To
                                                 *token_endpoint_, mailer_);
     admin_ = std::make_unique<OAuthAdmin>(settings_, users, accounts_, client_repository_, grants_,
                                           revocations);
+    admin_pages_ = std::make_unique<AdminPages>(settings_, *admin_, client_repository_, grants_,
+                                                *token_endpoint_, tokens);
 }
 
 OAuthServer::~OAuthServer() = default;
@@ -264,7 +204,8 @@ std::optional<plugin::HttpResponse> OAuthServer::handle(const http::RawRequest& 
     const bool ours = p == "/.well-known/oauth-authorization-server" ||
                       p == "/.well-known/oauth-protected-resource/mcp" || p == "/authorize" ||
                       p.rfind("/authorize/", 0) == 0 || p == "/token" || p == "/register" ||
-                      p == "/revoke" || p == "/introspect" || p.rfind("/admin/api/", 0) == 0;
+                      p == "/revoke" || p == "/introspect" || p.rfind("/admin/api/", 0) == 0 ||
+                      AdminPages::owns(p);
     if (!ours) return std::nullopt;
     const auto started = std::chrono::steady_clock::now();
     const std::string trace_id = http::traceIdFor(request.headers);
@@ -291,6 +232,7 @@ std::optional<plugin::HttpResponse> OAuthServer::handle(const http::RawRequest& 
 plugin::HttpResponse OAuthServer::route(const http::RawRequest& r, const std::string& trace_id) {
     const std::string& p = r.path;
     if (p.rfind("/admin/api/", 0) == 0) return adminRequest(r, trace_id);
+    if (AdminPages::owns(p)) return admin_pages_->handle(r);
     if (r.method == "OPTIONS") {
         plugin::HttpResponse pre;
         pre.status = 204;
@@ -325,7 +267,7 @@ plugin::HttpResponse OAuthServer::route(const http::RawRequest& r, const std::st
         if (r.method != "GET") return wrongMethod("GET");
         return page(flow_->start(parseForm(r.query)));
     }
-    const std::string session = cookie(r, kSessionCookie);
+    const std::string session = cookieValue(r, kSessionCookie);
     const Form form = isForm(r) ? parseForm(r.body) : Form{};
     if (r.method != "POST") return wrongMethod("POST");
     if (p == "/authorize/login") return page(flow_->login(session, form, r.remote_address));
@@ -406,9 +348,9 @@ plugin::HttpResponse OAuthServer::page(const FlowStep& step) const {
         resp.headers.emplace_back("Set-Cookie",
                                   std::string(kSessionCookie) + "=" + attrs + "; Max-Age=0");
     }
-    noStore(resp);
-    resp.headers.emplace_back("Referrer-Policy", "no-referrer");
     if (step.page.empty()) {
+        noStore(resp);
+        resp.headers.emplace_back("Referrer-Policy", "no-referrer");
         resp.status = 303;
         resp.content_type = "text/plain";
         resp.headers.emplace_back("Location", step.location);
@@ -416,27 +358,10 @@ plugin::HttpResponse OAuthServer::page(const FlowStep& step) const {
     }
     nlohmann::json view = step.view;
     view["issuer"] = settings_.issuer;
-    auto body = common::renderMustache(template_text(step.page), view);
-    nlohmann::json layout_view = {{"title", view.value("title", "Sign in to docintel")},
-                                  {"body", body ? *body : std::string()}};
-    auto html = body ? common::renderMustache(template_text("layout"), layout_view) : body;
-    if (!html) {
-        common::log(common::LogLevel::kError, "template_error",
-                    {{"page", step.page}, {"what", html.error().message}});
-        resp.status = 500;
-        resp.content_type = "text/plain";
-        resp.raw_body = "internal error";
-        return resp;
-    }
-    resp.status = step.status;
-    resp.content_type = "text/html; charset=utf-8";
-    resp.raw_body = *html;
-    resp.headers.emplace_back("Content-Security-Policy",
-                              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' "
-                              "data:; frame-ancestors 'none'; base-uri 'none'");
-    resp.headers.emplace_back("X-Frame-Options", "DENY");
-    resp.headers.emplace_back("X-Content-Type-Options", "nosniff");
-    return resp;
+    if (!view.contains("title")) view["title"] = "Sign in to docintel";
+    auto html = renderPage(step.page, view, step.status);
+    html.headers.insert(html.headers.begin(), resp.headers.begin(), resp.headers.end());
+    return html;
 }
 
 plugin::HttpResponse OAuthServer::adminRequest(const http::RawRequest& r,
@@ -466,6 +391,7 @@ plugin::HttpResponse OAuthServer::adminRequest(const http::RawRequest& r,
     plugin::Result<nlohmann::json> out = plugin::Error::notFound("no such admin route");
     int status = 200;
     if (!seg.empty() && seg[0] == "users") {
+        if (seg.size() == 1 && m == "GET") out = admin_->listUsers();
         if (seg.size() == 1 && m == "POST") {
             out = admin_->createUser(body);
             status = 201;
@@ -496,6 +422,13 @@ plugin::HttpResponse OAuthServer::adminRequest(const http::RawRequest& r,
             status = 201;
         }
         if (seg.size() == 2 && m == "GET") out = admin_->getApplication(seg[1]);
+        if (seg.size() == 2 && m == "PATCH") out = admin_->updateApplication(seg[1], body);
+        if (seg.size() == 3 && m == "POST" && seg[2] == "workspaces") {
+            out = admin_->grantWorkspace(seg[1], body);
+        }
+        if (seg.size() == 4 && m == "DELETE" && seg[2] == "workspaces") {
+            out = admin_->withdrawWorkspace(seg[1], seg[3]);
+        }
         if (seg.size() == 3 && m == "POST" && seg[2] == "rotate-secret") {
             const auto overlap = body.value("overlap_seconds", nlohmann::json(86400));
             if (!overlap.is_number_integer()) {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auth/oauth/admin_pages.h"
 #include "auth/oauth/authorization_flow.h"
 #include "auth/oauth/client_registry.h"
 #include "auth/oauth/oauth_admin.h"
@@ -21,7 +22,8 @@ namespace docintel::auth::oauth {
 /// The OAuth 2.1 authorization server as served over HTTP (docs/oauth.md): discovery
 /// (RFC 8414), protected-resource metadata (RFC 9728) for REST and MCP, `/authorize` and its
 /// pages, `/token`, `/register` (RFC 7591), `/revoke` (RFC 7009), `/introspect` (RFC 7662),
-/// and the administrator routes under `/admin/api/` (kept out of the public OpenAPI).
+/// the administrator routes under `/admin/api/` and the administration pages under `/admin`
+/// (both kept out of the public OpenAPI).
 ///
 /// It sits in front of the REST dispatcher because its endpoints take form bodies, answer
 /// RFC 6749 error objects (`{"error","error_description"}`) and need the client's address.
@@ -70,6 +72,7 @@ class OAuthServer {
     std::unique_ptr<TokenEndpoint> token_endpoint_;
     std::unique_ptr<AuthorizationFlow> flow_;
     std::unique_ptr<OAuthAdmin> admin_;
+    std::unique_ptr<AdminPages> admin_pages_;
     http::RateLimiter register_limiter_;
 };
 

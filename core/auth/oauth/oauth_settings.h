@@ -36,6 +36,10 @@ struct OAuthSettings {
     int login_rate_per_minute = 30;     ///< login/MFA form posts per source address
     int register_rate_per_minute = 20;  ///< registrations per source address
     std::string token_cipher_key_file;  ///< AES-256-GCM key for refresh tokens at rest
+    /// The public client of the server's own administration pages (signs in through
+    /// /authorize without a consent page; docs/decisions/0013).
+    std::string admin_console_client_id = "docintel_admin_console";
+    int admin_session_ttl = 60 * 60;  ///< an administrator's page session, then sign in again
     SmtpSettings smtp;
 };
 

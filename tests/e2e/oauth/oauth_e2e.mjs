@@ -2,7 +2,10 @@
 // openid-client does discovery → dynamic registration → PKCE authorization URL; playwright-core
 // drives Debian chromium through the login, e-mail code and consent pages (the code comes from
 // an SMTP server this test runs on loopback); then token → REST call → refresh → revoke → the
-// REST call fails. The same for the MCP resource, whose token REST refuses.
+// REST call fails. The same for the MCP resource (an MCP `initialize` with the token → refresh →
+// revoke → the MCP call fails; REST refuses the MCP token and MCP the REST token). Then an
+// administrator signs in to the /admin pages in chromium (same login and e-mail-code pages),
+// approves the user's pending access request, and the user's next sign-in carries the scope.
 //
 // Environment: DOCINTEL_TEST_DATABASE_URL (any database on the test Postgres), DOCINTEL_SERVER_BIN,
 // DOCINTEL_ADMIN_BIN, OAUTH_E2E_SCREENSHOTS (folder for the page screenshots), CHROMIUM
@@ -148,6 +151,27 @@ async function restStatus(base, token) {
   return { status: r.status, body: await r.json() };
 }
 
+// An MCP `initialize` request (streamable HTTP) with a bearer token: { status, body }.
+async function mcpInitialize(mcpUrl, token) {
+  const r = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'oauth-e2e', version: '1' } },
+    }),
+  });
+  const text = await r.text();
+  let body = text;
+  const data = text.match(/^data: (.*)$/m);
+  try { body = JSON.parse(data ? data[1] : text); } catch { /* not JSON */ }
+  return { status: r.status, body };
+}
+
 async function untilRefused(base, token) {
   const deadline = Date.now() + 5000;
   let last;
@@ -239,12 +263,13 @@ try {
   cleanups.push(() => browser.close());
 
   // One browser authorization: returns the tokens.
-  async function signIn(resource, label, screenshots) {
+  async function signIn(resource, label, screenshots, scope = 'workspaces:read documents:read',
+    pendingShot = null) {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: callback.url,
-      scope: 'workspaces:read documents:read',
+      scope,
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
@@ -272,6 +297,11 @@ try {
         assert.match(text, /workspaces:read/);
         assert.match(text, /documents:read/);
         if (screenshots) await page.screenshot({ path: path.join(shotDir, '3-consent.png'), fullPage: true });
+        if (pendingShot) {
+          assert.match(await page.textContent('#pending'), new RegExp(pendingShot.scope));
+          assert.ok(await page.isVisible('#pending'), 'the pending access request is shown');
+          await page.screenshot({ path: path.join(shotDir, pendingShot.file), fullPage: true });
+        }
       });
       const redirected = await step(`${label}: consent redirects back with a code`, async () => {
         await Promise.all([page.waitForURL((u) => u.href.startsWith(callback.url)), page.click('#approve')]);
@@ -315,15 +345,111 @@ try {
   });
 
   const mcpTokens = await signIn(mcp, 'MCP', false);
-  await step('the MCP token is refused by REST', async () => {
+  await step('MCP initialize with the MCP token', async () => {
+    const r = await mcpInitialize(mcp, mcpTokens.access_token);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(r.body.result && r.body.result.protocolVersion, JSON.stringify(r.body));
+  });
+  await step('the MCP token is refused by REST, the REST token by MCP', async () => {
     const r = await restStatus(base, mcpTokens.access_token);
     assert.equal(r.status, 401);
+    const other = await signIn(rest, 'REST (for MCP)', false);
+    assert.equal((await mcpInitialize(mcp, other.access_token)).status, 401);
+    await client.tokenRevocation(config, other.refresh_token);
   });
-  await step('MCP refresh and revoke', async () => {
+  await step('MCP refresh, revoke, and the MCP call now fails', async () => {
     const t = await client.refreshTokenGrant(config, mcpTokens.refresh_token);
+    assert.notEqual(t.refresh_token, mcpTokens.refresh_token);
+    assert.equal((await mcpInitialize(mcp, t.access_token)).status, 200);
     await client.tokenRevocation(config, t.refresh_token);
+    const deadline = Date.now() + 5000;
+    let status;
+    while (Date.now() < deadline) {
+      status = (await mcpInitialize(mcp, t.access_token)).status;
+      if (status === 401) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(status, 401, 'the revoked MCP token still works');
+    assert.equal((await mcpInitialize(mcp, mcpTokens.access_token)).status, 401);
     await assert.rejects(client.refreshTokenGrant(config, t.refresh_token),
       (e) => e.error === 'invalid_grant');
+  });
+
+  // ---- an access request approved by an administrator on the /admin pages ----------------
+  const pendingTokens = await signIn(rest, 'access request', false,
+    'workspaces:read documents:read workspaces:write',
+    { scope: 'workspaces:write', file: '4-consent-pending-request.png' });
+  await step('the token lacks the requested scope until an administrator approves it', async () => {
+    const r = await restStatus(base, pendingTokens.access_token);
+    assert.deepEqual(r.body.scopes.sort(), ['documents:read', 'workspaces:read']);
+  });
+  const adminEmail = 'admin@e2e.test';
+  const adminPassword = 'e2e administrator password';
+  await step('administrator account with e-mail codes', () => {
+    admin('user', 'create', '--email', adminEmail, '--password', adminPassword, '--admin');
+    admin('user', 'mfa', '--email', adminEmail, 'on');
+  });
+  const adminPage = await browser.newPage();
+  try {
+    await step('admin pages: sign in through the same login and e-mail code pages', async () => {
+      await adminPage.goto(`${base}/admin`);
+      await adminPage.waitForSelector('#email');
+      await adminPage.fill('#email', adminEmail);
+      await adminPage.fill('#password', adminPassword);
+      const mails = smtp.count();
+      await adminPage.click('#sign-in');
+      await adminPage.waitForSelector('#code');
+      await adminPage.fill('#code', await smtp.codeFor(adminEmail, mails));
+      await Promise.all([adminPage.waitForURL(/\/admin\/access-requests/), adminPage.click('#verify')]);
+      assert.match(await adminPage.textContent('h1'), /Access requests/);
+    });
+    await step('admin pages: approve the pending access request', async () => {
+      const row = adminPage.locator('#requests tr', { hasText: 'workspaces:write' });
+      assert.match(await row.textContent(), new RegExp(email));
+      await adminPage.screenshot({ path: path.join(shotDir, '5-admin-access-requests.png'), fullPage: true });
+      await Promise.all([adminPage.waitForURL(/done=approved/), row.locator('button.approve').click()]);
+      assert.match(await adminPage.textContent('#notice'), /approved/);
+      assert.equal(await adminPage.locator('#requests tr', { hasText: 'workspaces:write' }).count(), 0);
+      await adminPage.screenshot({ path: path.join(shotDir, '6-admin-approved.png'), fullPage: true });
+    });
+    await step('admin pages: users and applications (secret shown once)', async () => {
+      await adminPage.click('#nav-users');
+      await adminPage.waitForSelector('#users');
+      assert.match(await adminPage.textContent('#users'), new RegExp(email));
+      await adminPage.screenshot({ path: path.join(shotDir, '7-admin-users.png'), fullPage: true });
+      await adminPage.click('#nav-applications');
+      await adminPage.waitForSelector('#create-application');
+      await adminPage.fill('#name', 'e2e nightly export');
+      await adminPage.check('input[name=scope][value="documents:read"]');
+      await adminPage.fill('#cidrs', '127.0.0.1/32, ::1/128');
+      await Promise.all([adminPage.waitForSelector('#client-secret'), adminPage.click('#create')]);
+      const clientId = (await adminPage.textContent('#client-id')).trim();
+      const secret = (await adminPage.textContent('#client-secret')).trim();
+      await adminPage.screenshot({ path: path.join(shotDir, '8-admin-application-secret.png'), fullPage: true });
+      const t = await fetch(`${base}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'client_credentials', resource: rest }),
+      });
+      assert.equal(t.status, 200, await t.clone().text());
+      await adminPage.click('#done');
+      await adminPage.waitForSelector('#rotate');
+      assert.ok(!(await adminPage.content()).includes(secret), 'the secret is shown again');
+      await adminPage.screenshot({ path: path.join(shotDir, '9-admin-application.png'), fullPage: true });
+    });
+  } finally {
+    await adminPage.close();
+  }
+  await step('the user\'s next sign-in carries the approved scope; the old token never gains it', async () => {
+    const again = await signIn(rest, 'after approval', false, 'workspaces:read documents:read workspaces:write');
+    const r = await restStatus(base, again.access_token);
+    assert.deepEqual(r.body.scopes.sort(), ['documents:read', 'workspaces:read', 'workspaces:write']);
+    const old = await client.refreshTokenGrant(config, pendingTokens.refresh_token);
+    assert.deepEqual((await restStatus(base, old.access_token)).body.scopes.sort(),
+      ['documents:read', 'workspaces:read']);
   });
   await step('no code or token in the server log', () => {
     const log = serverLog.join('');
@@ -333,7 +459,7 @@ try {
     }
     assert.ok(!/code=/.test(log), 'an authorization code appears in the server log');
   });
-  console.log(`screenshots of the login, MFA and consent pages: ${shotDir}`);
+  console.log(`screenshots of the login, MFA, consent and administration pages: ${shotDir}`);
 } catch (e) {
   exitCode = 1;
   if (!failed) console.log(`FAIL set-up: ${e.stack || e}`);

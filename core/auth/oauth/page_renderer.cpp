@@ -1,0 +1,121 @@
+#include "auth/oauth/page_renderer.h"
+
+#include <Poco/URI.h>
+
+#include <map>
+#include <string_view>
+
+#include "common/log.h"
+#include "common/mustache.h"
+
+namespace docintel::templates {
+const std::map<std::string_view, std::string_view>& embeddedFiles();
+}
+
+namespace docintel::auth::oauth {
+namespace {
+
+std::string templateText(const std::string& name) {
+    const auto& files = docintel::templates::embeddedFiles();
+    auto it = files.find("oauth/" + name + ".html.mustache");
+    return it == files.end() ? std::string() : std::string(it->second);
+}
+
+/// Calls `each(name, value)` for every pair of a form, decoded.
+template <typename F>
+void forEachPair(const std::string& text, F each) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto amp = text.find('&', start);
+        if (amp == std::string::npos) amp = text.size();
+        const std::string pair = text.substr(start, amp - start);
+        if (!pair.empty()) {
+            const auto eq = pair.find('=');
+            each(urlDecode(pair.substr(0, eq)),
+                 eq == std::string::npos ? std::string() : urlDecode(pair.substr(eq + 1)));
+        }
+        start = amp + 1;
+    }
+}
+
+}  // namespace
+
+std::string urlDecode(std::string s) {
+    // Poco turns '+' into a space only after a '?'.
+    for (char& c : s) {
+        if (c == '+') c = ' ';
+    }
+    std::string out;
+    try {
+        Poco::URI::decode(s, out);
+    } catch (const std::exception&) {
+        return {};
+    }
+    return out;
+}
+
+std::map<std::string, std::string> parseForm(const std::string& text, bool* duplicate) {
+    std::map<std::string, std::string> out;
+    forEachPair(text, [&](const std::string& name, const std::string& value) {
+        if (!out.emplace(name, value).second && duplicate) *duplicate = true;
+    });
+    return out;
+}
+
+std::vector<std::string> formValues(const std::string& text, const std::string& name) {
+    std::vector<std::string> out;
+    forEachPair(text, [&](const std::string& n, const std::string& value) {
+        if (n == name) out.push_back(value);
+    });
+    return out;
+}
+
+std::string cookieValue(const http::RawRequest& r, const std::string& name) {
+    auto it = r.headers.find("cookie");
+    const std::string all = it == r.headers.end() ? std::string() : it->second;
+    std::size_t start = 0;
+    while (start < all.size()) {
+        auto semi = all.find(';', start);
+        if (semi == std::string::npos) semi = all.size();
+        std::string item = all.substr(start, semi - start);
+        while (!item.empty() && item.front() == ' ') item.erase(0, 1);
+        if (item.rfind(name + "=", 0) == 0) return item.substr(name.size() + 1);
+        start = semi + 1;
+    }
+    return {};
+}
+
+void addNoStore(plugin::HttpResponse& r) {
+    r.headers.emplace_back("Cache-Control", "no-store");
+    r.headers.emplace_back("Pragma", "no-cache");
+}
+
+plugin::HttpResponse renderPage(const std::string& page, const nlohmann::json& view, int status,
+                                nlohmann::json layout) {
+    plugin::HttpResponse resp;
+    addNoStore(resp);
+    resp.headers.emplace_back("Referrer-Policy", "no-referrer");
+    auto body = common::renderMustache(templateText(page), view);
+    layout["title"] = view.value("title", "docintel");
+    layout["body"] = body ? *body : std::string();
+    auto html = body ? common::renderMustache(templateText("layout"), layout) : body;
+    if (!html) {
+        common::log(common::LogLevel::kError, "template_error",
+                    {{"page", page}, {"what", html.error().message}});
+        resp.status = 500;
+        resp.content_type = "text/plain";
+        resp.raw_body = "internal error";
+        return resp;
+    }
+    resp.status = status;
+    resp.content_type = "text/html; charset=utf-8";
+    resp.raw_body = *html;
+    resp.headers.emplace_back("Content-Security-Policy",
+                              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' "
+                              "data:; frame-ancestors 'none'; base-uri 'none'");
+    resp.headers.emplace_back("X-Frame-Options", "DENY");
+    resp.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    return resp;
+}
+
+}  // namespace docintel::auth::oauth

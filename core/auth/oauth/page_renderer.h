@@ -1,0 +1,39 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "http/api_dispatcher.h"
+#include "plugin_api/http_types.h"
+
+namespace docintel::auth::oauth {
+
+/// The HTML response of a server-rendered page: `templates/oauth/<page>.html.mustache` over
+/// `view`, inside `layout.html.mustache` (whose view is `layout` plus `title` — the view's, or
+/// "docintel" — and the rendered `body`). Sent with `Cache-Control: no-store`, a CSP that
+/// allows no script, `X-Frame-Options: DENY`, `nosniff` and `Referrer-Policy: no-referrer`.
+/// A template that fails to render is logged and answers a plain 500.
+plugin::HttpResponse renderPage(const std::string& page, const nlohmann::json& view, int status,
+                                nlohmann::json layout = nlohmann::json::object());
+
+/// `Cache-Control: no-store` and `Pragma: no-cache`.
+void addNoStore(plugin::HttpResponse& response);
+
+/// Percent-decoding with '+' as a space; "" when malformed.
+std::string urlDecode(std::string s);
+
+/// application/x-www-form-urlencoded (or a query string) as name → first value. A repeated
+/// name makes `duplicate` true (RFC 6749 §3.1: parameters must not repeat).
+std::map<std::string, std::string> parseForm(const std::string& text, bool* duplicate = nullptr);
+
+/// Every value of `name` in a form (checkbox groups), in order.
+std::vector<std::string> formValues(const std::string& text, const std::string& name);
+
+/// The value of cookie `name` in the request ("" when absent).
+std::string cookieValue(const http::RawRequest& request, const std::string& name);
+
+}  // namespace docintel::auth::oauth
