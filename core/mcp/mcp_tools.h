@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "http/schema_validator.h"
+#include "knowledge/comparison.h"
+#include "knowledge/summarizer.h"
 #include "mcp/mcp_types.h"
 #include "services/document_service.h"
 #include "services/upload_service.h"
@@ -18,6 +20,8 @@ struct McpServices {
     services::UploadService& uploads;
     /// The REST request schemas (schemas/api); tools whose arguments are a REST body reuse them.
     const http::SchemaRegistry& schemas;
+    knowledge::Summarizer* summaries = nullptr;       ///< null on a worker node
+    knowledge::DocumentComparer* comparer = nullptr;  ///< null on a worker node
 };
 
 /// Error code a handler returns when the arguments passed the schema but are still unusable;
@@ -27,6 +31,10 @@ inline constexpr const char* kInvalidArguments = "invalid_arguments";
 /// The built-in tool table (spec §4.3): one entry per tool naming the service call behind it.
 /// Tools of areas not built yet arrive with their services: adding one is one entry.
 std::vector<Tool> builtinTools(const McpServices& services);
+
+/// summarize_document, summarize_documents and compare_documents (mcp_summary_tools.cpp);
+/// none when the services are absent.
+std::vector<Tool> summaryTools(const McpServices& services);
 
 /// The built-in resource templates (spec §2.3): docintel://documents/{document_id} and
 /// docintel://documents/{document_id}/chunks.
