@@ -61,8 +61,9 @@ std::vector<SentenceSpan> quotableSentences(const storage::Chunk& chunk, bool sk
     int skip = 0;
     if (skip_heading && !chunk.section_path.empty()) {
         const std::string& heading = chunk.section_path.back();
-        if (text.size() > heading.size() && text.compare(0, heading.size(), heading) == 0 &&
-            std::isspace(static_cast<unsigned char>(text[heading.size()]))) {
+        if (text.size() >= heading.size() && text.compare(0, heading.size(), heading) == 0 &&
+            (text.size() == heading.size() ||
+             std::isspace(static_cast<unsigned char>(text[heading.size()])))) {
             skip = static_cast<int>(heading.size());
         }
     }
