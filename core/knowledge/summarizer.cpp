@@ -1,6 +1,7 @@
 #include "knowledge/summarizer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -18,6 +19,54 @@ using nlohmann::json;
 /// Sentences with fewer content words than this (table cells, captions, fragments) are
 /// quoted by a summary only when a part has nothing better.
 constexpr std::size_t kMinSummaryWords = 3;
+/// ... and fewer words (with a letter) than this: bibliography entries, captions, headings.
+constexpr std::size_t kMinSummaryWordCount = 7;
+
+/// Whether a sentence reads as prose worth quoting in a summary: enough content words, mostly
+/// letters, no links, starting like a sentence and ending with closing punctuation. Reference
+/// lists, table rows and extraction debris fail it (they can dominate a centroid).
+bool summaryWorthy(const std::string& text) {
+    if (contentWords(text).size() < kMinSummaryWords) return false;
+    if (text.find("ttps") != std::string::npos || text.find("http") != std::string::npos ||
+        text.find("www.") != std::string::npos) {
+        return false;
+    }
+    // Reference markers cut by the sentence splitter ("2][8] His ...") leave brackets unpaired.
+    if (std::count(text.begin(), text.end(), '[') != std::count(text.begin(), text.end(), ']')) {
+        return false;
+    }
+    std::size_t words = 0, numbers = 0;
+    bool in_word = false, has_letter = false;
+    for (const char ch : text + " ") {
+        const auto u = static_cast<unsigned char>(ch);
+        if (std::isspace(u)) {
+            if (in_word) ++(has_letter ? words : numbers);
+            in_word = has_letter = false;
+        } else {
+            in_word = true;
+            has_letter = has_letter || std::isalpha(u) || u >= 0x80;
+        }
+    }
+    // Table rows run together: many bare numbers among the words.
+    if (words < kMinSummaryWordCount || numbers * 4 > words) return false;
+    std::size_t letters = 0, visible = 0;
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (std::isspace(u)) continue;
+        ++visible;
+        if (std::isalpha(u) || u >= 0x80) ++letters;
+    }
+    if (visible == 0 || static_cast<double>(letters) < 0.6 * static_cast<double>(visible)) {
+        return false;
+    }
+    const auto first = static_cast<unsigned char>(text.front());
+    const auto last = static_cast<unsigned char>(text.back());
+    const bool starts = std::isupper(first) || std::isdigit(first) || first >= 0x80 ||
+                        first == '"' || first == '\'' || first == '(';
+    const bool ends = last == '.' || last == '!' || last == '?' || last == '"' || last == '\'' ||
+                      last == ')' || last >= 0x80;
+    return starts && ends;
+}
 
 /// One part of a summary (the whole summary, or one section of a `sections` summary): a label
 /// and the chosen sentences, as (document, sentence index) in document order.
@@ -69,17 +118,20 @@ std::vector<double> relevance(const LoadedDocument& doc, const std::vector<std::
     return out;
 }
 
+/// The summary-worthy of `idx`, or all of them when none is.
+std::vector<std::size_t> worthy(const LoadedDocument& doc, std::vector<std::size_t> idx) {
+    std::vector<std::size_t> out;
+    for (const std::size_t i : idx) {
+        if (summaryWorthy(doc.sentences[i].span.text)) out.push_back(i);
+    }
+    return out.empty() ? idx : out;
+}
+
 /// Up to `k` of `pool` (sentence indices of `doc`) by MMR around `center`; document order.
 std::vector<std::size_t> choose(const LoadedDocument& doc, std::vector<std::size_t> pool,
                                 const std::vector<float>& center, const Focus* focus, std::size_t k,
                                 double lambda) {
-    std::vector<std::size_t> substantial;
-    for (const std::size_t i : pool) {
-        if (contentWords(doc.sentences[i].span.text).size() >= kMinSummaryWords) {
-            substantial.push_back(i);
-        }
-    }
-    if (!substantial.empty()) pool = std::move(substantial);
+    pool = worthy(doc, std::move(pool));
     std::vector<const std::vector<float>*> vectors;
     for (const std::size_t i : pool) vectors.push_back(&doc.sentences[i].vector);
     std::vector<std::size_t> chosen;
@@ -90,9 +142,10 @@ std::vector<std::size_t> choose(const LoadedDocument& doc, std::vector<std::size
     return chosen;
 }
 
+/// The centroid of the summary-worthy of `idx` (of all when none is).
 std::vector<float> centroidOf(const LoadedDocument& doc, const std::vector<std::size_t>& idx) {
     std::vector<const std::vector<float>*> vectors;
-    for (const std::size_t i : idx) vectors.push_back(&doc.sentences[i].vector);
+    for (const std::size_t i : worthy(doc, idx)) vectors.push_back(&doc.sentences[i].vector);
     return centroid(vectors);
 }
 
