@@ -146,6 +146,8 @@ struct App::Parts {
     std::unique_ptr<search::IndexSync> index_sync;
     std::unique_ptr<search::HybridRetriever> retriever;
     std::unique_ptr<knowledge::KnowledgeService> knowledge;
+    std::unique_ptr<knowledge::Summarizer> summarizer;
+    std::unique_ptr<knowledge::DocumentComparer> comparer;
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
@@ -273,6 +275,9 @@ void App::start(bool migrate) {
         p.retriever = std::make_unique<search::HybridRetriever>(*p.keywords, p.vectors.get());
         p.knowledge = std::make_unique<knowledge::KnowledgeService>(p.documents, p.document_access,
                                                                     *p.retriever, p.encoder.get());
+        p.summarizer = std::make_unique<knowledge::Summarizer>(p.documents, p.document_access,
+                                                               p.encoder.get());
+        p.comparer = std::make_unique<knowledge::DocumentComparer>(*p.summarizer);
     }
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
@@ -327,6 +332,7 @@ void App::start(bool migrate) {
                                   {"plugins", parts.plugin_registry.toJson()}};
         },
         {}});
+    p.api_services->summaries = p.summarizer.get();
     {
         auto& wf = p.api_services->workflows;
         auto& engine = *p.workflow_service;
@@ -424,6 +430,8 @@ void App::startMcp(Parts& p) {
     p.mcp_services = std::make_unique<mcp::McpServices>(
         mcp::McpServices{p.workspace_service, p.document_service, *p.upload_service, p.schemas,
                          p.workflow_service.get()});
+    p.mcp_services->summaries = p.summarizer.get();
+    p.mcp_services->comparer = p.comparer.get();
     mcp::PluginSource plugins{
         [&registry = p.plugin_registry] { return registry.generation(); },
         [&registry = p.plugin_registry] {

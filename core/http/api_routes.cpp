@@ -452,7 +452,26 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "Summarise a document (SSE)",
          "knowledge",
          {"knowledge:generate"},
-         "SummarizeRequest"},
+         "SummarizeRequest",
+         200,
+         {},
+         [&s](const HttpRequest& r) -> Result<HttpResponse> {
+             if (!s.summaries) {
+                 return plugin::Error::unavailable("search_unavailable",
+                                                   "this node does not summarise");
+             }
+             auto plan =
+                 s.summaries->prepare(r.principal, r.pathParam("document_id"), r.body, r.trace_id);
+             if (!plan && plan.error().code == "validation_error") {
+                 return HttpResponse::json(
+                     422, {{"detail", nlohmann::json::parse(plan.error().message)}});
+             }
+             if (!plan) return plan.error();
+             return sseResponse([&summaries = *s.summaries, plan = std::move(plan).value()](
+                                    const std::function<bool(const nlohmann::json&)>& emit) {
+                 summaries.summarize(plan, emit);
+             });
+         }},
 
         // Learning.
         {"GET",

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "http/router.h"
+#include "knowledge/comparison.h"
 #include "knowledge/knowledge_service.h"
+#include "knowledge/summarizer.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
 #include "services/ingestion_service.h"
@@ -42,6 +44,8 @@ struct ApiServices {
                            const nlohmann::json& body)>
             decide_review;
     } workflows;
+
+    knowledge::Summarizer* summaries = nullptr;  ///< null on a worker node
 };
 
 /// Declares every REST operation of the spec (§4.1) once: method, path, operation id, scopes,

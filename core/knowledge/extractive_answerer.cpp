@@ -32,13 +32,6 @@ constexpr std::size_t kMinSentenceBytes = 12;
 constexpr std::size_t kMaxSentenceBytes = 700;
 constexpr std::size_t kMaxCandidates = 64;
 
-/// The inner product of two unit vectors: their cosine.
-double cosine(const std::vector<float>& a, const std::vector<float>& b) {
-    double sum = 0;
-    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) sum += a[i] * b[i];
-    return sum;
-}
-
 /// Narrows [start, end) of `text` to leave out surrounding white space.
 void trimSpan(const std::string& text, int& start, int& end) {
     while (start < end && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
@@ -56,6 +49,47 @@ struct Candidate {
 };
 
 }  // namespace
+
+double cosine(const std::vector<float>& a, const std::vector<float>& b) {
+    double sum = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) sum += a[i] * b[i];
+    return sum;
+}
+
+std::vector<SentenceSpan> quotableSentences(const storage::Chunk& chunk, bool skip_heading) {
+    const std::string& text = chunk.text;
+    int skip = 0;
+    if (skip_heading && !chunk.section_path.empty()) {
+        const std::string& heading = chunk.section_path.back();
+        if (text.size() >= heading.size() && text.compare(0, heading.size(), heading) == 0 &&
+            (text.size() == heading.size() ||
+             std::isspace(static_cast<unsigned char>(text[heading.size()])))) {
+            skip = static_cast<int>(heading.size());
+        }
+    }
+    std::vector<SentenceSpan> out;
+    for (auto [start, end] : ingest::boundaries(text, true)) {
+        if (end <= skip) continue;
+        start = std::max(start, skip);
+        trimSpan(text, start, end);
+        const auto length = static_cast<std::size_t>(end - start);
+        if (length < kMinSentenceBytes || length > kMaxSentenceBytes) continue;
+        out.push_back(SentenceSpan{start, end, text.substr(start, length)});
+    }
+    return out;
+}
+
+AnswerSentence citeSentence(const Source& source, const SentenceSpan& span, double support) {
+    const auto& chunk = source.passage.chunk;
+    AnswerSentence s;
+    s.text = span.text;
+    s.source_number = source.number;
+    s.page = chunk.page_start;
+    s.char_start = chunk.char_start + span.start;
+    s.char_end = chunk.char_start + span.end;
+    s.support = support;
+    return s;
+}
 
 std::vector<std::string> contentWords(const std::string& text) {
     std::vector<std::string> words;
@@ -101,18 +135,13 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
 
     std::vector<Candidate> candidates;
     for (std::size_t s = 0; s < sources.size() && candidates.size() < kMaxCandidates; ++s) {
-        const std::string& text = sources[s].passage.chunk.text;
-        for (auto [start, end] : ingest::boundaries(text, true)) {
-            trimSpan(text, start, end);
-            const auto length = static_cast<std::size_t>(end - start);
-            if (length < kMinSentenceBytes || length > kMaxSentenceBytes) continue;
-            std::string sentence = text.substr(start, length);
+        for (auto& span : quotableSentences(sources[s].passage.chunk)) {
             Candidate c;
             c.source = s;
-            c.start = start;
-            c.end = end;
-            c.overlap = coverage(q_set, contentWordSet(sentence));
-            c.text = std::move(sentence);
+            c.start = span.start;
+            c.end = span.end;
+            c.overlap = coverage(q_set, contentWordSet(span.text));
+            c.text = std::move(span.text);
             candidates.push_back(std::move(c));
             if (candidates.size() >= kMaxCandidates) break;
         }
@@ -159,14 +188,8 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
         return a->source != b->source ? a->source < b->source : a->start < b->start;
     });
     for (const Candidate* c : chosen) {
-        const auto& chunk = sources[c->source].passage.chunk;
-        AnswerSentence s;
-        s.text = c->text;
-        s.source_number = sources[c->source].number;
-        s.page = chunk.page_start;
-        s.char_start = chunk.char_start + c->start;
-        s.char_end = chunk.char_start + c->end;
-        s.support = c->support;
+        AnswerSentence s =
+            citeSentence(sources[c->source], SentenceSpan{c->start, c->end, c->text}, c->support);
         if (!out.text.empty()) out.text += ' ';
         out.text += s.text + " [" + std::to_string(s.source_number) + "]";
         out.sentences.push_back(std::move(s));

@@ -61,6 +61,26 @@ class ExtractiveAnswerer {
     const ExtractiveOptions options_;
 };
 
+/// A sentence of a chunk: bytes [start, end) of the chunk's text, white space trimmed.
+struct SentenceSpan {
+    int start = 0;
+    int end = 0;
+    std::string text;
+};
+
+/// The sentences of a chunk's text an answer or a summary may quote: ICU sentence boundaries,
+/// the too short and too long left out. `skip_heading`: a chunk that opens with its section's
+/// heading (the chunker puts the heading text first) does not quote it as part of the first
+/// sentence.
+std::vector<SentenceSpan> quotableSentences(const storage::Chunk& chunk, bool skip_heading = false);
+
+/// `span` of the source's chunk as a cited answer sentence: the page and the character span in
+/// that page's text (chunk offsets plus the sentence's place in the chunk).
+AnswerSentence citeSentence(const Source& source, const SentenceSpan& span, double support = 0);
+
+/// The inner product of two unit vectors: their cosine.
+double cosine(const std::vector<float>& a, const std::vector<float>& b);
+
 /// The lower-cased content words of a text (no stop words, plural "s" dropped).
 std::vector<std::string> contentWords(const std::string& text);
 /// The distinct content words of a text.

@@ -1,5 +1,7 @@
 #include "mcp/mcp_tool_kit.h"
 
+#include "mcp/mcp_tools.h"
+
 namespace docintel::mcp {
 
 using nlohmann::json;
@@ -49,6 +51,32 @@ json output(json result_schema) {
             {"required", {"result"}}};
 }
 
+json output(json properties, json required) {
+    return output(objectSchema(std::move(properties), std::move(required)));
+}
+
 json anyObject() { return {{"type", "object"}}; }
+
+plugin::Error toolError(const plugin::Error& e) {
+    if (e.code != "validation_error") return e;
+    std::string message;
+    for (const auto& d : json::parse(e.message, nullptr, false)) {
+        if (!d.is_object()) continue;
+        std::string where;
+        for (const auto& part : d.value("loc", json::array())) {
+            if (part == "body" || part == "arguments") continue;
+            where += (where.empty() ? "" : ".") +
+                     (part.is_string() ? part.get<std::string>() : part.dump());
+        }
+        message += (message.empty() ? "" : "; ") + (where.empty() ? "arguments" : where) + ": " +
+                   d.value("msg", "invalid");
+    }
+    return plugin::Error{kInvalidArguments, message.empty() ? "invalid arguments" : message, 422};
+}
+
+plugin::Result<json> toolResult(plugin::Result<json> out) {
+    if (out) return out;
+    return toolError(out.error());
+}
 
 }  // namespace docintel::mcp

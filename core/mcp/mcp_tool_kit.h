@@ -31,7 +31,17 @@ nlohmann::json restSchema(const http::SchemaRegistry& schemas, const std::string
                           const nlohmann::json& describe);
 /// The declared output: `structuredContent` is always `{"result": <value>}`.
 nlohmann::json output(nlohmann::json result_schema);
+/// The declared output of a tool whose result is an object with these properties.
+nlohmann::json output(nlohmann::json properties, nlohmann::json required);
 nlohmann::json anyObject();
+
+/// A service's `validation_error` (its message the 422 detail array) as bad arguments
+/// (`kInvalidArguments`, answered with JSON-RPC -32602) whose message names each place,
+/// `inputs.policy_document_ids: field required`; other errors unchanged (tool results with
+/// isError).
+plugin::Error toolError(const plugin::Error& e);
+/// `out`, with its error passed through toolError.
+plugin::Result<nlohmann::json> toolResult(plugin::Result<nlohmann::json> out);
 
 /// A tool whose handler needs only the call (no progress reporting).
 template <typename F>

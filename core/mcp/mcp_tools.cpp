@@ -189,6 +189,7 @@ std::vector<Tool> builtinTools(const McpServices& s) {
              return docs.remove(c.principal, stringArg(c.arguments, "document_id"));
          })});
 
+    for (auto& t : summaryTools(s)) tools.push_back(std::move(t));
     return tools;
 }
 

@@ -4,6 +4,8 @@
 
 #include "engine/workflow_service.h"
 #include "http/schema_validator.h"
+#include "knowledge/comparison.h"
+#include "knowledge/summarizer.h"
 #include "mcp/mcp_types.h"
 #include "services/document_service.h"
 #include "services/upload_service.h"
@@ -21,6 +23,8 @@ struct McpServices {
     const http::SchemaRegistry& schemas;
     /// The workflow engine behind the vertical tools (mcp_vertical_tools.h); null = none.
     engine::WorkflowService* workflows = nullptr;
+    knowledge::Summarizer* summaries = nullptr;       ///< null on a worker node
+    knowledge::DocumentComparer* comparer = nullptr;  ///< null on a worker node
 };
 
 /// Error code a handler returns when the arguments passed the schema but are still unusable;
@@ -30,6 +34,10 @@ inline constexpr const char* kInvalidArguments = "invalid_arguments";
 /// The built-in tool table (spec §4.3): one entry per tool naming the service call behind it.
 /// Tools of areas not built yet arrive with their services: adding one is one entry.
 std::vector<Tool> builtinTools(const McpServices& services);
+
+/// summarize_document, summarize_documents and compare_documents (mcp_summary_tools.cpp);
+/// none when the services are absent.
+std::vector<Tool> summaryTools(const McpServices& services);
 
 /// The built-in resource templates (spec §2.3): docintel://documents/{document_id} and
 /// docintel://documents/{document_id}/chunks.

@@ -39,26 +39,6 @@ json packetProperty() {
              "reviewer's edits. Every changed field is audited."}};
 }
 
-/// The engine's `validation_error` carries the 422 detail array as JSON text; over MCP it is
-/// an argument error (-32602) whose message names each place, `inputs.policy_document_ids:
-/// field required`.
-Result<json> engineResult(Result<json> out) {
-    if (out || out.error().code != "validation_error") return out;
-    std::string message;
-    const json detail = json::parse(out.error().message, nullptr, false);
-    for (const auto& d : detail.is_array() ? detail : json::array()) {
-        std::string where;
-        for (const auto& part : d.value("loc", json::array())) {
-            if (part == "body") continue;
-            if (!where.empty()) where += '.';
-            where += part.is_string() ? part.get<std::string>() : part.dump();
-        }
-        if (!message.empty()) message += "; ";
-        message += (where.empty() ? "arguments" : where) + ": " + d.value("msg", "invalid");
-    }
-    return plugin::Error{kInvalidArguments, message.empty() ? "invalid arguments" : message, 422};
-}
-
 /// `arguments` without the keys the transport adds (vertical, run_id), as a REST body.
 json bodyOf(const json& args, std::initializer_list<const char*> keep) {
     json body = json::object();
@@ -128,7 +108,7 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
              if (!body.contains("inputs")) body["inputs"] = json::object();
              const std::string ws = workspaceArg(c.arguments);
              if (!ws.empty()) body["workspace_id"] = ws;
-             return engineResult(wf.start(c.principal, ws, body));
+             return toolResult(wf.start(c.principal, ws, body));
          })});
 
     tools.push_back(
@@ -199,9 +179,9 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
          .output_schema = output(anyObject()),
          .scopes = {"reviews:write"},
          .handler = call([&wf](const ToolCall& c) -> Result<json> {
-             return engineResult(wf.saveReview(c.principal, stringArg(c.arguments, "vertical"),
-                                               stringArg(c.arguments, "run_id"),
-                                               bodyOf(c.arguments, {"packet", "notes"})));
+             return toolResult(wf.saveReview(c.principal, stringArg(c.arguments, "vertical"),
+                                             stringArg(c.arguments, "run_id"),
+                                             bodyOf(c.arguments, {"packet", "notes"})));
          })});
 
     tools.push_back(
@@ -224,9 +204,9 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
          .scopes = {"reviews:approve"},
          .requires_confirm = true,
          .handler = call([&wf](const ToolCall& c) -> Result<json> {
-             return engineResult(wf.approve(c.principal, stringArg(c.arguments, "vertical"),
-                                            stringArg(c.arguments, "run_id"),
-                                            bodyOf(c.arguments, {"packet", "notes", "confirm"})));
+             return toolResult(wf.approve(c.principal, stringArg(c.arguments, "vertical"),
+                                          stringArg(c.arguments, "run_id"),
+                                          bodyOf(c.arguments, {"packet", "notes", "confirm"})));
          })});
 
     tools.push_back(
@@ -251,9 +231,9 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
                                   {"required", {"document"}}}),
          .scopes = {"packets:write"},
          .handler = call([&wf](const ToolCall& c) -> Result<json> {
-             return engineResult(wf.generatePacket(c.principal, stringArg(c.arguments, "vertical"),
-                                                   stringArg(c.arguments, "run_id"),
-                                                   bodyOf(c.arguments, {"packet_type"})));
+             return toolResult(wf.generatePacket(c.principal, stringArg(c.arguments, "vertical"),
+                                                 stringArg(c.arguments, "run_id"),
+                                                 bodyOf(c.arguments, {"packet_type"})));
          })});
 
     return tools;
