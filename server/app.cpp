@@ -22,6 +22,8 @@
 #include "http/http_server.h"
 #include "http/openapi.h"
 #include "jobs/worker_pool.h"
+#include "knowledge/chat_session_service.h"
+#include "knowledge/evaluation_service.h"
 #include "knowledge/knowledge_service.h"
 #include "mcp/mcp_server.h"
 #include "objects/object_store.h"
@@ -146,6 +148,11 @@ struct App::Parts {
     std::unique_ptr<search::IndexSync> index_sync;
     std::unique_ptr<search::HybridRetriever> retriever;
     std::unique_ptr<knowledge::KnowledgeService> knowledge;
+    // Answer traces, their evaluations and chat sessions (API nodes).
+    std::unique_ptr<storage::AnswerTraceRepository> answer_traces;
+    std::unique_ptr<storage::ChatSessionRepository> chat_session_repo;
+    std::unique_ptr<knowledge::ChatSessionService> chat_sessions;
+    std::unique_ptr<knowledge::EvaluationService> evaluations;
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
@@ -273,6 +280,13 @@ void App::start(bool migrate) {
         p.retriever = std::make_unique<search::HybridRetriever>(*p.keywords, p.vectors.get());
         p.knowledge = std::make_unique<knowledge::KnowledgeService>(p.documents, p.document_access,
                                                                     *p.retriever, p.encoder.get());
+        p.answer_traces = std::make_unique<storage::AnswerTraceRepository>(p.db);
+        p.knowledge->setTraceStore(p.answer_traces.get());
+        p.chat_session_repo = std::make_unique<storage::ChatSessionRepository>(p.db);
+        p.chat_sessions = std::make_unique<knowledge::ChatSessionService>(
+            *p.chat_session_repo, p.documents, p.document_access);
+        p.evaluations = std::make_unique<knowledge::EvaluationService>(
+            *p.answer_traces, p.document_access, p.encoder.get());
     }
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
@@ -289,7 +303,11 @@ void App::start(bool migrate) {
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
     p.host_services.setWorkflowEngine(&p.evidence, p.workflow_service.get());
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
-        p.identity, p.workspace_service, p.document_service, *p.upload_service, p.knowledge.get(),
+        p.identity,
+        p.workspace_service,
+        p.document_service,
+        *p.upload_service,
+        p.knowledge.get(),
         [this] {
             return nlohmann::json{
                 {"resource", config_.restAudience()},
@@ -323,6 +341,7 @@ void App::start(bool migrate) {
                                   {"plugins", parts.plugin_registry.toJson()}};
         },
         {}});
+    p.api_services->evaluations = p.evaluations.get();
     {
         auto& wf = p.api_services->workflows;
         auto& engine = *p.workflow_service;
@@ -419,6 +438,8 @@ void App::startMcp(Parts& p) {
     p.mcp_authenticator = std::make_unique<BearerAuthenticator>(*p.tokens, config_.mcp_url);
     p.mcp_services = std::make_unique<mcp::McpServices>(
         mcp::McpServices{p.workspace_service, p.document_service, *p.upload_service, p.schemas});
+    p.mcp_services->knowledge = p.knowledge.get();
+    p.mcp_services->chat_sessions = p.chat_sessions.get();
     mcp::PluginSource plugins{
         [&registry = p.plugin_registry] { return registry.generation(); },
         [&registry = p.plugin_registry] {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http/router.h"
+#include "knowledge/evaluation_service.h"
 #include "knowledge/knowledge_service.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
@@ -42,6 +43,8 @@ struct ApiServices {
                            const nlohmann::json& body)>
             decide_review;
     } workflows;
+
+    knowledge::EvaluationService* evaluations = nullptr;  ///< null on a worker node
 };
 
 /// Declares every REST operation of the spec (§4.1) once: method, path, operation id, scopes,

@@ -246,6 +246,7 @@ std::vector<Tool> builtinTools(const McpServices& s) {
              return docs.remove(c.principal, stringArg(c.arguments, "document_id"));
          })});
 
+    for (auto& t : knowledgeTools(s)) tools.push_back(std::move(t));
     return tools;
 }
 
@@ -272,6 +273,7 @@ std::vector<Resource> builtinResources(const McpServices& s) {
                            const plugin::Principal& caller) {
              return docs.chunks(caller, v.at("document_id"));
          }});
+    for (auto& r : knowledgeResources(s)) resources.push_back(std::move(r));
     return resources;
 }
 

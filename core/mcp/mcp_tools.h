@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "http/schema_validator.h"
+#include "knowledge/chat_session_service.h"
+#include "knowledge/knowledge_service.h"
 #include "mcp/mcp_types.h"
 #include "services/document_service.h"
 #include "services/upload_service.h"
@@ -18,6 +20,10 @@ struct McpServices {
     services::UploadService& uploads;
     /// The REST request schemas (schemas/api); tools whose arguments are a REST body reuse them.
     const http::SchemaRegistry& schemas;
+    /// Grounded answers and chat sessions (mcp_knowledge_tools.cpp); null = tools answer
+    /// `search_unavailable`.
+    knowledge::KnowledgeService* knowledge = nullptr;
+    knowledge::ChatSessionService* chat_sessions = nullptr;
 };
 
 /// Error code a handler returns when the arguments passed the schema but are still unusable;
@@ -27,6 +33,11 @@ inline constexpr const char* kInvalidArguments = "invalid_arguments";
 /// The built-in tool table (spec §4.3): one entry per tool naming the service call behind it.
 /// Tools of areas not built yet arrive with their services: adding one is one entry.
 std::vector<Tool> builtinTools(const McpServices& services);
+
+/// The knowledge tools (spec §4.3): search_knowledgebase, ask and the chat-session tools.
+std::vector<Tool> knowledgeTools(const McpServices& services);
+/// docintel://sessions/{session_id}.
+std::vector<Resource> knowledgeResources(const McpServices& services);
 
 /// The built-in resource templates (spec §2.3): docintel://documents/{document_id} and
 /// docintel://documents/{document_id}/chunks.
