@@ -376,6 +376,11 @@ TEST_F(KnowledgeSessions, AskReturnsACitedAnswerWhoseTraceCanBeEvaluated) {
     const json refused = alice_mcp_->ok("ask", {{"question", "Who won the football world cup?"},
                                                 {"document_ids", json::array({lease_})}});
     EXPECT_EQ(refused["refused"], true);
+    const auto not_scored = evaluate(refused["trace_id"]);
+    ASSERT_EQ(not_scored.status, 201) << not_scored.body;
+    EXPECT_TRUE(not_scored.json()["score"].is_null()) << "a refusal has nothing to score";
+    EXPECT_TRUE(not_scored.json()["metrics"]["groundedness"].is_null());
+    EXPECT_EQ(not_scored.json()["metrics"]["refused"], true);
 
     EXPECT_EQ(bob_mcp_->errorCode("ask",
                                   {{"question", "rent?"}, {"document_ids", json::array({lease_})}}),
