@@ -22,6 +22,8 @@
 #include "http/http_server.h"
 #include "http/openapi.h"
 #include "jobs/worker_pool.h"
+#include "knowledge/chat_session_service.h"
+#include "knowledge/evaluation_service.h"
 #include "knowledge/knowledge_service.h"
 #include "mcp/mcp_server.h"
 #include "objects/object_store.h"
@@ -148,6 +150,11 @@ struct App::Parts {
     std::unique_ptr<knowledge::KnowledgeService> knowledge;
     std::unique_ptr<knowledge::Summarizer> summarizer;
     std::unique_ptr<knowledge::DocumentComparer> comparer;
+    // Answer traces, their evaluations and chat sessions (API nodes).
+    std::unique_ptr<storage::AnswerTraceRepository> answer_traces;
+    std::unique_ptr<storage::ChatSessionRepository> chat_session_repo;
+    std::unique_ptr<knowledge::ChatSessionService> chat_sessions;
+    std::unique_ptr<knowledge::EvaluationService> evaluations;
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
@@ -278,6 +285,13 @@ void App::start(bool migrate) {
         p.summarizer = std::make_unique<knowledge::Summarizer>(p.documents, p.document_access,
                                                                p.encoder.get());
         p.comparer = std::make_unique<knowledge::DocumentComparer>(*p.summarizer);
+        p.answer_traces = std::make_unique<storage::AnswerTraceRepository>(p.db);
+        p.knowledge->setTraceStore(p.answer_traces.get());
+        p.chat_session_repo = std::make_unique<storage::ChatSessionRepository>(p.db);
+        p.chat_sessions = std::make_unique<knowledge::ChatSessionService>(
+            *p.chat_session_repo, p.documents, p.document_access);
+        p.evaluations = std::make_unique<knowledge::EvaluationService>(
+            *p.answer_traces, p.document_access, p.encoder.get());
     }
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
@@ -333,6 +347,7 @@ void App::start(bool migrate) {
         },
         {}});
     p.api_services->summaries = p.summarizer.get();
+    p.api_services->evaluations = p.evaluations.get();
     {
         auto& wf = p.api_services->workflows;
         auto& engine = *p.workflow_service;
@@ -432,6 +447,8 @@ void App::startMcp(Parts& p) {
                          p.workflow_service.get()});
     p.mcp_services->summaries = p.summarizer.get();
     p.mcp_services->comparer = p.comparer.get();
+    p.mcp_services->knowledge = p.knowledge.get();
+    p.mcp_services->chat_sessions = p.chat_sessions.get();
     mcp::PluginSource plugins{
         [&registry = p.plugin_registry] { return registry.generation(); },
         [&registry = p.plugin_registry] {

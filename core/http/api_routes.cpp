@@ -710,7 +710,17 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "evaluations",
          {"knowledge:query"},
          "EvaluationInput",
-         201},
+         201,
+         {},
+         [&s](const HttpRequest& r) -> Result<HttpResponse> {
+             if (!s.evaluations) {
+                 return plugin::Error::unavailable("search_unavailable",
+                                                   "this node does not search");
+             }
+             auto out = s.evaluations->evaluate(r.principal, r.body);
+             if (!out) return out.error();
+             return HttpResponse::json(std::move(out).value());
+         }},
         {"GET",
          "/api/v1/reviews",
          "api_list_reviews_api_v1_reviews_get",

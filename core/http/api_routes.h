@@ -7,6 +7,7 @@
 
 #include "http/router.h"
 #include "knowledge/comparison.h"
+#include "knowledge/evaluation_service.h"
 #include "knowledge/knowledge_service.h"
 #include "knowledge/summarizer.h"
 #include "services/document_service.h"
@@ -45,7 +46,8 @@ struct ApiServices {
             decide_review;
     } workflows;
 
-    knowledge::Summarizer* summaries = nullptr;  ///< null on a worker node
+    knowledge::Summarizer* summaries = nullptr;           ///< null on a worker node
+    knowledge::EvaluationService* evaluations = nullptr;  ///< null on a worker node
 };
 
 /// Declares every REST operation of the spec (§4.1) once: method, path, operation id, scopes,

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/clock.h"
 #include "common/id.h"
+#include "common/log.h"
+#include "redact/pii_redactor.h"
 #include "storage/index_feed_repository.h"
 
 namespace docintel::knowledge {
@@ -26,6 +29,26 @@ double jaccard(const std::set<std::string>& a, const std::set<std::string>& b) {
 
 nlohmann::json optionalScore(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+/// Where byte `offset` of an original text falls in its redacted form (`spans` from
+/// Redactor::redact of that text); an offset inside a replaced span moves to the placeholder's
+/// start, or its end when `is_end`.
+int shownOffset(int offset, const std::vector<redact::PiiSpan>& spans, bool is_end) {
+    long delta = 0;
+    for (const auto& sp : spans) {
+        const auto start = static_cast<long>(sp.start);
+        const auto end = static_cast<long>(sp.end);
+        const auto shown = static_cast<long>(sp.placeholder.size());
+        if (end <= offset) {
+            delta += shown - (end - start);
+        } else if (start < offset) {
+            return static_cast<int>(start + delta + (is_end ? shown : 0));
+        } else {
+            break;
+        }
+    }
+    return static_cast<int>(offset + delta);
 }
 
 }  // namespace
@@ -53,6 +76,7 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
         plan.response_language = request["response_language"].get<std::string>();
     }
     plan.trace_id = trace_id;
+    plan.user_id = caller.user_id;
 
     const auto& ids = request.value("document_ids", nlohmann::json::array());
     for (const auto& id_json : ids) {
@@ -73,6 +97,7 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
                 "document " + id + " is " + status + "; it can be asked about once it is chunked");
         }
         plan.scope.document_ids.push_back(id);
+        if (plan.workspace_id.empty()) plan.workspace_id = (*doc)->workspace_id;
     }
     if (plan.scope.document_ids.empty()) {
         std::string workspace = header_workspace;
@@ -82,6 +107,7 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
         auto scope = access_.scope(caller.user_id, workspace, auth::WorkspaceAction::kAsk);
         if (!scope) return scope.error();
         plan.scope.scope = storage::indexScope(*scope, caller.user_id);
+        plan.workspace_id = *scope;
     }
 
     // A short follow-up ("and its side effects?") is retrieved with the last question's words.
@@ -138,6 +164,7 @@ plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan&
                          0.20 * coverage(q_set, words);
         scored.push_back(Scored{c, std::move(*p->second), std::move(words)});
     }
+    ranked.retrieved = candidates;
     std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
         return a.candidate.rerank_score > b.candidate.rerank_score;
     });
@@ -184,7 +211,16 @@ nlohmann::json KnowledgeService::sourcesJson(const Ranked& ranked) {
 plugin::Result<nlohmann::json> KnowledgeService::search(const QueryPlan& plan) {
     auto ranked = rank(plan);
     if (!ranked) return ranked.error();
-    return nlohmann::json{{"question", plan.question}, {"sources", sourcesJson(*ranked)}};
+    nlohmann::json sources = sourcesJson(*ranked);
+    if (plan.redact_pii) {
+        redact::Redactor redactor;
+        for (auto& source : sources) {
+            source["excerpt"] = redactor.redact(source["excerpt"].get<std::string>()).text;
+        }
+    }
+    return nlohmann::json{{"question", plan.question},
+                          {"sources", std::move(sources)},
+                          {"redacted", plan.redact_pii}};
 }
 
 void KnowledgeService::answer(const QueryPlan& plan,
@@ -199,20 +235,33 @@ void KnowledgeService::answer(const QueryPlan& plan,
         return;
     }
     const double retrieval_ms = common::millisecondsSince(started);
-    if (!emit({{"type", "sources"}, {"sources", sourcesJson(*ranked)}})) return;
 
-    const Answer answer = answerer_.answer(plan.question, ranked->question_vector, ranked->sources);
-    // The answer streams word by word, as an LLM's would.
-    std::size_t from = 0;
-    while (from < answer.text.size()) {
-        std::size_t to = answer.text.find(' ', from);
-        to = to == std::string::npos ? answer.text.size() : to + 1;
-        if (!emit({{"type", "token"}, {"content", answer.text.substr(from, to - from)}})) return;
-        from = to;
+    // With redact_pii one redactor covers the excerpts, the answer and its quotes, so a value
+    // has the same placeholder everywhere.
+    std::optional<redact::Redactor> redactor;
+    if (plan.redact_pii) redactor.emplace();
+    nlohmann::json sources = sourcesJson(*ranked);
+    std::vector<std::vector<redact::PiiSpan>> source_spans(sources.size());
+    if (redactor) {
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+            auto r = redactor->redact(sources[i]["excerpt"].get<std::string>());
+            sources[i]["excerpt"] = std::move(r.text);
+            source_spans[i] = std::move(r.spans);
+        }
     }
+    if (!emit({{"type", "sources"}, {"sources", sources}})) return;
+
+    const auto answer_started = std::chrono::steady_clock::now();
+    const Answer answer = answerer_.answer(plan.question, ranked->question_vector, ranked->sources);
+    const double answer_ms = common::millisecondsSince(answer_started);
+    const std::string answer_text = redactor ? redactor->redact(answer.text).text : answer.text;
+
     nlohmann::json citations = nlohmann::json::array();
+    nlohmann::json trace_sentences = nlohmann::json::array();
     for (const auto& s : answer.sentences) {
-        const auto& source = ranked->sources[static_cast<std::size_t>(s.source_number - 1)];
+        const auto index = static_cast<std::size_t>(s.source_number - 1);
+        const auto& source = ranked->sources[index];
+        const std::string quote = redactor ? redactor->redact(s.text).text : s.text;
         citations.push_back({{"source_number", s.source_number},
                              {"document_id", source.passage.document_id},
                              {"doc_name", source.passage.filename},
@@ -220,25 +269,83 @@ void KnowledgeService::answer(const QueryPlan& plan,
                              {"page", s.page},
                              {"char_start", s.char_start},
                              {"char_end", s.char_end},
-                             {"quote", s.text},
+                             {"quote", quote},
                              {"support", s.support}});
+        // The cited span in the excerpt as shown (offsets moved by any placeholders).
+        const int base = source.passage.chunk.char_start;
+        trace_sentences.push_back(
+            {{"text", quote},
+             {"source_number", s.source_number},
+             {"page", s.page},
+             {"char_start", s.char_start},
+             {"char_end", s.char_end},
+             {"span_start", shownOffset(s.char_start - base, source_spans[index], false)},
+             {"span_end", shownOffset(s.char_end - base, source_spans[index], true)},
+             {"support", s.support}});
     }
-    nlohmann::json done{
-        {"type", "done"},
-        {"answer", answer.text},
-        {"citations", citations},
-        {"refused", answer.refused},
-        {"answerer", "extractive"},
-        {"model", encoder_ ? encoder_->modelName() : ""},
-        {"agent_mode", plan.agent_mode},
-        {"timings_ms",
-         {{"retrieval", retrieval_ms}, {"total", common::millisecondsSince(started)}}},
-        {"trace_id", plan.trace_id}};
+    const std::string model = encoder_ ? encoder_->modelName() : "";
+    nlohmann::json done{{"type", "done"},
+                        {"answer", answer_text},
+                        {"citations", citations},
+                        {"refused", answer.refused},
+                        {"answerer", "extractive"},
+                        {"model", model},
+                        {"agent_mode", plan.agent_mode},
+                        {"timings_ms",
+                         {{"retrieval", retrieval_ms},
+                          {"answer", answer_ms},
+                          {"total", common::millisecondsSince(started)}}},
+                        {"trace_id", plan.trace_id}};
+    if (plan.redact_pii) done["redacted"] = true;
     if (!plan.response_language.empty() && plan.response_language != "en") {
         done["language_note"] =
             "extractive answers quote the sources in their own language; configure an LLM to "
             "answer in " +
             plan.response_language;
+    }
+
+    // The trace is stored before the answer streams, so it exists once `done` arrives.
+    if (traces_) {
+        storage::AnswerTrace trace;
+        trace.trace_id = plan.trace_id;
+        trace.user_id = plan.user_id;
+        trace.workspace_id = plan.workspace_id;
+        trace.session_id = plan.session_id;
+        trace.question = plan.question;
+        trace.retrieval_query = plan.retrieval_query;
+        trace.document_ids = plan.scope.document_ids;
+        trace.candidates = nlohmann::json::array();
+        for (std::size_t i = 0; i < ranked->retrieved.size(); ++i) {
+            const auto& c = ranked->retrieved[i];
+            trace.candidates.push_back({{"rank", i + 1},
+                                        {"document_id", c.document_id},
+                                        {"chunk_index", c.chunk_index},
+                                        {"similarity", optionalScore(c.similarity)},
+                                        {"bm25", optionalScore(c.bm25)},
+                                        {"fused", c.fused},
+                                        {"rerank_score", c.rerank_score},
+                                        {"match_type", c.match_type}});
+        }
+        trace.sources = sources;
+        trace.answer = answer_text;
+        trace.sentences = std::move(trace_sentences);
+        trace.refused = answer.refused;
+        trace.redacted = plan.redact_pii;
+        trace.timings = done["timings_ms"];
+        trace.models = {{"encoder", model}, {"answerer", "extractive"}, {"llm", nullptr}};
+        if (auto stored = traces_->insert(trace); !stored) {
+            common::log(common::LogLevel::kWarning, "trace_not_stored",
+                        {{"trace_id", plan.trace_id}, {"reason", stored.error().message}});
+        }
+    }
+
+    // The answer streams word by word, as an LLM's would.
+    std::size_t from = 0;
+    while (from < answer_text.size()) {
+        std::size_t to = answer_text.find(' ', from);
+        to = to == std::string::npos ? answer_text.size() : to + 1;
+        if (!emit({{"type", "token"}, {"content", answer_text.substr(from, to - from)}})) return;
+        from = to;
     }
     emit(done);
 }

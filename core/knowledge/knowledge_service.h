@@ -11,6 +11,7 @@
 #include "knowledge/extractive_answerer.h"
 #include "plugin_api/http_types.h"
 #include "search/hybrid_retriever.h"
+#include "storage/answer_trace_repository.h"
 #include "storage/document_repository.h"
 
 namespace docintel::knowledge {
@@ -24,6 +25,9 @@ struct QueryPlan {
     std::string response_language;
     std::string agent_mode = "auto";
     std::string trace_id;
+    std::string user_id;       ///< who asks (the trace's owner)
+    std::string workspace_id;  ///< the scope's workspace ("" = personal), for the trace
+    std::string session_id;    ///< the chat session asked in, if any (recorded in the trace)
 };
 
 struct KnowledgeOptions {
@@ -55,11 +59,16 @@ class KnowledgeService {
     /// The ranked sources only (search_knowledgebase).
     plugin::Result<nlohmann::json> search(const QueryPlan& plan);
 
+    /// Where every answer's trace is stored (docs/knowledge.md "Traces and evaluations");
+    /// null = not stored. Set once before serving.
+    void setTraceStore(storage::AnswerTraceRepository* traces) { traces_ = traces; }
+
   private:
     struct Ranked {
         std::vector<Source> sources;
         std::vector<search::Candidate> scores;  ///< per source, same order
         std::vector<float> question_vector;
+        std::vector<search::Candidate> retrieved;  ///< fused order, re-rank scores set
     };
     plugin::Result<Ranked> rank(const QueryPlan& plan);
     static nlohmann::json sourcesJson(const Ranked& ranked);
@@ -70,6 +79,7 @@ class KnowledgeService {
     const embed::SentenceEncoder* encoder_;
     const KnowledgeOptions options_;
     const ExtractiveAnswerer answerer_;
+    storage::AnswerTraceRepository* traces_ = nullptr;
 };
 
 }  // namespace docintel::knowledge

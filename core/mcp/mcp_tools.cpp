@@ -190,6 +190,7 @@ std::vector<Tool> builtinTools(const McpServices& s) {
          })});
 
     for (auto& t : summaryTools(s)) tools.push_back(std::move(t));
+    for (auto& t : knowledgeTools(s)) tools.push_back(std::move(t));
     return tools;
 }
 
@@ -216,6 +217,7 @@ std::vector<Resource> builtinResources(const McpServices& s) {
                            const plugin::Principal& caller) {
              return docs.chunks(caller, v.at("document_id"));
          }});
+    for (auto& r : knowledgeResources(s)) resources.push_back(std::move(r));
     return resources;
 }
 

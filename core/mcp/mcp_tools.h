@@ -4,7 +4,9 @@
 
 #include "engine/workflow_service.h"
 #include "http/schema_validator.h"
+#include "knowledge/chat_session_service.h"
 #include "knowledge/comparison.h"
+#include "knowledge/knowledge_service.h"
 #include "knowledge/summarizer.h"
 #include "mcp/mcp_types.h"
 #include "services/document_service.h"
@@ -25,6 +27,10 @@ struct McpServices {
     engine::WorkflowService* workflows = nullptr;
     knowledge::Summarizer* summaries = nullptr;       ///< null on a worker node
     knowledge::DocumentComparer* comparer = nullptr;  ///< null on a worker node
+    /// Grounded answers and chat sessions (mcp_knowledge_tools.cpp); null = tools answer
+    /// `search_unavailable`.
+    knowledge::KnowledgeService* knowledge = nullptr;
+    knowledge::ChatSessionService* chat_sessions = nullptr;
 };
 
 /// Error code a handler returns when the arguments passed the schema but are still unusable;
@@ -38,6 +44,10 @@ std::vector<Tool> builtinTools(const McpServices& services);
 /// summarize_document, summarize_documents and compare_documents (mcp_summary_tools.cpp);
 /// none when the services are absent.
 std::vector<Tool> summaryTools(const McpServices& services);
+/// The knowledge tools (spec §4.3): search_knowledgebase, ask and the chat-session tools.
+std::vector<Tool> knowledgeTools(const McpServices& services);
+/// docintel://sessions/{session_id}.
+std::vector<Resource> knowledgeResources(const McpServices& services);
 
 /// The built-in resource templates (spec §2.3): docintel://documents/{document_id} and
 /// docintel://documents/{document_id}/chunks.
