@@ -97,7 +97,7 @@ constexpr Statement kStoreEmbedding{
 constexpr Statement kSetClassification{
     "document_set_classification",
     "UPDATE documents SET doc_type = $2, doc_type_confidence = $3, updated_at = now() "
-    "WHERE id = $1"};
+    "WHERE id = $1 AND doc_type IS DISTINCT FROM 'packet'"};  // a workflow packet stays one
 constexpr Statement kDelete{"document_delete",
                             "DELETE FROM documents WHERE id = $1 RETURNING storage_key"};
 
