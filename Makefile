@@ -102,6 +102,7 @@ bench-mcp: build db
 
 bench-workflows: build db model
 	@bench/workflows/run.sh
+	@bench/workflows/talent.sh
 
 clean:
 	@rm -rf $(BUILD_DIR)

@@ -80,6 +80,13 @@ class PluginHostServices final : public plugin::HostServices {
     std::string dataDir() const override { return data_dir_; }
     plugin::EvidenceFinder* evidence() override { return evidence_; }
     plugin::WorkflowRuns* workflowRuns() override { return runs_; }
+    plugin::Result<std::vector<std::vector<float>>> embed(
+        const std::vector<std::string>& texts) override {
+        if (!encoder_) return plugin::HostServices::embed(texts);
+        return encoder_->encode(texts);
+    }
+    /// Set once at start-up, before any plugin loads (null: no encoder).
+    void setEncoder(const embed::SentenceEncoder* encoder) { encoder_ = encoder; }
 
     /// Set once at start-up, before any plugin loads.
     void setWorkflowEngine(plugin::EvidenceFinder* evidence, plugin::WorkflowRuns* runs) {
@@ -91,6 +98,7 @@ class PluginHostServices final : public plugin::HostServices {
     const std::string data_dir_;
     plugin::EvidenceFinder* evidence_ = nullptr;
     plugin::WorkflowRuns* runs_ = nullptr;
+    const embed::SentenceEncoder* encoder_ = nullptr;
 };
 
 plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
@@ -307,6 +315,7 @@ void App::start(bool migrate) {
     p.review_tasks =
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
     p.host_services.setWorkflowEngine(&p.evidence, p.workflow_service.get());
+    p.host_services.setEncoder(p.encoder.get());
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
         p.identity,
         p.workspace_service,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "workflow.h"
 
@@ -26,6 +27,13 @@ class HostServices {
     /// The workflow engine's run operations, for a plugin's vertical routes and MCP tools; null
     /// when the host has no engine.
     virtual WorkflowRuns* workflowRuns() { return nullptr; }
+    /// Sentence vectors of `texts` (one per text, in order) from the server's encoder, for
+    /// matching by meaning (e.g. a skill against a requirement). `encoder_unavailable` (503)
+    /// when the host has no encoder.
+    virtual Result<std::vector<std::vector<float>>> embed(const std::vector<std::string>& texts) {
+        (void)texts;
+        return Error::unavailable("encoder_unavailable", "the host has no sentence encoder");
+    }
 };
 
 }  // namespace docintel::plugin

@@ -1,8 +1,9 @@
-// The healthcare vertical: the prior authorization workflow, its step implementations and its
-// run routes under /api/v1/verticals/healthcare/.
+// The healthcare vertical: the prior authorization and clinical workflows, their step
+// implementations and their run routes under /api/v1/verticals/healthcare/.
 #include <map>
 #include <string_view>
 
+#include "clinical_steps.h"
 #include "plugin_api/plugin.h"
 #include "prior_auth_steps.h"
 #include "shared/vertical_routes.h"
@@ -18,10 +19,9 @@ class HealthcarePlugin final : public docintel::plugin::Plugin {
     void registerWith(docintel::plugin::Registrar& registrar,
                       docintel::plugin::HostServices& host) override {
         docintel::healthcare::registerPriorAuthSteps(registrar, host);
+        docintel::healthcare::registerClinicalSteps(registrar, host);
         std::vector<std::string> names;
         for (const auto& [file, text] : docintel::healthcare_files::embeddedFiles()) {
-            // Workflows whose steps this plugin does not implement yet stay out.
-            if (file != "healthcare_prior_auth.workflow.json") continue;
             const auto definition = nlohmann::json::parse(text);
             names.push_back(definition.at("name").get<std::string>());
             registrar.addWorkflow(definition);

@@ -31,27 +31,6 @@ class FinanceWorkflow : public ::testing::Test {
                                        readFile(path));
     }
 
-    static nlohmann::json poll(const std::string& path, const std::string& key,
-                               const std::set<std::string>& final_values) {
-        nlohmann::json out;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-        while (std::chrono::steady_clock::now() < deadline) {
-            out = server_->get(path, token_).json();
-            if (final_values.count(out.value(key, ""))) return out;
-            std::this_thread::sleep_for(std::chrono::milliseconds(30));
-        }
-        return out;
-    }
-
-    static std::map<int, std::string> pageTexts(const std::string& id) {
-        std::map<int, std::string> pages;
-        const auto chunks = server_->get("/api/v1/documents/" + id + "/chunks", token_).json();
-        for (const auto& c : chunks["chunks"]) {
-            pages[c["page"].get<int>()] += c["text"].get<std::string>() + "\n";
-        }
-        return pages;
-    }
-
     static TestServer* server_;
     static std::string user_;
     static std::string token_;
@@ -71,11 +50,13 @@ TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
     }
     const std::string prior = upload(dir + "/prior_return_2023.pdf");
     for (const auto& id : forms) {
-        ASSERT_EQ(poll("/api/v1/documents/" + id, "status", {"embedded", "error"})["status"],
-                  "embedded");
+        ASSERT_EQ(
+            server_->pollStatus("/api/v1/documents/" + id, token_, {"embedded", "error"})["status"],
+            "embedded");
     }
-    ASSERT_EQ(poll("/api/v1/documents/" + prior, "status", {"embedded", "error"})["status"],
-              "embedded");
+    ASSERT_EQ(
+        server_->pollStatus("/api/v1/documents/" + prior, token_, {"embedded", "error"})["status"],
+        "embedded");
 
     // The inputs schema is enforced: tax_year is required.
     const auto bad = server_->request("POST", "/api/v1/verticals/finance/runs",
@@ -100,7 +81,7 @@ TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
     ASSERT_EQ(started.status, 202) << started.body;
     const std::string path =
         "/api/v1/verticals/finance/runs/" + started.json()["run_id"].get<std::string>();
-    const auto run = poll(path, "status", {"pending_review", "failed"});
+    const auto run = server_->pollStatus(path, token_, {"pending_review", "failed"});
     ASSERT_EQ(run["status"], "pending_review") << run.dump(2);
     const auto& packet = run["review_packet"];
 
@@ -111,7 +92,7 @@ TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
         const auto& want = golden["forms"][i];
         SCOPED_TRACE(want["document"].get<std::string>());
         const std::string doc = by_file.at(want["document"]);
-        const auto pages = pageTexts(doc);
+        const auto pages = server_->pageTexts(doc, token_);
         auto check = [&](const nlohmann::json& f, const nlohmann::json& value,
                          const std::string& needle) {
             ++fields;
@@ -174,11 +155,11 @@ TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
         server_->request("POST", path + "/packets", R"({"packet_type":"advisor"})", token_);
     ASSERT_EQ(generated.status, 201) << generated.body;
     const std::string doc = generated.json()["document"]["doc_id"];
-    const auto d = poll("/api/v1/documents/" + doc, "status", {"embedded", "error"});
+    const auto d = server_->pollStatus("/api/v1/documents/" + doc, token_, {"embedded", "error"});
     ASSERT_EQ(d["status"], "embedded");
     EXPECT_EQ(d["doc_type"], "packet");
     std::string text;
-    for (const auto& [page, t] : pageTexts(doc)) text += t;
+    for (const auto& [page, t] : server_->pageTexts(doc, token_)) text += t;
     for (const std::string want : {"Priya Raman", "Northwind Robotics, Inc.", "16972",
                                    "Summit Home Loans", "1284.16", "150.6"}) {
         EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;

@@ -30,27 +30,6 @@ class LeaseWorkflow : public ::testing::Test {
                                        readFile(path));
     }
 
-    static nlohmann::json poll(const std::string& path, const std::string& key,
-                               const std::set<std::string>& final_values) {
-        nlohmann::json out;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-        while (std::chrono::steady_clock::now() < deadline) {
-            out = server_->get(path, token_).json();
-            if (final_values.count(out.value(key, ""))) return out;
-            std::this_thread::sleep_for(std::chrono::milliseconds(30));
-        }
-        return out;
-    }
-
-    static std::map<int, std::string> pageTexts(const std::string& id) {
-        std::map<int, std::string> pages;
-        const auto chunks = server_->get("/api/v1/documents/" + id + "/chunks", token_).json();
-        for (const auto& c : chunks["chunks"]) {
-            pages[c["page"].get<int>()] += c["text"].get<std::string>() + "\n";
-        }
-        return pages;
-    }
-
     static TestServer* server_;
     static std::string user_;
     static std::string token_;
@@ -65,8 +44,9 @@ TEST_F(LeaseWorkflow, AbstractAmendmentReviewAndPacket) {
     const std::string lease = upload(dir + "/office_lease.pdf");
     const std::string amendment = upload(dir + "/lease_amendment.pdf");
     for (const auto& id : {lease, amendment}) {
-        ASSERT_EQ(poll("/api/v1/documents/" + id, "status", {"embedded", "error"})["status"],
-                  "embedded");
+        ASSERT_EQ(
+            server_->pollStatus("/api/v1/documents/" + id, token_, {"embedded", "error"})["status"],
+            "embedded");
     }
     const auto started =
         server_->request("POST", "/api/v1/verticals/lease/runs",
@@ -78,11 +58,11 @@ TEST_F(LeaseWorkflow, AbstractAmendmentReviewAndPacket) {
     ASSERT_EQ(started.status, 202) << started.body;
     const std::string path =
         "/api/v1/verticals/lease/runs/" + started.json()["run_id"].get<std::string>();
-    auto run = poll(path, "status", {"pending_review", "failed"});
+    auto run = server_->pollStatus(path, token_, {"pending_review", "failed"});
     ASSERT_EQ(run["status"], "pending_review") << run.dump(2);
     const auto& packet = run["review_packet"];
 
-    const auto pages = pageTexts(lease);
+    const auto pages = server_->pageTexts(lease, token_);
     int fields = 0, exact = 0, cited = 0;
     for (const auto& [term, want] : golden["abstract"].items()) {
         SCOPED_TRACE(term);
@@ -131,11 +111,11 @@ TEST_F(LeaseWorkflow, AbstractAmendmentReviewAndPacket) {
         server_->request("POST", path + "/packets", R"({"packet_type":"lease_abstract"})", token_);
     ASSERT_EQ(generated.status, 201) << generated.body;
     const std::string doc = generated.json()["document"]["doc_id"];
-    const auto d = poll("/api/v1/documents/" + doc, "status", {"embedded", "error"});
+    const auto d = server_->pollStatus("/api/v1/documents/" + doc, token_, {"embedded", "error"});
     ASSERT_EQ(d["status"], "embedded");
     EXPECT_EQ(d["doc_type"], "packet");
     std::string text;
-    for (const auto& [page, t] : pageTexts(doc)) text += t;
+    for (const auto& [page, t] : server_->pageTexts(doc, token_)) text += t;
     for (const std::string want : {"Harborview Properties LLC", "$26,900.00 per month",
                                    "2030-03-31", "Washington", "Relocation clause", "2032-03-31"}) {
         EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;

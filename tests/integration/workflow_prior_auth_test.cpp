@@ -81,17 +81,6 @@ class PriorAuthWorkflow : public ::testing::Test {
         return run;
     }
 
-    /// All chunk text of a document, and the text of each page.
-    static std::map<int, std::string> pageTexts(const std::string& document_id) {
-        std::map<int, std::string> pages;
-        const auto chunks =
-            server_->get("/api/v1/documents/" + document_id + "/chunks", token_).json();
-        for (const auto& c : chunks["chunks"]) {
-            pages[c["page"].get<int>()] += c["text"].get<std::string>() + "\n";
-        }
-        return pages;
-    }
-
     static TestServer* server_;
     static std::string user_;
     static std::string token_;
@@ -202,8 +191,8 @@ TEST_F(PriorAuthWorkflow, RunReviewApproveAndPacket) {
     const auto& packet = run["review_packet"];
     const std::map<std::string, std::string> docs = {{"request", *request_doc_},
                                                      {"policy", *policy_doc_}};
-    const auto request_pages = pageTexts(*request_doc_);
-    const auto policy_pages = pageTexts(*policy_doc_);
+    const auto request_pages = server_->pageTexts(*request_doc_, token_);
+    const auto policy_pages = server_->pageTexts(*policy_doc_, token_);
     int fields = 0, exact = 0, cited_page_holds = 0;
     for (const auto& [pointer, want] : golden["fields"].items()) {
         SCOPED_TRACE(pointer);
@@ -343,7 +332,7 @@ TEST_F(PriorAuthWorkflow, RunReviewApproveAndPacket) {
     ASSERT_EQ(doc["status"], "embedded") << doc.dump();
     EXPECT_EQ(doc["doc_type"], "packet");
     std::string text;
-    for (const auto& [page, t] : pageTexts(packet_doc)) text += t;
+    for (const auto& [page, t] : server_->pageTexts(packet_doc, token_)) text += t;
     for (const std::string want : {"Maria L. Gonzalez", "HPX-448-20932", "72148", "M54.16",
                                    "MP-RAD-0412", "ready_for_human_review", "Approved"}) {
         if (want == "ready_for_human_review") continue;  // the recommendation is not re-derived

@@ -268,6 +268,29 @@ std::string TestServer::uploadDocument(const std::string& token, const std::stri
     return session["doc_id"].get<std::string>();
 }
 
+nlohmann::json TestServer::pollStatus(const std::string& path, const std::string& token,
+                                      const std::set<std::string>& final_statuses,
+                                      int seconds) const {
+    nlohmann::json out;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+        out = get(path, token).json();
+        if (final_statuses.count(out.value("status", ""))) return out;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return out;
+}
+
+std::map<int, std::string> TestServer::pageTexts(const std::string& document_id,
+                                                 const std::string& token) const {
+    std::map<int, std::string> pages;
+    const auto chunks = get("/api/v1/documents/" + document_id + "/chunks", token).json();
+    for (const auto& c : chunks["chunks"]) {
+        pages[c["page"].get<int>()] += c["text"].get<std::string>() + "\n";
+    }
+    return pages;
+}
+
 nlohmann::json TestServer::waitForDocument(const std::string& id, const std::string& token) const {
     nlohmann::json doc;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);

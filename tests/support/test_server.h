@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,13 @@ class TestServer {
     std::string uploadDocument(const std::string& token, const std::string& filename,
                                const std::string& content_type, const std::string& bytes,
                                const std::string& workspace_id = {}) const;
+    /// GETs `path` until its `status` is one of `final_statuses` (`seconds` at most); returns
+    /// the last body.
+    nlohmann::json pollStatus(const std::string& path, const std::string& token,
+                              const std::set<std::string>& final_statuses, int seconds = 120) const;
+    /// The text of each page of a document, from its chunks (page → chunk texts, one a line).
+    std::map<int, std::string> pageTexts(const std::string& document_id,
+                                         const std::string& token) const;
     /// Polls the document until it is `embedded` or `error` (60 s at most); returns it.
     nlohmann::json waitForDocument(const std::string& id, const std::string& token) const;
 
