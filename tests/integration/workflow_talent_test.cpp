@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
 #include <cstdio>
+#include <fstream>
 #include <thread>
 
 #include "support/test_server.h"
