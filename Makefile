@@ -102,7 +102,6 @@ bench-mcp: build db
 
 bench-workflows: build db model
 	@bench/workflows/run.sh
-	@bench/workflows/talent.sh
 
 clean:
 	@rm -rf $(BUILD_DIR)

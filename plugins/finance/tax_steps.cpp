@@ -4,55 +4,17 @@
 #include <map>
 #include <regex>
 
+#include "shared/doc_text.h"
 #include "shared/evidence.h"
 
 namespace docintel::finance {
 namespace {
 
-using plugin::Passage;
 using plugin::Result;
 using plugin::StepInput;
+using plugins::DocText;
 using plugins::field;
 using plugins::missingField;
-
-/// One document's passages joined, remembering where each starts (for citations).
-struct DocText {
-    std::string document_id;
-    std::vector<Passage> passages;
-    std::string text;
-    std::vector<std::size_t> starts;
-
-    nlohmann::json source(std::size_t pos, std::size_t len) const {
-        std::size_t i = 0;
-        while (i + 1 < starts.size() && starts[i + 1] <= pos) ++i;
-        const Passage& p = passages[i];
-        return {{"document_id", p.document_id},
-                {"page", p.page},
-                {"chunk_id", p.chunk_id},
-                {"excerpt", plugins::excerpt(text, pos, len)}};
-    }
-};
-
-Result<std::vector<DocText>> load(plugin::HostServices& host, const StepInput& in,
-                                  const std::string& role) {
-    auto* finder = host.evidence();
-    if (!finder) return plugin::Error::unavailable("evidence_unavailable", "no evidence finder");
-    std::vector<DocText> out;
-    for (const auto& d : in.documents) {
-        if (d.role != role) continue;
-        auto passages = finder->passages(d.document_id);
-        if (!passages) return passages.error();
-        DocText doc;
-        doc.document_id = d.document_id;
-        for (auto& p : passages.value()) {
-            doc.starts.push_back(doc.text.size());
-            doc.text += p.text + "\n";
-            doc.passages.push_back(std::move(p));
-        }
-        out.push_back(std::move(doc));
-    }
-    return out;
-}
 
 double money(const std::string& text) {
     std::string digits;
@@ -91,7 +53,7 @@ std::string formType(const std::string& text) {
 }
 
 Result<nlohmann::json> classifyForms(plugin::HostServices& host, const StepInput& in) {
-    auto docs = load(host, in, "primary");
+    auto docs = plugins::loadDocTexts(host, in, "primary");
     if (!docs) return docs.error();
     static const std::regex payer(
         R"((?:Employer's name|PAYER'S name|Payer's name|Lender's name|Partnership's name)\s*:\s*([\s\S]+?)(?:,\s*(?:\d|P\.O\.)|\n|$))");
@@ -185,7 +147,7 @@ Result<nlohmann::json> organize(plugin::HostServices& host, const StepInput& in)
 
     // Forms the prior return lists that this year's documents do not include.
     nlohmann::json missing = nlohmann::json::array();
-    auto prior = load(host, in, "prior_return_document_id");
+    auto prior = plugins::loadDocTexts(host, in, "prior_return_document_id");
     if (!prior) return prior.error();
     static const std::regex received(R"(Forms received for (\d{4})\s*:\s*([^\n]+))");
     static const std::regex item(
@@ -224,7 +186,7 @@ Result<nlohmann::json> organize(plugin::HostServices& host, const StepInput& in)
 Result<nlohmann::json> compare(plugin::HostServices& host, const StepInput& in) {
     const auto& organizer = in.packet.at("organizer");
     const auto& totals = organizer.at("totals");
-    auto prior = load(host, in, "prior_return_document_id");
+    auto prior = plugins::loadDocTexts(host, in, "prior_return_document_id");
     if (!prior) return prior.error();
     nlohmann::json comparison = nullptr;
     static const std::vector<std::pair<std::string, std::string>> lines = {

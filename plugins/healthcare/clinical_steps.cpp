@@ -41,20 +41,6 @@ const std::vector<std::string> kLabels = {"Visit Date",    "Patient Name", "Pati
                                           "Date of Birth", "DOB",          "MRN",
                                           "Provider",      "Visit Type",   "Chief Complaint"};
 
-Result<std::vector<DocText>> load(plugin::HostServices& host, const StepInput& in) {
-    auto* finder = host.evidence();
-    if (!finder) return plugin::Error::unavailable("evidence_unavailable", "no evidence finder");
-    std::vector<DocText> out;
-    for (const auto& d : in.documents) {
-        if (d.role != "primary") continue;
-        auto doc = plugins::loadDocText(*finder, d.document_id);
-        if (!doc) return doc.error();
-        plugins::restoreLines(doc->text, kHeadings);
-        out.push_back(std::move(doc).value());
-    }
-    return out;
-}
-
 std::vector<DocText::Line> section(const DocText& doc, const std::vector<std::string>& names) {
     return plugins::section(doc, kHeadings, names);
 }
@@ -103,7 +89,7 @@ std::string isoish(const std::string& v) {
 }
 
 Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInput& in) {
-    auto docs = load(host, in);
+    auto docs = plugins::loadDocTexts(host, in, "primary", kHeadings);
     if (!docs) return docs.error();
     nlohmann::json patient = {
         {"name", missingField()}, {"date_of_birth", missingField()}, {"mrn", missingField()}};

@@ -3,67 +3,24 @@
 #include <map>
 #include <regex>
 
+#include "shared/doc_text.h"
 #include "shared/evidence.h"
 
 namespace docintel::lease {
 namespace {
 
-using plugin::Passage;
 using plugin::Result;
 using plugin::StepInput;
+using plugins::DocText;
 using plugins::field;
 using plugins::missingField;
 
-/// A document's passages joined into one text, remembering where each passage starts, so a
-/// clause that a chunk boundary cut can still be read whole and cited by its first passage.
-struct DocText {
-    std::vector<Passage> passages;
-    std::string text;
-    std::vector<std::size_t> starts;
-
-    const Passage& passageAt(std::size_t offset) const {
-        std::size_t i = 0;
-        while (i + 1 < starts.size() && starts[i + 1] <= offset) ++i;
-        return passages[i];
-    }
-    nlohmann::json source(std::size_t pos, std::size_t len) const {
-        const Passage& p = passageAt(pos);
-        return {{"document_id", p.document_id},
-                {"page", p.page},
-                {"chunk_id", p.chunk_id},
-                {"excerpt", plugins::excerpt(text, pos, len)}};
-    }
-};
-
-/// The length of the longest suffix of `before` (at least 20 characters) that `after` starts
-/// with.
-std::size_t overlap(const std::string& before, const std::string& after) {
-    const std::size_t most = std::min(before.size(), after.size());
-    for (std::size_t k = most; k >= 20; --k) {
-        if (before.compare(before.size() - k, k, after, 0, k) == 0) return k;
-    }
-    return 0;
-}
-
+/// The run's documents with `role` as one text (a clause that a chunk boundary cut reads whole
+/// and is cited by its first passage).
 Result<DocText> load(plugin::HostServices& host, const StepInput& in, const std::string& role) {
-    auto* finder = host.evidence();
-    if (!finder) return plugin::Error::unavailable("evidence_unavailable", "no evidence finder");
-    DocText doc;
-    for (const auto& d : in.documents) {
-        if (d.role != role) continue;
-        auto p = finder->passages(d.document_id);
-        if (!p) return p.error();
-        std::string previous;
-        for (auto& passage : p.value()) {
-            // Chunks overlap for retrieval; read the overlapping part once.
-            const std::size_t skip = overlap(previous, passage.text);
-            previous = passage.text;
-            doc.starts.push_back(doc.text.size());
-            doc.text += passage.text.substr(skip) + "\n";
-            doc.passages.push_back(std::move(passage));
-        }
-    }
-    return doc;
+    auto docs = plugins::loadDocTexts(host, in, role);
+    if (!docs) return docs.error();
+    return plugins::joined(std::move(docs).value());
 }
 
 /// "March 31, 2030" → "2030-03-31".

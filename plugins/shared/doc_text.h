@@ -152,6 +152,38 @@ inline plugin::Result<DocText> loadDocText(plugin::EvidenceFinder& finder,
     return doc;
 }
 
+/// The run's documents with `role`, each joined (loadDocText); with `headings`, the line breaks a
+/// parser folded are put back (restoreLines).
+inline plugin::Result<std::vector<DocText>> loadDocTexts(
+    plugin::HostServices& host, const plugin::StepInput& in, const std::string& role,
+    const std::vector<std::string>& headings = {}) {
+    auto* finder = host.evidence();
+    if (!finder) return plugin::Error::unavailable("evidence_unavailable", "no evidence finder");
+    std::vector<DocText> out;
+    for (const auto& d : in.documents) {
+        if (d.role != role) continue;
+        auto doc = loadDocText(*finder, d.document_id);
+        if (!doc) return doc.error();
+        if (!headings.empty()) restoreLines(doc->text, headings);
+        out.push_back(std::move(doc).value());
+    }
+    return out;
+}
+
+/// Several documents' texts as one, each passage still citable.
+inline DocText joined(std::vector<DocText> docs) {
+    DocText all;
+    for (auto& d : docs) {
+        if (all.document_id.empty()) all.document_id = d.document_id;
+        for (std::size_t i = 0; i < d.passages.size(); ++i) {
+            all.starts.push_back(all.text.size() + d.starts[i]);
+            all.passages.push_back(std::move(d.passages[i]));
+        }
+        all.text += d.text;
+    }
+    return all;
+}
+
 inline std::string lowerCase(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;

@@ -75,22 +75,6 @@ const std::vector<std::string> kHeadings = {"summary",
                                             "compensation and benefits",
                                             "benefits"};
 
-/// The run's documents with `role`, joined.
-Result<std::vector<DocText>> load(plugin::HostServices& host, const StepInput& in,
-                                  const std::string& role) {
-    auto* finder = host.evidence();
-    if (!finder) return plugin::Error::unavailable("evidence_unavailable", "no evidence finder");
-    std::vector<DocText> out;
-    for (const auto& d : in.documents) {
-        if (d.role != role) continue;
-        auto doc = plugins::loadDocText(*finder, d.document_id);
-        if (!doc) return doc.error();
-        plugins::restoreLines(doc->text, kHeadings);
-        out.push_back(std::move(doc).value());
-    }
-    return out;
-}
-
 // ---------------------------------------------------------------------------------------
 // Sections of resumes, employee records and job descriptions.
 
@@ -192,7 +176,7 @@ std::string nameBeforeContact(const std::string& text, std::size_t pos) {
 }
 
 Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) {
-    auto docs = load(host, in, "primary");
+    auto docs = plugins::loadDocTexts(host, in, "primary", kHeadings);
     if (!docs) return docs.error();
     nlohmann::json name = missingField(), email = missingField(), title = missingField(),
                    employer = missingField(), years = missingField(), education = missingField(),
@@ -367,7 +351,7 @@ std::string categoryOf(const std::string& requirement, int* years, int* degree) 
 }
 
 Result<nlohmann::json> requirements(plugin::HostServices& host, const StepInput& in) {
-    auto docs = load(host, in, kJobDescription);
+    auto docs = plugins::loadDocTexts(host, in, kJobDescription, kHeadings);
     if (!docs) return docs.error();
     nlohmann::json required = nlohmann::json::array(), preferred = nlohmann::json::array(),
                    items = nlohmann::json::array();
@@ -577,7 +561,7 @@ double credit(const std::string& status) {
 constexpr double kUnclearSimilarity = 0.55;
 
 Result<nlohmann::json> assess(plugin::HostServices& host, const StepInput& in) {
-    auto docs = load(host, in, "primary");
+    auto docs = plugins::loadDocTexts(host, in, "primary", kHeadings);
     if (!docs) return docs.error();
     const auto segs = segments(*docs);
     const auto& items = in.packet.at("requirements").at("items");

@@ -4,12 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <Poco/Net/HTTPClientSession.h>
-#include <Poco/Net/HTTPRequest.h>
-#include <Poco/Net/HTTPResponse.h>
-#include <Poco/StreamCopier.h>
-#include <Poco/URI.h>
-
 #include <chrono>
 #include <thread>
 
@@ -26,52 +20,6 @@ class PiiRedactionUpload : public ::testing::Test {
             server_->token(server_->createUser("redactor@example.com"), TestServer::allScopes());
     }
     static void TearDownTestSuite() { delete server_; }
-
-    /// Uploads `text` as a .txt file through create → PUT → complete; returns the document id.
-    static std::string upload(const std::string& text, bool session_flag, bool complete_flag) {
-        const auto session = server_->request("POST", "/api/v1/uploads",
-                                              nlohmann::json{{"filename", "intake.txt"},
-                                                             {"content_type", "text/plain"},
-                                                             {"file_size", text.size()},
-                                                             {"redact_pii", session_flag}}
-                                                  .dump(),
-                                              token_);
-        EXPECT_EQ(session.status, 201) << session.body;
-        const auto s = session.json();
-        Poco::URI uri(s["upload_url"].get<std::string>());
-        Poco::Net::HTTPClientSession http("127.0.0.1", uri.getPort());
-        Poco::Net::HTTPRequest put("PUT", uri.getPathAndQuery(), Poco::Net::HTTPMessage::HTTP_1_1);
-        put.setContentType("text/plain");
-        put.setContentLength(static_cast<std::streamsize>(text.size()));
-        http.sendRequest(put) << text;
-        Poco::Net::HTTPResponse put_response;
-        std::string ignored;
-        Poco::StreamCopier::copyToString(http.receiveResponse(put_response), ignored);
-        EXPECT_EQ(put_response.getStatus(), 200);
-        const auto done =
-            server_->request("POST", "/api/v1/uploads/complete",
-                             nlohmann::json{{"filename", "intake.txt"},
-                                            {"file_size", text.size()},
-                                            {"doc_id", s["doc_id"]},
-                                            {"storage_source_path", s["storage_source_path"]},
-                                            {"redact_pii", complete_flag}}
-                                 .dump(),
-                             token_);
-        EXPECT_EQ(done.status, 202) << done.body;
-        return s["doc_id"].get<std::string>();
-    }
-
-    static nlohmann::json waitForEmbedded(const std::string& id) {
-        nlohmann::json doc;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (std::chrono::steady_clock::now() < deadline) {
-            doc = server_->get("/api/v1/documents/" + id, token_).json();
-            const std::string status = doc.value("status", "");
-            if (status == "embedded" || status == "error") break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-        return doc;
-    }
 
     static std::string chunkText(const std::string& id) {
         const auto chunks = server_->get("/api/v1/documents/" + id + "/chunks", token_).json();
@@ -93,8 +41,9 @@ const std::string kIntake =
     "dana.whitfield@example.org again; the clinic's own number is (212) 555-0147.\n";
 
 TEST_F(PiiRedactionUpload, ChunksShowPlaceholdersWhenTheSessionAsksForRedaction) {
-    const std::string id = upload(kIntake, true, false);
-    const auto doc = waitForEmbedded(id);
+    const std::string id = server_->uploadDocument(token_, "intake.txt", "text/plain", kIntake, "",
+                                                   {{"redact_pii", true}}, {{"redact_pii", false}});
+    const auto doc = server_->waitForDocument(id, token_);
     ASSERT_EQ(doc["status"], "embedded") << doc.dump();
     EXPECT_EQ(doc["redact_pii"], true);
     const std::string text = chunkText(id);
@@ -112,8 +61,9 @@ TEST_F(PiiRedactionUpload, ChunksShowPlaceholdersWhenTheSessionAsksForRedaction)
 }
 
 TEST_F(PiiRedactionUpload, TheCompletionCanAskForRedactionToo) {
-    const std::string id = upload(kIntake, false, true);
-    const auto doc = waitForEmbedded(id);
+    const std::string id = server_->uploadDocument(token_, "intake.txt", "text/plain", kIntake, "",
+                                                   {{"redact_pii", false}}, {{"redact_pii", true}});
+    const auto doc = server_->waitForDocument(id, token_);
     ASSERT_EQ(doc["status"], "embedded") << doc.dump();
     EXPECT_EQ(doc["redact_pii"], true);
     const std::string text = chunkText(id);
@@ -122,8 +72,10 @@ TEST_F(PiiRedactionUpload, TheCompletionCanAskForRedactionToo) {
 }
 
 TEST_F(PiiRedactionUpload, WithoutTheFlagTheTextIsKeptAsWritten) {
-    const std::string id = upload(kIntake, false, false);
-    const auto doc = waitForEmbedded(id);
+    const std::string id =
+        server_->uploadDocument(token_, "intake.txt", "text/plain", kIntake, "",
+                                {{"redact_pii", false}}, {{"redact_pii", false}});
+    const auto doc = server_->waitForDocument(id, token_);
     ASSERT_EQ(doc["status"], "embedded") << doc.dump();
     EXPECT_EQ(doc["redact_pii"], false);
     const std::string text = chunkText(id);

@@ -243,27 +243,26 @@ Response TestServer::putObject(const std::string& url, const std::string& bytes,
 
 std::string TestServer::uploadDocument(const std::string& token, const std::string& filename,
                                        const std::string& content_type, const std::string& bytes,
-                                       const std::string& workspace_id) const {
+                                       const std::string& workspace_id,
+                                       const nlohmann::json& create_extra,
+                                       const nlohmann::json& complete_extra) const {
     std::map<std::string, std::string> headers;
     if (!workspace_id.empty()) headers["X-DocIntel-Workspace-ID"] = workspace_id;
-    const auto created = request(
-        "POST", "/api/v1/uploads",
-        nlohmann::json{
-            {"filename", filename}, {"content_type", content_type}, {"file_size", bytes.size()}}
-            .dump(),
-        token, headers);
+    nlohmann::json create = {
+        {"filename", filename}, {"content_type", content_type}, {"file_size", bytes.size()}};
+    create.update(create_extra);
+    const auto created = request("POST", "/api/v1/uploads", create.dump(), token, headers);
     if (created.status != 201) throw std::runtime_error("upload create: " + created.body);
     const auto session = created.json();
     const auto put = putObject(session["upload_url"].get<std::string>(), bytes, content_type);
     if (put.status >= 300) throw std::runtime_error("upload PUT: " + put.body);
-    const auto completed =
-        request("POST", "/api/v1/uploads/complete",
-                nlohmann::json{{"filename", filename},
+    nlohmann::json complete = {{"filename", filename},
                                {"file_size", bytes.size()},
                                {"doc_id", session["doc_id"]},
-                               {"storage_source_path", session["storage_source_path"]}}
-                    .dump(),
-                token, headers);
+                               {"storage_source_path", session["storage_source_path"]}};
+    complete.update(complete_extra);
+    const auto completed =
+        request("POST", "/api/v1/uploads/complete", complete.dump(), token, headers);
     if (completed.status != 202) throw std::runtime_error("upload complete: " + completed.body);
     return session["doc_id"].get<std::string>();
 }

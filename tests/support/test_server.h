@@ -91,9 +91,13 @@ class TestServer {
                               const std::string& content_type, long long content_length = -2);
     /// Uploads `bytes` through the API (create → PUT to the signed URL → complete) and returns
     /// the document id; `workspace_id` set = into that workspace.
-    std::string uploadDocument(const std::string& token, const std::string& filename,
-                               const std::string& content_type, const std::string& bytes,
-                               const std::string& workspace_id = {}) const;
+    /// `create_extra` / `complete_extra` are added to the two request bodies (e.g.
+    /// `{"redact_pii": true}`).
+    std::string uploadDocument(
+        const std::string& token, const std::string& filename, const std::string& content_type,
+        const std::string& bytes, const std::string& workspace_id = {},
+        const nlohmann::json& create_extra = nlohmann::json::object(),
+        const nlohmann::json& complete_extra = nlohmann::json::object()) const;
     /// GETs `path` until its `status` is one of `final_statuses` (`seconds` at most); returns
     /// the last body.
     nlohmann::json pollStatus(const std::string& path, const std::string& token,

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Renders the sample .txt documents to PDF with the project's own renderer (wkhtmltopdf), one
-# page per "<<PAGE BREAK>>" section. Run from anywhere; writes the PDFs beside the texts.
+# Renders the sample .txt documents of the workflow tests to PDF with the project's own renderer
+# (wkhtmltopdf), one page per "<<PAGE BREAK>>" section, writing each PDF beside its text.
+# Usage: render.sh [vertical folder...] (default: every folder here). Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")"
-for txt in *.txt; do
+dirs=("$@")
+[[ ${#dirs[@]} -gt 0 ]] || dirs=(*/)
+for txt in $(for d in "${dirs[@]}"; do ls "${d%/}"/*.txt; done); do
   python3 - "$txt" > "${txt%.txt}.html" <<'PY'
 import html, sys
 text = open(sys.argv[1], encoding="utf-8").read()
