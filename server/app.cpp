@@ -289,11 +289,7 @@ void App::start(bool migrate) {
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
     p.host_services.setWorkflowEngine(&p.evidence, p.workflow_service.get());
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
-        p.identity,
-        p.workspace_service,
-        p.document_service,
-        *p.upload_service,
-        p.knowledge.get(),
+        p.identity, p.workspace_service, p.document_service, *p.upload_service, p.knowledge.get(),
         [this] {
             return nlohmann::json{
                 {"resource", config_.restAudience()},
