@@ -24,6 +24,7 @@ def load(path):
     queries = collections.OrderedDict()
     for line in open(path):
         c = json.loads(line)
+        c["doc"] = str(int(c["doc"][-12:])) if "-" in c["doc"] else c["doc"]
         queries.setdefault((c["split"], c["q"]), []).append(c)
     return queries
 
@@ -85,7 +86,7 @@ def main():
         counts[(split, id(q))] = len(q["rel"])
     rows = []
     grid = [i / 20 for i in range(0, 21)]
-    for depth in (20, 30, 50, 100, 1000):
+    for depth in (20, 50, 100):
         for w_sim, w_bm25 in itertools.product(grid, grid):
             w_cov = 1 - w_sim - w_bm25
             if w_cov < -1e-9:

@@ -8,11 +8,12 @@
 
 namespace docintel::knowledge {
 
-/// Weights of the re-ranker's linear score (see rerank()).
+/// Weights of the re-ranker's linear score (see rerank()), fit on the SciFact train queries
+/// (bench/retrieval/fit_rerank.py, docs/decisions/0044).
 struct RerankWeights {
-    double similarity = 0.55;  ///< cosine of the chunk to the question
+    double similarity = 0.70;  ///< cosine of the chunk to the question
     double bm25 = 0.25;        ///< BM25 over the best BM25 among the candidates
-    double coverage = 0.20;    ///< share of the question's content words in the chunk
+    double coverage = 0.05;    ///< share of the question's content words in the chunk
 };
 
 /// Re-scores fused candidates (best first, as HybridRetriever returns them) with a linear

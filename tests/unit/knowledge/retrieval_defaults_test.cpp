@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,13 @@ std::string modelDir() {
     const std::string dir =
         env != nullptr && *env != '\0' ? env : test::sourceDir() + "/var/models";
     return dir + "/all-MiniLM-L6-v2";
+}
+
+/// Index keys are UUIDs: SciFact's numeric ids as the last 12 digits of one.
+std::string uuidOf(const std::string& id) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012llu", std::stoull(id));
+    return buf;
 }
 
 double ndcg10(const std::vector<std::string>& ranking, const std::set<std::string>& relevant) {
@@ -85,7 +93,7 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsEitherIndexAloneOnASciFactSubset) {
         while (std::getline(in, line)) {
             const auto j = nlohmann::json::parse(line);
             if (!wanted.count(j["_id"].get<std::string>())) continue;
-            storage::IndexedDocument d{j["_id"], "w:test", {}};
+            storage::IndexedDocument d{uuidOf(j["_id"].get<std::string>()), "w:test", {}};
             ingest::Chunker chunker(chunking, count);
             const auto parsed = ingest::parseTextString(
                 j["title"].get<std::string>() + "\n\n" + j["text"].get<std::string>(),
@@ -123,7 +131,7 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsEitherIndexAloneOnASciFactSubset) {
             std::istringstream f(line);
             std::string q, d;
             f >> q >> d;
-            if (query_ids.count(q)) qrels[q].insert(d);
+            if (query_ids.count(q)) qrels[q].insert(uuidOf(d));
         }
     }
 
