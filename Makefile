@@ -103,5 +103,15 @@ bench-mcp: build db
 bench-workflows: build db model
 	@bench/workflows/run.sh
 
+.PHONY: bench-retrieval bench-qa bench-knowledge
+bench-retrieval: build model
+	@bench/retrieval/run.sh
+
+bench-qa: build model
+	@bench/qa/run.sh
+
+bench-knowledge: build db model
+	@bench/knowledge/run.sh
+
 clean:
 	@rm -rf $(BUILD_DIR)

@@ -120,6 +120,46 @@ std::set<std::string> contentWordSet(const std::string& text) {
     return {words.begin(), words.end()};
 }
 
+namespace {
+
+/// Calls `f(word, first_char)` for each run of letters and digits (bytes ≥ 0x80 count as
+/// letters), `word` lower-cased.
+template <typename F>
+void forEachWord(const std::string& text, F f) {
+    std::string word;
+    char first = 0;
+    auto flush = [&] {
+        if (!word.empty()) f(word, first);
+        word.clear();
+    };
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (std::isalnum(u) || u >= 0x80) {
+            if (word.empty()) first = ch;
+            word += static_cast<char>(std::tolower(u));
+        } else {
+            flush();
+        }
+    }
+    flush();
+}
+
+}  // namespace
+
+std::set<std::string> keyTerms(const std::string& question) {
+    std::set<std::string> out;
+    bool first_word = true;
+    forEachWord(question, [&](const std::string& word, char first) {
+        const bool number = std::all_of(word.begin(), word.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+        });
+        const bool name = !first_word && std::isupper(static_cast<unsigned char>(first));
+        if (number || name) out.insert(word);
+        first_word = false;
+    });
+    return out;
+}
+
 double coverage(const std::set<std::string>& question, const std::set<std::string>& words) {
     if (question.empty()) return 0;
     std::size_t shared = 0;
@@ -166,7 +206,17 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
     const auto best = std::max_element(
         candidates.begin(), candidates.end(),
         [](const Candidate& a, const Candidate& b) { return a.support < b.support; });
-    if (best == candidates.end() || best->support < options_.refuse_below) {
+    auto terms = keyTerms(question);
+    if (!terms.empty()) {
+        for (const auto& s : sources) {
+            forEachWord(s.passage.chunk.text,
+                        [&](const std::string& word, char) { terms.erase(word); });
+        }
+    }
+    out.unmatched_terms = static_cast<int>(terms.size());
+    out.best_support = best == candidates.end() ? 0 : best->support;
+    out.confidence = out.best_support - options_.missing_term_penalty * out.unmatched_terms;
+    if (best == candidates.end() || out.confidence < options_.refuse_below) {
         out.refused = true;
         out.text = kRefusal;
         return out;

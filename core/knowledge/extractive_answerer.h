@@ -29,12 +29,21 @@ struct Answer {
     std::string text;  ///< sentences joined, each followed by its [n]
     std::vector<AnswerSentence> sentences;
     bool refused = false;
+    double best_support = 0;  ///< of the best sentence (0 without one)
+    /// Names (capitalised words after the first) and numbers of the question that no source
+    /// contains: a question about something the sources never mention is not answered.
+    int unmatched_terms = 0;
+    /// best_support − missing_term_penalty × unmatched_terms; refused below refuse_below.
+    double confidence = 0;
 };
 
 struct ExtractiveOptions {
     int max_sentences = 3;
-    /// Below this support for the best sentence the answerer refuses.
-    double refuse_below = 0.42;
+    /// Below this confidence (Answer::confidence) the answerer refuses. This and the penalty
+    /// were chosen on half of the SQuAD v2 subset (bench/qa, docs/knowledge.md).
+    double refuse_below = 0.55;
+    /// Subtracted from the best support for each unmatched name or number of the question.
+    double missing_term_penalty = 0.30;
     /// Sentences within this fraction of the best one's support join the answer.
     double keep_within = 0.85;
 };
@@ -42,7 +51,8 @@ struct ExtractiveOptions {
 /// The default answerer (no LLM): picks the source sentences that best answer the question —
 /// cosine of the sentence to the question under the local encoder blended with the share of
 /// the question's content words it contains — keeps the best few in source order, and cites
-/// each one. With weak evidence it refuses with kRefusal.
+/// each one. With weak evidence (a low best support, or names and numbers of the question that
+/// no source mentions) it refuses with kRefusal.
 ///
 /// Thread-safe (the encoder is).
 class ExtractiveAnswerer {
@@ -85,6 +95,9 @@ double cosine(const std::vector<float>& a, const std::vector<float>& b);
 std::vector<std::string> contentWords(const std::string& text);
 /// The distinct content words of a text.
 std::set<std::string> contentWordSet(const std::string& text);
+/// The names (capitalised words but the first) and numbers of a question, lower-cased.
+std::set<std::string> keyTerms(const std::string& question);
+
 /// The share of the `question`'s words found in `words` (0 when it has none).
 double coverage(const std::set<std::string>& question, const std::set<std::string>& words);
 

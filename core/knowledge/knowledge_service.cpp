@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
+#include "knowledge/reranker.h"
 #include "redact/pii_redactor.h"
 #include "storage/index_feed_repository.h"
 
@@ -144,30 +145,32 @@ plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan&
     auto passages = documents_.passages(keys);
     if (!passages) return passages.error();
 
-    // Re-rank: cosine, normalised BM25 and the share of the question's words present.
+    // Re-rank (reranker.h) the candidates whose passages still exist.
     const auto q_set = contentWordSet(plan.retrieval_query);
-    double max_bm25 = 1e-9;
-    for (const auto& c : candidates) max_bm25 = std::max(max_bm25, c.bm25.value_or(0));
     struct Scored {
         search::Candidate candidate;
         storage::Passage passage;
         std::set<std::string> words;
     };
-    std::vector<Scored> scored;
     std::map<std::pair<std::string, int>, storage::Passage*> by_key;
     for (auto& p : passages.value()) by_key[{p.document_id, p.chunk.chunk_index}] = &p;
+    std::vector<search::Candidate> present;
+    std::vector<storage::Passage*> present_passages;
+    std::vector<std::set<std::string>> words;
     for (auto& c : candidates) {
         const auto p = by_key.find({c.document_id, c.chunk_index});
         if (p == by_key.end()) continue;  // deleted since it was indexed
-        auto words = contentWordSet(p->second->chunk.text);
-        c.rerank_score = 0.55 * c.similarity.value_or(0) + 0.25 * c.bm25.value_or(0) / max_bm25 +
-                         0.20 * coverage(q_set, words);
-        scored.push_back(Scored{c, std::move(*p->second), std::move(words)});
+        present.push_back(c);
+        present_passages.push_back(p->second);
+        words.push_back(contentWordSet(p->second->chunk.text));
     }
-    ranked.retrieved = candidates;
-    std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
-        return a.candidate.rerank_score > b.candidate.rerank_score;
-    });
+    const auto order = rerank(q_set, present, words, options_.rerank);
+    std::vector<Scored> scored;
+    scored.reserve(order.size());
+    for (const std::size_t i : order) {
+        scored.push_back(Scored{present[i], std::move(*present_passages[i]), std::move(words[i])});
+    }
+    ranked.retrieved = present;  // with their re-rank scores, for the trace
     std::vector<const Scored*> kept;
     for (const auto& s : scored) {
         if (static_cast<int>(kept.size()) >= options_.sources) break;

@@ -9,6 +9,7 @@
 #include "auth/document_access.h"
 #include "embed/sentence_encoder.h"
 #include "knowledge/extractive_answerer.h"
+#include "knowledge/reranker.h"
 #include "plugin_api/http_types.h"
 #include "search/hybrid_retriever.h"
 #include "storage/answer_trace_repository.h"
@@ -34,6 +35,7 @@ struct KnowledgeOptions {
     int sources = 6;             ///< sources an answer may cite
     int rerank_candidates = 20;  ///< fused candidates re-ranked
     search::RetrievalOptions retrieval;
+    RerankWeights rerank;
 };
 
 /// Grounded question answering over the documents a caller may see: hybrid retrieval,

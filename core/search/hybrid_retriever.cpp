@@ -5,12 +5,6 @@
 #include <set>
 
 namespace docintel::search {
-namespace {
-
-constexpr double kRrfK = 60;
-
-}  // namespace
-
 plugin::Result<std::vector<Candidate>> HybridRetriever::retrieve(
     const std::string& question, const std::vector<float>& query_vector, const SearchScope& scope,
     const RetrievalOptions& options) const {
@@ -33,15 +27,16 @@ plugin::Result<std::vector<Candidate>> HybridRetriever::retrieve(
         Candidate& c = at(h.document_id, h.chunk_index);
         c.bm25 = h.bm25;
         c.fused += options.fusion == Fusion::kRrf
-                       ? 1.0 / (kRrfK + static_cast<double>(rank) + 1)
+                       ? 1.0 / (options.rrf_k + static_cast<double>(rank) + 1)
                        : (1 - options.alpha) * h.bm25 / std::max(max_bm25, 1e-9);
     }
     for (std::size_t rank = 0; rank < vector_hits.size(); ++rank) {
         const auto& h = vector_hits[rank];
         Candidate& c = at(h.document_id, h.chunk_index);
         c.similarity = h.similarity;
-        c.fused += options.fusion == Fusion::kRrf ? 1.0 / (kRrfK + static_cast<double>(rank) + 1)
-                                                  : options.alpha * h.similarity;
+        c.fused += options.fusion == Fusion::kRrf
+                       ? 1.0 / (options.rrf_k + static_cast<double>(rank) + 1)
+                       : options.alpha * h.similarity;
     }
     for (auto& [_, c] : by_key) {
         c.match_type = c.bm25 && c.similarity ? "hybrid" : c.bm25 ? "keyword" : "vector";

@@ -10,14 +10,16 @@
 namespace docintel::search {
 
 enum class Fusion {
-    kRrf,     ///< reciprocal rank fusion, 1/(60 + rank) from each list
+    kRrf,     ///< reciprocal rank fusion, 1/(rrf_k + rank) from each list
     kConvex,  ///< alpha·cosine + (1 − alpha)·bm25/max(bm25)
 };
 
+/// The defaults were chosen on the SciFact train queries (docs/decisions/0044).
 struct RetrievalOptions {
-    int candidates = 50;  ///< taken from each index before fusion
-    Fusion fusion = Fusion::kRrf;
-    double alpha = 0.6;  ///< weight of the vector score in kConvex
+    int candidates = 300;  ///< taken from each index before fusion
+    Fusion fusion = Fusion::kConvex;
+    double alpha = 0.70;  ///< weight of the vector score in kConvex
+    double rrf_k = 60;    ///< the rank offset of kRrf
 };
 
 /// A chunk found for a question, with every score it earned.
