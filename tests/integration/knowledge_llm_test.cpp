@@ -30,6 +30,7 @@ struct Script {
     std::mutex mutex;
     std::vector<std::string> pieces;  ///< delta contents, one SSE chunk each
     int delay_ms = 0;                 ///< before the response starts
+    int status = 200;                 ///< anything else: that status with an error body
     std::vector<nlohmann::json> requests;
     std::vector<std::string> authorizations;
 };
@@ -43,12 +44,14 @@ class FakeCompletions : public Poco::Net::HTTPRequestHandler {
         Poco::StreamCopier::copyToString(request.stream(), body);
         std::vector<std::string> pieces;
         int delay = 0;
+        int status = 200;
         {
             std::lock_guard lock(script_.mutex);
             script_.requests.push_back(nlohmann::json::parse(body, nullptr, false));
             script_.authorizations.push_back(request.get("Authorization", ""));
             pieces = script_.pieces;
             delay = script_.delay_ms;
+            status = script_.status;
         }
         if (request.getURI() != "/v1/chat/completions") {
             response.setStatus(Poco::Net::HTTPResponse::HTTP_NOT_FOUND);
@@ -56,6 +59,12 @@ class FakeCompletions : public Poco::Net::HTTPRequestHandler {
             return;
         }
         if (delay) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        if (status != 200) {
+            response.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
+            response.setContentType("application/json");
+            response.send() << R"({"error": {"message": "model overloaded"}})";
+            return;
+        }
         response.setContentType("text/event-stream");
         response.setChunkedTransferEncoding(true);
         std::ostream& out = response.send();
@@ -154,10 +163,11 @@ class KnowledgeLlm : public ::testing::Test {
         delete script_;
     }
 
-    static void scriptAnswer(const std::string& text, int delay_ms = 0) {
+    static void scriptAnswer(const std::string& text, int delay_ms = 0, int status = 200) {
         std::lock_guard lock(script_->mutex);
         script_->pieces = words(text);
         script_->delay_ms = delay_ms;
+        script_->status = status;
         script_->requests.clear();
     }
     static nlohmann::json lastRequest() {
@@ -313,6 +323,19 @@ TEST_F(KnowledgeLlm, ATimeoutFallsBackToTheExtractiveAnswer) {
     EXPECT_FALSE(done["citations"].empty());
     EXPECT_EQ(s.streamed, done["answer"].get<std::string>()) << "the fallback answer streams";
     EXPECT_LT(waited, std::chrono::milliseconds(2900)) << "the timeout bounds the wait";
+}
+
+TEST_F(KnowledgeLlm, AnEndpointErrorFallsBackToTheExtractiveAnswer) {
+    scriptAnswer("", 0, 503);
+    const auto s = ask("How much is the monthly rent?");
+    const auto& done = s.done();
+    EXPECT_EQ(done["answerer"], "extractive") << done.dump();
+    EXPECT_EQ(done["llm_fallback"]["code"], "llm_unavailable");
+    EXPECT_NE(done["llm_fallback"]["message"].get<std::string>().find("503"), std::string::npos)
+        << done["llm_fallback"];
+    EXPECT_FALSE(done["revised"].get<bool>()) << "nothing streamed before the fallback";
+    EXPECT_NE(done["answer"].get<std::string>().find("$4,500"), std::string::npos) << done;
+    EXPECT_EQ(s.streamed, done["answer"].get<std::string>());
 }
 
 }  // namespace
