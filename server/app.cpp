@@ -295,6 +295,8 @@ void App::start(bool migrate) {
         p.comparer = std::make_unique<knowledge::DocumentComparer>(*p.summarizer);
         p.answer_traces = std::make_unique<storage::AnswerTraceRepository>(p.db);
         p.knowledge->setTraceStore(p.answer_traces.get());
+        p.knowledge->enableLlm(
+            {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
         p.chat_session_repo = std::make_unique<storage::ChatSessionRepository>(p.db);
         p.chat_sessions = std::make_unique<knowledge::ChatSessionService>(
             *p.chat_session_repo, p.documents, p.document_access);

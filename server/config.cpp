@@ -122,6 +122,19 @@ Config Config::fromEnvironment() {
     c.smtp_from = env("DOCINTEL_SMTP_FROM", c.smtp_from);
     c.smtp_username = env("DOCINTEL_SMTP_USERNAME", c.smtp_username);
     c.smtp_password = env("DOCINTEL_SMTP_PASSWORD", c.smtp_password);
+    c.llm_base_url = trimSlash(env("DOCINTEL_LLM_BASE_URL", c.llm_base_url));
+    c.llm_model = env("DOCINTEL_LLM_MODEL", c.llm_model);
+    c.llm_api_key = env("DOCINTEL_LLM_API_KEY", c.llm_api_key);
+    c.llm_timeout_ms = envInt("DOCINTEL_LLM_TIMEOUT_MS", c.llm_timeout_ms, 100, 600000);
+    if (!c.llm_base_url.empty()) {
+        if (c.llm_base_url.rfind("http://", 0) != 0 && c.llm_base_url.rfind("https://", 0) != 0) {
+            throw std::invalid_argument("DOCINTEL_LLM_BASE_URL must be an http(s) URL");
+        }
+        if (c.llm_model.empty()) {
+            throw std::invalid_argument(
+                "DOCINTEL_LLM_MODEL must be set with DOCINTEL_LLM_BASE_URL");
+        }
+    }
     for (const auto& u : {c.base_url, c.mcp_url}) {
         if (!u.empty() && u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0) {
             throw std::invalid_argument("DOCINTEL_BASE_URL/DOCINTEL_MCP_URL must be http(s) URLs");

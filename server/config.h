@@ -39,6 +39,13 @@ struct Config {
     std::string smtp_from = "docintel@localhost";
     std::string smtp_username;
     std::string smtp_password;
+    // LLM mode (docs/knowledge.md "LLM mode"): an OpenAI-compatible chat-completions endpoint
+    // (DOCINTEL_LLM_BASE_URL, e.g. http://127.0.0.1:8000/v1, and DOCINTEL_LLM_MODEL; optional
+    // DOCINTEL_LLM_API_KEY and DOCINTEL_LLM_TIMEOUT_MS). No base URL = the extractive answerer.
+    std::string llm_base_url;
+    std::string llm_model;
+    std::string llm_api_key;
+    int llm_timeout_ms = 30000;
 
     /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad
     /// variable or file entry.

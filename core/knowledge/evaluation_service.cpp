@@ -39,6 +39,61 @@ class TextTable {
 
 }  // namespace
 
+plugin::Result<std::vector<std::vector<SentenceSupport>>> SupportChecker::judge(
+    const std::vector<Claim>& claims) const {
+    TextTable table;
+    std::vector<std::size_t> sentence_rows;
+    std::vector<std::vector<std::size_t>> text_rows;
+    for (const auto& claim : claims) {
+        sentence_rows.push_back(table.add(claim.sentence));
+        text_rows.emplace_back();
+        for (const auto& t : claim.texts) text_rows.back().push_back(table.add(t));
+    }
+    std::vector<std::vector<float>> vectors;
+    if (encoder_ && !table.texts().empty()) {
+        auto encoded = encoder_->encode(table.texts(), 32);
+        if (!encoded) return encoded.error();
+        vectors = std::move(encoded).value();
+    }
+    std::vector<std::vector<SentenceSupport>> out;
+    for (std::size_t c = 0; c < claims.size(); ++c) {
+        const auto& claim = claims[c];
+        const auto words = contentWordSet(claim.sentence);
+        out.emplace_back();
+        for (std::size_t k = 0; k < claim.texts.size(); ++k) {
+            SentenceSupport s;
+            const std::string& text = claim.texts[k];
+            if (!claim.sentence.empty() && !text.empty()) {
+                s.lexical = coverage(words, contentWordSet(text));
+                if (vectors.empty()) {
+                    s.supported = s.lexical >= thresholds_.lexical_alone;
+                } else {
+                    s.cosine = dot(vectors[sentence_rows[c]], vectors[text_rows[c][k]]);
+                    s.supported = (s.lexical >= thresholds_.lexical &&
+                                   s.cosine >= thresholds_.cosine_with_lexical) ||
+                                  s.cosine >= thresholds_.cosine_alone;
+                }
+            }
+            out.back().push_back(s);
+        }
+    }
+    return out;
+}
+
+int SupportChecker::best(const std::vector<SentenceSupport>& each) {
+    SentenceSupport best;
+    int at = -1;
+    for (std::size_t k = 0; k < each.size(); ++k) {
+        const SentenceSupport& s = each[k];
+        if (s.supported > best.supported ||
+            (s.supported == best.supported && s.lexical + s.cosine > best.lexical + best.cosine)) {
+            best = s;
+            at = static_cast<int>(k);
+        }
+    }
+    return at;
+}
+
 plugin::Result<nlohmann::json> EvaluationService::evaluate(const plugin::Principal& caller,
                                                            const nlohmann::json& input) {
     const std::string type = input.value("evaluation_type", "groundedness");
@@ -65,11 +120,8 @@ plugin::Result<nlohmann::json> EvaluationService::evaluate(const plugin::Princip
         std::string text;
         int source_number = 0;
         std::string span;
-        std::size_t text_row = 0, span_row = 0;
         std::vector<std::string> excerpt_sentences;
-        std::vector<std::size_t> excerpt_rows;
     };
-    TextTable table;
     std::vector<Row> rows;
     for (const auto& s : trace.sentences) {
         Row row;
@@ -89,38 +141,17 @@ plugin::Result<nlohmann::json> EvaluationService::evaluate(const plugin::Princip
                     excerpt.substr(static_cast<std::size_t>(a), static_cast<std::size_t>(b - a)));
             }
         }
-        row.text_row = table.add(row.text);
-        row.span_row = table.add(row.span);
-        for (const auto& e : row.excerpt_sentences) row.excerpt_rows.push_back(table.add(e));
         rows.push_back(std::move(row));
     }
-    std::vector<std::vector<float>> vectors;
-    if (encoder_ && !table.texts().empty()) {
-        auto encoded = encoder_->encode(table.texts(), 32);
-        if (!encoded) return encoded.error();
-        vectors = std::move(encoded).value();
+    std::vector<SupportChecker::Claim> claims;
+    for (const auto& row : rows) {
+        SupportChecker::Claim claim{row.text, {row.span}};
+        claim.texts.insert(claim.texts.end(), row.excerpt_sentences.begin(),
+                           row.excerpt_sentences.end());
+        claims.push_back(std::move(claim));
     }
-
-    struct Support {
-        double lexical = 0;
-        double cosine = 0;
-        bool supported = false;
-    };
-    const auto support = [&](const std::string& sentence, std::size_t sentence_row,
-                             const std::string& text, std::size_t text_row) {
-        Support out;
-        if (sentence.empty() || text.empty()) return out;
-        out.lexical = coverage(contentWordSet(sentence), contentWordSet(text));
-        if (vectors.empty()) {
-            out.supported = out.lexical >= thresholds_.lexical_alone;
-            return out;
-        }
-        out.cosine = dot(vectors[sentence_row], vectors[text_row]);
-        out.supported =
-            (out.lexical >= thresholds_.lexical && out.cosine >= thresholds_.cosine_with_lexical) ||
-            out.cosine >= thresholds_.cosine_alone;
-        return out;
-    };
+    auto judged = SupportChecker(encoder_, thresholds_).judge(claims);
+    if (!judged) return judged.error();
 
     int supported = 0;
     int citations = 0;
@@ -129,17 +160,12 @@ plugin::Result<nlohmann::json> EvaluationService::evaluate(const plugin::Princip
     std::set<std::pair<std::string, int>> cited;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& row = rows[i];
-        const Support span = support(row.text, row.text_row, row.span, row.span_row);
-        Support best;
-        for (std::size_t k = 0; k < row.excerpt_sentences.size(); ++k) {
-            const Support s =
-                support(row.text, row.text_row, row.excerpt_sentences[k], row.excerpt_rows[k]);
-            if (s.supported > best.supported ||
-                (s.supported == best.supported &&
-                 s.lexical + s.cosine > best.lexical + best.cosine)) {
-                best = s;
-            }
-        }
+        const auto& each = (*judged)[i];
+        const SentenceSupport span = each[0];
+        const std::vector<SentenceSupport> excerpt(each.begin() + 1, each.end());
+        const int best_at = SupportChecker::best(excerpt);
+        const SentenceSupport best =
+            best_at < 0 ? SentenceSupport{} : excerpt[static_cast<std::size_t>(best_at)];
         const bool has_citation = sources.count(row.source_number) > 0;
         supported += span.supported ? 1 : 0;
         if (has_citation) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,45 @@ struct EvaluationThresholds {
     double lexical_alone = 0.6;
     /// Retrieval agreement looks at the first max(top_k, cited sources) fused candidates.
     int top_k = 3;
+};
+
+/// How well one text supports one sentence.
+struct SentenceSupport {
+    double lexical = 0;  ///< share of the sentence's content words in the text
+    double cosine = 0;   ///< encoder cosine of the two (0 without an encoder)
+    bool supported = false;
+};
+
+/// The sentence-support check (lexical share + encoder cosine under EvaluationThresholds):
+/// the groundedness evaluation scores stored answers with it, and LLM mode checks every
+/// generated sentence against the source it cites with it (docs/knowledge.md "LLM mode").
+/// Thread-safe (the encoder is).
+class SupportChecker {
+  public:
+    /// A sentence and the texts that may support it.
+    struct Claim {
+        std::string sentence;
+        std::vector<std::string> texts;
+    };
+
+    explicit SupportChecker(const embed::SentenceEncoder* encoder,
+                            EvaluationThresholds thresholds = {})
+        : encoder_(encoder), thresholds_(thresholds) {}
+
+    /// For each claim, the support of its sentence by each of its texts (same order); every
+    /// distinct text is encoded once. An empty sentence or text supports nothing.
+    plugin::Result<std::vector<std::vector<SentenceSupport>>> judge(
+        const std::vector<Claim>& claims) const;
+
+    /// The best of `each` (supported first, then the larger lexical + cosine); -1 when none
+    /// beats an unsupported zero.
+    static int best(const std::vector<SentenceSupport>& each);
+
+    const EvaluationThresholds& thresholds() const { return thresholds_; }
+
+  private:
+    const embed::SentenceEncoder* encoder_;
+    const EvaluationThresholds thresholds_;
 };
 
 /// `POST /api/v1/evaluations`: scores a stored answer trace. Every evaluation computes the

@@ -63,7 +63,8 @@ KnowledgeService::KnowledgeService(storage::DocumentRepository& documents,
       retriever_(retriever),
       encoder_(encoder),
       options_(options),
-      answerer_(encoder) {}
+      answerer_(encoder),
+      support_(encoder) {}
 
 plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& caller,
                                                     const std::string& header_workspace,
@@ -226,6 +227,48 @@ plugin::Result<nlohmann::json> KnowledgeService::search(const QueryPlan& plan) {
                           {"redacted", plan.redact_pii}};
 }
 
+void KnowledgeService::enableLlm(const LlmConfig& config) {
+    if (config.enabled()) llm_ = std::make_unique<LlmClient>(config);
+}
+
+KnowledgeService::Composed KnowledgeService::extractive(
+    const QueryPlan& plan, const Ranked& ranked,
+    const std::vector<std::vector<redact::PiiSpan>>& source_spans,
+    redact::Redactor* redactor) const {
+    Composed out;
+    const auto started = std::chrono::steady_clock::now();
+    const Answer answer = answerer_.answer(plan.question, ranked.question_vector, ranked.sources);
+    out.timings["answer"] = common::millisecondsSince(started);
+    out.text = redactor ? redactor->redact(answer.text).text : answer.text;
+    out.refused = answer.refused;
+    for (const auto& s : answer.sentences) {
+        const auto index = static_cast<std::size_t>(s.source_number - 1);
+        const auto& source = ranked.sources[index];
+        const std::string quote = redactor ? redactor->redact(s.text).text : s.text;
+        out.citations.push_back({{"source_number", s.source_number},
+                                 {"document_id", source.passage.document_id},
+                                 {"doc_name", source.passage.filename},
+                                 {"chunk_index", source.passage.chunk.chunk_index},
+                                 {"page", s.page},
+                                 {"char_start", s.char_start},
+                                 {"char_end", s.char_end},
+                                 {"quote", quote},
+                                 {"support", s.support}});
+        // The cited span in the excerpt as shown (offsets moved by any placeholders).
+        const int base = source.passage.chunk.char_start;
+        out.sentences.push_back(
+            {{"text", quote},
+             {"source_number", s.source_number},
+             {"page", s.page},
+             {"char_start", s.char_start},
+             {"char_end", s.char_end},
+             {"span_start", shownOffset(s.char_start - base, source_spans[index], false)},
+             {"span_end", shownOffset(s.char_end - base, source_spans[index], true)},
+             {"support", s.support}});
+    }
+    return out;
+}
+
 void KnowledgeService::answer(const QueryPlan& plan,
                               const std::function<bool(const nlohmann::json&)>& emit) {
     const auto started = std::chrono::steady_clock::now();
@@ -254,60 +297,54 @@ void KnowledgeService::answer(const QueryPlan& plan,
     }
     if (!emit({{"type", "sources"}, {"sources", sources}})) return;
 
-    const auto answer_started = std::chrono::steady_clock::now();
-    const Answer answer = answerer_.answer(plan.question, ranked->question_vector, ranked->sources);
-    const double answer_ms = common::millisecondsSince(answer_started);
-    const std::string answer_text = redactor ? redactor->redact(answer.text).text : answer.text;
-
-    nlohmann::json citations = nlohmann::json::array();
-    nlohmann::json trace_sentences = nlohmann::json::array();
-    for (const auto& s : answer.sentences) {
-        const auto index = static_cast<std::size_t>(s.source_number - 1);
-        const auto& source = ranked->sources[index];
-        const std::string quote = redactor ? redactor->redact(s.text).text : s.text;
-        citations.push_back({{"source_number", s.source_number},
-                             {"document_id", source.passage.document_id},
-                             {"doc_name", source.passage.filename},
-                             {"chunk_index", source.passage.chunk.chunk_index},
-                             {"page", s.page},
-                             {"char_start", s.char_start},
-                             {"char_end", s.char_end},
-                             {"quote", quote},
-                             {"support", s.support}});
-        // The cited span in the excerpt as shown (offsets moved by any placeholders).
-        const int base = source.passage.chunk.char_start;
-        trace_sentences.push_back(
-            {{"text", quote},
-             {"source_number", s.source_number},
-             {"page", s.page},
-             {"char_start", s.char_start},
-             {"char_end", s.char_end},
-             {"span_start", shownOffset(s.char_start - base, source_spans[index], false)},
-             {"span_end", shownOffset(s.char_end - base, source_spans[index], true)},
-             {"support", s.support}});
+    redact::Redactor* const redact = redactor ? &*redactor : nullptr;
+    Composed composed;
+    if (llm_ && !ranked->sources.empty()) {
+        if (!generate(plan, *ranked, sources, redact, emit, composed)) return;
     }
-    const std::string model = encoder_ ? encoder_->modelName() : "";
+    if (composed.answerer != "llm") {
+        // No LLM, or it failed or said nothing supported: the extractive answer.
+        Composed fallback = extractive(plan, *ranked, source_spans, redact);
+        fallback.done_extra = std::move(composed.done_extra);
+        fallback.streamed = composed.streamed;
+        fallback.streamed_text = std::move(composed.streamed_text);
+        fallback.llm_model = std::move(composed.llm_model);
+        for (auto& [k, v] : composed.timings.items()) fallback.timings[k] = v;
+        composed = std::move(fallback);
+    }
+
+    const std::string encoder_model = encoder_ ? encoder_->modelName() : "";
+    nlohmann::json timings = composed.timings;
+    timings["retrieval"] = retrieval_ms;
+    timings["total"] = common::millisecondsSince(started);
     nlohmann::json done{{"type", "done"},
-                        {"answer", answer_text},
-                        {"citations", citations},
-                        {"refused", answer.refused},
-                        {"answerer", "extractive"},
-                        {"model", model},
+                        {"answer", composed.text},
+                        {"citations", composed.citations},
+                        {"refused", composed.refused},
+                        {"answerer", composed.answerer},
+                        {"model", composed.answerer == "llm" ? composed.llm_model : encoder_model},
                         {"agent_mode", plan.agent_mode},
-                        {"timings_ms",
-                         {{"retrieval", retrieval_ms},
-                          {"answer", answer_ms},
-                          {"total", common::millisecondsSince(started)}}},
+                        {"timings_ms", timings},
                         {"trace_id", plan.trace_id}};
+    for (auto& [k, v] : composed.done_extra.items()) done[k] = v;
+    if (llm_) {
+        done["llm_model"] = composed.llm_model.empty() ? llm_->config().model : composed.llm_model;
+        done["encoder_model"] = encoder_model;
+        // The streamed text was unchecked: `revised` tells a client that sentences were
+        // removed from it or that another answer replaced it (done.answer is what to show).
+        done["revised"] = composed.streamed &&
+                          (composed.answerer != "llm" || done.value("unsupported_removed", 0) > 0);
+    }
     if (plan.redact_pii) done["redacted"] = true;
-    if (!plan.response_language.empty() && plan.response_language != "en") {
+    if (composed.answerer != "llm" && !plan.response_language.empty() &&
+        plan.response_language != "en") {
         done["language_note"] =
             "extractive answers quote the sources in their own language; configure an LLM to "
             "answer in " +
             plan.response_language;
     }
 
-    // The trace is stored before the answer streams, so it exists once `done` arrives.
+    // The trace is stored before `done`, so it exists once `done` arrives.
     if (traces_) {
         storage::AnswerTrace trace;
         trace.trace_id = plan.trace_id;
@@ -330,25 +367,30 @@ void KnowledgeService::answer(const QueryPlan& plan,
                                         {"match_type", c.match_type}});
         }
         trace.sources = sources;
-        trace.answer = answer_text;
-        trace.sentences = std::move(trace_sentences);
-        trace.refused = answer.refused;
+        trace.answer = composed.text;
+        trace.sentences = composed.sentences;
+        trace.refused = composed.refused;
         trace.redacted = plan.redact_pii;
-        trace.timings = done["timings_ms"];
-        trace.models = {{"encoder", model}, {"answerer", "extractive"}, {"llm", nullptr}};
+        trace.timings = timings;
+        trace.models = {{"encoder", encoder_model},
+                        {"answerer", composed.answerer},
+                        {"llm", llm_ ? nlohmann::json(done["llm_model"]) : nlohmann::json()}};
         if (auto stored = traces_->insert(trace); !stored) {
             common::log(common::LogLevel::kWarning, "trace_not_stored",
                         {{"trace_id", plan.trace_id}, {"reason", stored.error().message}});
         }
     }
 
-    // The answer streams word by word, as an LLM's would.
-    std::size_t from = 0;
-    while (from < answer_text.size()) {
-        std::size_t to = answer_text.find(' ', from);
-        to = to == std::string::npos ? answer_text.size() : to + 1;
-        if (!emit({{"type", "token"}, {"content", answer_text.substr(from, to - from)}})) return;
-        from = to;
+    // Without an LLM stream the answer streams word by word, as an LLM's would.
+    if (!composed.streamed) {
+        const std::string& text = composed.text;
+        std::size_t from = 0;
+        while (from < text.size()) {
+            std::size_t to = text.find(' ', from);
+            to = to == std::string::npos ? text.size() : to + 1;
+            if (!emit({{"type", "token"}, {"content", text.substr(from, to - from)}})) return;
+            from = to;
+        }
     }
     emit(done);
 }

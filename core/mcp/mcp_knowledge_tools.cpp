@@ -177,6 +177,10 @@ Result<json> ask(const McpServices& s, const ToolCall& c, ToolContext& context) 
                 {"redacted", plan->redact_pii},
                 {"session_id", session_id.empty() ? json() : json(session_id)}};
     if (done.contains("language_note")) out["language_note"] = done["language_note"];
+    // LLM mode (docs/knowledge.md "LLM mode"): what the check removed, why it fell back.
+    for (const char* key : {"unsupported_removed", "llm_fallback"}) {
+        if (done.contains(key)) out[key] = done[key];
+    }
     return out;
 }
 

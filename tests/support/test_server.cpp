@@ -129,6 +129,9 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
         config.smtp_host = "127.0.0.1";
         config.smtp_port = options.smtp_port;
     }
+    config.llm_base_url = options.llm_base_url;
+    config.llm_model = options.llm_model;
+    config.llm_timeout_ms = options.llm_timeout_ms;
     app_ = std::make_unique<server::App>(config);
     try {
         app_->start();

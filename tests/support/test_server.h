@@ -50,6 +50,10 @@ class TestServer {
         bool mcp_test_profile = false;
         /// An SMTP server on 127.0.0.1 for e-mail sign-in codes (0 = none).
         int smtp_port = 0;
+        /// LLM mode: an OpenAI-compatible endpoint (empty = off).
+        std::string llm_base_url;
+        std::string llm_model;
+        int llm_timeout_ms = 30000;
     };
     TestServer() : TestServer(Options{}) {}
     explicit TestServer(Options options);

@@ -64,5 +64,35 @@ TEST_F(ConfigTest, DatabaseUrlIsRequired) {
     EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument);
 }
 
+TEST_F(ConfigTest, LlmModeIsOffUnlessABaseUrlAndModelAreSet) {
+    for (const char* v : {"DOCINTEL_LLM_BASE_URL", "DOCINTEL_LLM_MODEL", "DOCINTEL_LLM_API_KEY",
+                          "DOCINTEL_LLM_TIMEOUT_MS"}) {
+        ::unsetenv(v);
+    }
+    ::setenv("DOCINTEL_DATABASE_URL", "postgresql://a@h/db", 1);
+    EXPECT_TRUE(Config::fromEnvironment().llm_base_url.empty());
+
+    ::setenv("DOCINTEL_LLM_BASE_URL", "http://127.0.0.1:8000/v1/", 1);
+    EXPECT_THROW(Config::fromEnvironment(), std::invalid_argument) << "a model is required";
+    ::setenv("DOCINTEL_LLM_MODEL", "qwen2.5-7b-instruct", 1);
+    ::setenv("DOCINTEL_LLM_API_KEY", "sk-test", 1);
+    ::setenv("DOCINTEL_LLM_TIMEOUT_MS", "5000", 1);
+    const auto c = Config::fromEnvironment();
+    EXPECT_EQ(c.llm_base_url, "http://127.0.0.1:8000/v1");
+    EXPECT_EQ(c.llm_model, "qwen2.5-7b-instruct");
+    EXPECT_EQ(c.llm_api_key, "sk-test");
+    EXPECT_EQ(c.llm_timeout_ms, 5000);
+
+    ::setenv("DOCINTEL_LLM_BASE_URL", "ftp://llm", 1);
+    EXPECT_THROW(Config::fromEnvironment(), std::invalid_argument);
+    ::setenv("DOCINTEL_LLM_BASE_URL", "https://api.example.com/v1", 1);
+    ::setenv("DOCINTEL_LLM_TIMEOUT_MS", "soon", 1);
+    EXPECT_THROW(Config::fromEnvironment(), std::invalid_argument);
+    for (const char* v : {"DOCINTEL_LLM_BASE_URL", "DOCINTEL_LLM_MODEL", "DOCINTEL_LLM_API_KEY",
+                          "DOCINTEL_LLM_TIMEOUT_MS"}) {
+        ::unsetenv(v);
+    }
+}
+
 }  // namespace
 }  // namespace docintel::server
