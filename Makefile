@@ -97,7 +97,7 @@ bench-encoder: build model
 bench-ingest: build db model
 	@bench/ingest/run.sh
 
-bench-mcp: build db
+bench-mcp: build db model
 	@bench/mcp/run.sh
 
 bench-workflows: build db model

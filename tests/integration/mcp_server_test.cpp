@@ -321,7 +321,10 @@ TEST_F(McpServerTest, ToolsListShowsEveryToolWithSchemasAndNoConformanceFixtures
     EXPECT_TRUE(uris.count("docintel://documents/{document_id}"));
     EXPECT_TRUE(uris.count("docintel://documents/{document_id}/chunks"));
     EXPECT_TRUE(uris.count("docintel://fixture_good/{id}"));
-    EXPECT_EQ(call("resources/list")["result"]["resources"], json::array());
+    // The one fixed resource is the workflow catalog (docs/mcp.md, Resources).
+    const json fixed = call("resources/list")["result"]["resources"];
+    ASSERT_EQ(fixed.size(), 1u) << fixed.dump();
+    EXPECT_EQ(fixed[0]["uri"], "docintel://workflows/catalog");
 }
 
 TEST_F(McpServerTest, AnUploadThroughToolsMatchesWhatRestAndResourcesShow) {
@@ -494,7 +497,8 @@ TEST(McpTestProfile, ProgressAndLogsStreamAsSseBeforeTheResponseOnlyWhenAskedFor
 
     const json fixtures = json::parse(
         server.mcpRequest("POST", "/mcp", rpc("resources/list").dump(), token, headers).body);
-    EXPECT_EQ(fixtures["result"]["resources"].size(), 3u);
+    // The suite's three fixture resources and the workflow catalog.
+    EXPECT_EQ(fixtures["result"]["resources"].size(), 4u) << fixtures.dump();
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 # on the test Postgres (DOCINTEL_TEST_DATABASE_URL), with a throw-away data folder; everything
 # is removed on exit. Usage: start_server <build dir> <role> [VAR=value ...]
 # Sets: port, mcp_port, work, server_pid, admin (a docintel-admin command with the same env).
+# E2E_PLUGINS (optional): plugin shared libraries copied into the server's plugins folder.
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -42,6 +43,8 @@ start_server() {
   local kv
   for kv in "$@"; do export "${kv?}"; done
   mkdir -p "$work/plugins"
+  local so
+  for so in ${E2E_PLUGINS:-}; do cp "$so" "$work/plugins/"; done
   admin="$build/server/docintel-admin"
   "$admin" migrate >/dev/null
   "$build/server/docintel-server" --role="$role" >"$work/server.log" 2>&1 &
