@@ -2,6 +2,8 @@
 
 #include <set>
 #include <string>
+
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "embed/sentence_encoder.h"
@@ -14,6 +16,10 @@ struct Source {
     int number = 0;  ///< 1-based, as cited: [n]
     storage::Passage passage;
 };
+
+/// A source as the `sources` frame and the tools show it: document, chunk, page, span, section
+/// and `excerpt` (the chunk's text as shown, redacted or not).
+nlohmann::json sourceJson(const Source& source, const std::string& excerpt);
 
 /// One sentence of an answer and the span of its source it was taken from.
 struct AnswerSentence {

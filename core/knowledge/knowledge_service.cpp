@@ -192,22 +192,12 @@ nlohmann::json KnowledgeService::sourcesJson(const Ranked& ranked) {
     for (std::size_t i = 0; i < ranked.sources.size(); ++i) {
         const auto& s = ranked.sources[i];
         const auto& c = ranked.scores[i];
-        const auto& chunk = s.passage.chunk;
-        out.push_back({{"source_number", s.number},
-                       {"document_id", s.passage.document_id},
-                       {"doc_name", s.passage.filename},
-                       {"chunk_id", chunk.id},
-                       {"chunk_index", chunk.chunk_index},
-                       {"page", chunk.page_start},
-                       {"page_end", chunk.page_end},
-                       {"section_path", chunk.section_path},
-                       {"char_start", chunk.char_start},
-                       {"char_end", chunk.char_end},
-                       {"excerpt", chunk.text},
-                       {"similarity", optionalScore(c.similarity)},
-                       {"bm25", optionalScore(c.bm25)},
-                       {"rerank_score", c.rerank_score},
-                       {"match_type", c.match_type}});
+        auto source = sourceJson(s, s.passage.chunk.text);
+        source["similarity"] = optionalScore(c.similarity);
+        source["bm25"] = optionalScore(c.bm25);
+        source["rerank_score"] = c.rerank_score;
+        source["match_type"] = c.match_type;
+        out.push_back(std::move(source));
     }
     return out;
 }

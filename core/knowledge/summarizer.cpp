@@ -262,18 +262,7 @@ int SourceBook::cite(const LoadedDocument& doc, std::size_t chunk) {
 json SourceBook::toJson(redact::Redactor* redactor) const {
     json out = json::array();
     for (const auto& s : sources_) {
-        const auto& chunk = s.passage.chunk;
-        out.push_back({{"source_number", s.number},
-                       {"document_id", s.passage.document_id},
-                       {"doc_name", s.passage.filename},
-                       {"chunk_id", chunk.id},
-                       {"chunk_index", chunk.chunk_index},
-                       {"page", chunk.page_start},
-                       {"page_end", chunk.page_end},
-                       {"section_path", chunk.section_path},
-                       {"char_start", chunk.char_start},
-                       {"char_end", chunk.char_end},
-                       {"excerpt", maybeRedact(redactor, chunk.text)}});
+        out.push_back(sourceJson(s, maybeRedact(redactor, s.passage.chunk.text)));
     }
     return out;
 }

@@ -182,14 +182,9 @@ class KnowledgeLlm : public ::testing::Test {
             server_->request("POST", "/api/v1/knowledge/query/stream", body.dump(), token_);
         EXPECT_EQ(r.status, 200) << r.body;
         Stream out;
-        std::size_t at = 0;
-        while ((at = r.body.find("data: ", at)) != std::string::npos) {
-            const auto end = r.body.find("\n\n", at);
-            out.frames.push_back(nlohmann::json::parse(r.body.substr(at + 6, end - at - 6)));
-            if (out.frames.back()["type"] == "token") {
-                out.streamed += out.frames.back()["content"].get<std::string>();
-            }
-            at = end;
+        out.frames = sseFrames(r.body);
+        for (const auto& f : out.frames) {
+            if (f["type"] == "token") out.streamed += f["content"].get<std::string>();
         }
         EXPECT_FALSE(out.frames.empty());
         EXPECT_EQ(out.frames.front()["type"], "sources");

@@ -70,12 +70,7 @@ class KnowledgeQuery : public ::testing::Test {
         Stream out;
         out.status = r.status;
         out.headers = r.headers;
-        std::size_t at = 0;
-        while ((at = r.body.find("data: ", at)) != std::string::npos) {
-            const auto end = r.body.find("\n\n", at);
-            out.frames.push_back(nlohmann::json::parse(r.body.substr(at + 6, end - at - 6)));
-            at = end;
-        }
+        out.frames = sseFrames(r.body);
         if (r.status != 200) out.frames.push_back(r.json());
         return out;
     }

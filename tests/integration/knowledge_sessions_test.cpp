@@ -154,12 +154,7 @@ class KnowledgeSessions : public ::testing::Test {
             server_->request("POST", "/api/v1/knowledge/query/stream", body.dump(), token);
         Stream out;
         out.status = r.status;
-        std::size_t at = 0;
-        while ((at = r.body.find("data: ", at)) != std::string::npos) {
-            const auto end = r.body.find("\n\n", at);
-            out.frames.push_back(json::parse(r.body.substr(at + 6, end - at - 6)));
-            at = end;
-        }
+        out.frames = sseFrames(r.body);
         return out;
     }
 

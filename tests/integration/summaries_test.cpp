@@ -81,12 +81,7 @@ class Summaries : public ::testing::Test {
             out.body = r.json();
             return out;
         }
-        std::size_t at = 0;
-        while ((at = r.body.find("data: ", at)) != std::string::npos) {
-            const auto end = r.body.find("\n\n", at);
-            out.frames.push_back(json::parse(r.body.substr(at + 6, end - at - 6)));
-            at = end;
-        }
+        out.frames = sseFrames(r.body);
         return out;
     }
 

@@ -49,6 +49,17 @@ std::string Response::header(const std::string& lower_name) const {
 std::string sharedDir() { return DOCINTEL_SOURCE_DIR "/../shared"; }
 std::string sourceDir() { return DOCINTEL_SOURCE_DIR; }
 
+std::vector<nlohmann::json> sseFrames(const std::string& body) {
+    std::vector<nlohmann::json> frames;
+    std::size_t at = 0;
+    while ((at = body.find("data: ", at)) != std::string::npos) {
+        const auto end = body.find("\n\n", at);
+        frames.push_back(nlohmann::json::parse(body.substr(at + 6, end - at - 6)));
+        at = end;
+    }
+    return frames;
+}
+
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;

@@ -124,6 +124,8 @@ class TestServer {
 
 /// `../shared` (datasets, spec) relative to the source tree.
 std::string sharedDir();
+/// The JSON of each `data: ` frame of a server-sent-event body, in order.
+std::vector<nlohmann::json> sseFrames(const std::string& body);
 /// A whole file's bytes ("" when it cannot be read).
 std::string readFile(const std::string& path);
 /// The source tree root.
