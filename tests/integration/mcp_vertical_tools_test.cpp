@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "support/mcp_client.h"
-#include "support/test_server.h"
+#include "support/plugin_suite.h"
 
 namespace docintel::test {
 namespace {
@@ -18,23 +18,16 @@ using nlohmann::json;
 
 std::string dataDir() { return sourceDir() + "/tests/data/workflows/healthcare"; }
 
-class McpVerticalTools : public ::testing::Test {
+class McpVerticalTools : public PluginSuite {
   protected:
     static void SetUpTestSuite() {
-        TestServer::Options options;
-        options.plugins = {std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/healthcare.so"};
-        server_ = new TestServer(options);
-        user_ = server_->createUser("mcp.reviewer@example.com");
-        token_ = server_->token(user_, TestServer::allScopes(), 3600, true);
-        const std::string rest = server_->token(user_, TestServer::allScopes());
-        request_doc_ = server_->uploadDocument(rest, "prior_auth_request.pdf", "application/pdf",
-                                               readFile(dataDir() + "/prior_auth_request.pdf"));
-        policy_doc_ = server_->uploadDocument(rest, "payer_policy.pdf", "application/pdf",
-                                              readFile(dataDir() + "/payer_policy.pdf"));
-        ASSERT_EQ(server_->waitForDocument(request_doc_, rest)["status"], "embedded");
-        ASSERT_EQ(server_->waitForDocument(policy_doc_, rest)["status"], "embedded");
+        startServer("healthcare", "mcp.reviewer@example.com");
+        request_doc_ = uploadPdf(dataDir() + "/prior_auth_request.pdf");
+        policy_doc_ = uploadPdf(dataDir() + "/payer_policy.pdf");
+        ASSERT_EQ(server_->waitForDocument(request_doc_, token_)["status"], "embedded");
+        ASSERT_EQ(server_->waitForDocument(policy_doc_, token_)["status"], "embedded");
+        mcp_token_ = server_->token(user_, TestServer::allScopes(), 3600, true);
     }
-    static void TearDownTestSuite() { delete server_; }
 
     static json startArgs() {
         return {{"workflow", "healthcare_prior_auth"},
@@ -54,15 +47,11 @@ class McpVerticalTools : public ::testing::Test {
         return run;
     }
 
-    static TestServer* server_;
-    static std::string user_, token_, request_doc_, policy_doc_;
+    inline static std::string mcp_token_, request_doc_, policy_doc_;
 };
-TestServer* McpVerticalTools::server_ = nullptr;
-std::string McpVerticalTools::user_, McpVerticalTools::token_, McpVerticalTools::request_doc_,
-    McpVerticalTools::policy_doc_;
 
 TEST_F(McpVerticalTools, ToolsAreListedWithSchemasAndTheCatalogIsAuthoritative) {
-    McpClient mcp(*server_, token_);
+    McpClient mcp(*server_, mcp_token_);
     std::map<std::string, json> tools;
     const json listed = mcp.call("tools/list");
     for (const auto& t : listed["result"]["tools"]) tools[t["name"].get<std::string>()] = t;
@@ -93,7 +82,7 @@ TEST_F(McpVerticalTools, ToolsAreListedWithSchemasAndTheCatalogIsAuthoritative) 
 }
 
 TEST_F(McpVerticalTools, BadStartsAreRefusedAndNothingIsCreated) {
-    McpClient mcp(*server_, token_);
+    McpClient mcp(*server_, mcp_token_);
     json missing = startArgs();
     missing["inputs"] = json::object();
     const json bad =
@@ -128,7 +117,7 @@ TEST_F(McpVerticalTools, BadStartsAreRefusedAndNothingIsCreated) {
 }
 
 TEST_F(McpVerticalTools, RunReviewApproveAndPacketThroughTools) {
-    McpClient mcp(*server_, token_);
+    McpClient mcp(*server_, mcp_token_);
     const json started = mcp.result("start_vertical_workflow", startArgs());
     const std::string run_id = started["run_id"];
     ASSERT_FALSE(run_id.empty()) << started.dump();

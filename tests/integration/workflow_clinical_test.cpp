@@ -8,7 +8,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <thread>
 
 #include "support/test_server.h"
 
@@ -38,12 +37,7 @@ TEST(ClinicalWorkflow, VisitNoteReviewAndAfterVisitSummary) {
     ASSERT_EQ(started.status, 202) << started.body;
     const std::string path =
         "/api/v1/verticals/healthcare/runs/" + started.json()["run_id"].get<std::string>();
-    nlohmann::json run;
-    for (int i = 0; i < 6000; ++i) {
-        run = server.get(path, token).json();
-        if (run["status"] != "running") break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    auto run = server.pollStatus(path, token, {"pending_review", "failed"});
     const auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
             .count();

@@ -6,38 +6,16 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <thread>
 
-#include "support/test_server.h"
+#include "support/plugin_suite.h"
 
 namespace docintel::test {
 namespace {
 
-class FinanceWorkflow : public ::testing::Test {
+class FinanceWorkflow : public PluginSuite {
   protected:
-    static void SetUpTestSuite() {
-        TestServer::Options options;
-        options.plugins = {std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/finance.so"};
-        server_ = new TestServer(options);
-        user_ = server_->createUser("cpa.reviewer@example.com");
-        token_ = server_->token(user_, TestServer::allScopes());
-    }
-    static void TearDownTestSuite() { delete server_; }
-
-    /// Uploads a PDF of the test data through the direct-upload API; returns its id.
-    static std::string upload(const std::string& path) {
-        return server_->uploadDocument(token_, path.substr(path.rfind('/') + 1), "application/pdf",
-                                       readFile(path));
-    }
-
-    static TestServer* server_;
-    static std::string user_;
-    static std::string token_;
+    static void SetUpTestSuite() { startServer("finance", "cpa.reviewer@example.com"); }
 };
-TestServer* FinanceWorkflow::server_ = nullptr;
-std::string FinanceWorkflow::user_;
-std::string FinanceWorkflow::token_;
 
 TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
     const std::string dir = sourceDir() + "/tests/data/workflows/finance";
@@ -45,18 +23,14 @@ TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
     std::vector<std::string> forms;
     std::map<std::string, std::string> by_file;
     for (const auto& f : golden["forms"]) {
-        forms.push_back(upload(dir + "/" + f["document"].get<std::string>()));
+        forms.push_back(uploadPdf(dir + "/" + f["document"].get<std::string>()));
         by_file[f["document"]] = forms.back();
     }
-    const std::string prior = upload(dir + "/prior_return_2023.pdf");
+    const std::string prior = uploadPdf(dir + "/prior_return_2023.pdf");
     for (const auto& id : forms) {
-        ASSERT_EQ(
-            server_->pollStatus("/api/v1/documents/" + id, token_, {"embedded", "error"})["status"],
-            "embedded");
+        ASSERT_EQ(server_->waitForDocument(id, token_)["status"], "embedded");
     }
-    ASSERT_EQ(
-        server_->pollStatus("/api/v1/documents/" + prior, token_, {"embedded", "error"})["status"],
-        "embedded");
+    ASSERT_EQ(server_->waitForDocument(prior, token_)["status"], "embedded");
 
     // The inputs schema is enforced: tax_year is required.
     const auto bad = server_->request("POST", "/api/v1/verticals/finance/runs",
@@ -81,7 +55,7 @@ TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
     ASSERT_EQ(started.status, 202) << started.body;
     const std::string path =
         "/api/v1/verticals/finance/runs/" + started.json()["run_id"].get<std::string>();
-    const auto run = server_->pollStatus(path, token_, {"pending_review", "failed"});
+    const auto run = waitForRun(path);
     ASSERT_EQ(run["status"], "pending_review") << run.dump(2);
     const auto& packet = run["review_packet"];
 
@@ -155,7 +129,7 @@ TEST_F(FinanceWorkflow, FormsOrganizerMissingDocumentsAndPriorYear) {
         server_->request("POST", path + "/packets", R"({"packet_type":"advisor"})", token_);
     ASSERT_EQ(generated.status, 201) << generated.body;
     const std::string doc = generated.json()["document"]["doc_id"];
-    const auto d = server_->pollStatus("/api/v1/documents/" + doc, token_, {"embedded", "error"});
+    const auto d = server_->waitForDocument(doc, token_);
     ASSERT_EQ(d["status"], "embedded");
     EXPECT_EQ(d["doc_type"], "packet");
     std::string text;

@@ -5,48 +5,24 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <thread>
 
-#include "support/test_server.h"
+#include "support/plugin_suite.h"
 
 namespace docintel::test {
 namespace {
 
-class LeaseWorkflow : public ::testing::Test {
+class LeaseWorkflow : public PluginSuite {
   protected:
-    static void SetUpTestSuite() {
-        TestServer::Options options;
-        options.plugins = {std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/lease.so"};
-        server_ = new TestServer(options);
-        user_ = server_->createUser("lease.reviewer@example.com");
-        token_ = server_->token(user_, TestServer::allScopes());
-    }
-    static void TearDownTestSuite() { delete server_; }
-
-    /// Uploads a PDF of the test data through the direct-upload API; returns its id.
-    static std::string upload(const std::string& path) {
-        return server_->uploadDocument(token_, path.substr(path.rfind('/') + 1), "application/pdf",
-                                       readFile(path));
-    }
-
-    static TestServer* server_;
-    static std::string user_;
-    static std::string token_;
+    static void SetUpTestSuite() { startServer("lease", "lease.reviewer@example.com"); }
 };
-TestServer* LeaseWorkflow::server_ = nullptr;
-std::string LeaseWorkflow::user_;
-std::string LeaseWorkflow::token_;
 
 TEST_F(LeaseWorkflow, AbstractAmendmentReviewAndPacket) {
     const std::string dir = sourceDir() + "/tests/data/workflows/lease";
     const auto golden = nlohmann::json::parse(readFile(dir + "/lease_intelligence.golden.json"));
-    const std::string lease = upload(dir + "/office_lease.pdf");
-    const std::string amendment = upload(dir + "/lease_amendment.pdf");
+    const std::string lease = uploadPdf(dir + "/office_lease.pdf");
+    const std::string amendment = uploadPdf(dir + "/lease_amendment.pdf");
     for (const auto& id : {lease, amendment}) {
-        ASSERT_EQ(
-            server_->pollStatus("/api/v1/documents/" + id, token_, {"embedded", "error"})["status"],
-            "embedded");
+        ASSERT_EQ(server_->waitForDocument(id, token_)["status"], "embedded");
     }
     const auto started =
         server_->request("POST", "/api/v1/verticals/lease/runs",
@@ -58,7 +34,7 @@ TEST_F(LeaseWorkflow, AbstractAmendmentReviewAndPacket) {
     ASSERT_EQ(started.status, 202) << started.body;
     const std::string path =
         "/api/v1/verticals/lease/runs/" + started.json()["run_id"].get<std::string>();
-    auto run = server_->pollStatus(path, token_, {"pending_review", "failed"});
+    auto run = waitForRun(path);
     ASSERT_EQ(run["status"], "pending_review") << run.dump(2);
     const auto& packet = run["review_packet"];
 
@@ -111,7 +87,7 @@ TEST_F(LeaseWorkflow, AbstractAmendmentReviewAndPacket) {
         server_->request("POST", path + "/packets", R"({"packet_type":"lease_abstract"})", token_);
     ASSERT_EQ(generated.status, 201) << generated.body;
     const std::string doc = generated.json()["document"]["doc_id"];
-    const auto d = server_->pollStatus("/api/v1/documents/" + doc, token_, {"embedded", "error"});
+    const auto d = server_->waitForDocument(doc, token_);
     ASSERT_EQ(d["status"], "embedded");
     EXPECT_EQ(d["doc_type"], "packet");
     std::string text;

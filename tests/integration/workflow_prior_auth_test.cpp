@@ -9,48 +9,26 @@
 #include <chrono>
 #include <thread>
 
-#include "support/test_server.h"
+#include "support/plugin_suite.h"
 
 namespace docintel::test {
 namespace {
 
 std::string dataDir() { return sourceDir() + "/tests/data/workflows/healthcare"; }
 
-class PriorAuthWorkflow : public ::testing::Test {
+class PriorAuthWorkflow : public PluginSuite {
   protected:
     static void SetUpTestSuite() {
-        TestServer::Options options;
-        options.plugins = {std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/healthcare.so"};
-        server_ = new TestServer(options);
-        user_ = server_->createUser("reviewer@example.com");
-        token_ = server_->token(user_, TestServer::allScopes());
-        request_doc_ = new std::string(upload(dataDir() + "/prior_auth_request.pdf"));
-        policy_doc_ = new std::string(upload(dataDir() + "/payer_policy.pdf"));
-        ASSERT_EQ(waitForDocument(*request_doc_)["status"], "embedded");
-        ASSERT_EQ(waitForDocument(*policy_doc_)["status"], "embedded");
+        startServer("healthcare", "reviewer@example.com");
+        request_doc_ = new std::string(uploadPdf(dataDir() + "/prior_auth_request.pdf"));
+        policy_doc_ = new std::string(uploadPdf(dataDir() + "/payer_policy.pdf"));
+        ASSERT_EQ(server_->waitForDocument(*request_doc_, token_)["status"], "embedded");
+        ASSERT_EQ(server_->waitForDocument(*policy_doc_, token_)["status"], "embedded");
     }
     static void TearDownTestSuite() {
         delete request_doc_;
         delete policy_doc_;
-        delete server_;
-    }
-
-    /// Uploads a PDF of the test data through the direct-upload API; returns its id.
-    static std::string upload(const std::string& path, const std::string& token = token_) {
-        return server_->uploadDocument(token, path.substr(path.rfind('/') + 1), "application/pdf",
-                                       readFile(path));
-    }
-
-    static nlohmann::json waitForDocument(const std::string& id) {
-        nlohmann::json doc;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-        while (std::chrono::steady_clock::now() < deadline) {
-            doc = server_->get("/api/v1/documents/" + id, token_).json();
-            const std::string status = doc.value("status", "");
-            if (status == "embedded" || status == "error") return doc;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        return doc;
+        PluginSuite::TearDownTestSuite();
     }
 
     static std::string runPath(const std::string& run_id) {
@@ -70,26 +48,9 @@ class PriorAuthWorkflow : public ::testing::Test {
         return r.json();
     }
 
-    static nlohmann::json waitForRun(const std::string& run_id) {
-        nlohmann::json run;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (std::chrono::steady_clock::now() < deadline) {
-            run = server_->get(runPath(run_id), token_).json();
-            if (run.value("status", "") != "running") return run;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        return run;
-    }
-
-    static TestServer* server_;
-    static std::string user_;
-    static std::string token_;
     static std::string* request_doc_;
     static std::string* policy_doc_;
 };
-TestServer* PriorAuthWorkflow::server_ = nullptr;
-std::string PriorAuthWorkflow::user_;
-std::string PriorAuthWorkflow::token_;
 std::string* PriorAuthWorkflow::request_doc_ = nullptr;
 std::string* PriorAuthWorkflow::policy_doc_ = nullptr;
 
@@ -170,7 +131,7 @@ TEST_F(PriorAuthWorkflow, StartIsRefusedForBadInputsDocumentsAndCallers) {
     EXPECT_EQ(
         server_->get(runPath(run["run_id"]), server_->token(user_, {"workflows:write"})).status,
         403);
-    waitForRun(run["run_id"]);
+    waitForRun(runPath(run["run_id"]));
 }
 
 TEST_F(PriorAuthWorkflow, RunReviewApproveAndPacket) {
@@ -179,7 +140,7 @@ TEST_F(PriorAuthWorkflow, RunReviewApproveAndPacket) {
     const auto started = startRun();
     EXPECT_EQ(started["status"], "running");
     const std::string run_id = started["run_id"];
-    auto run = waitForRun(run_id);
+    auto run = waitForRun(runPath(run_id));
     const auto wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::steady_clock::now() - started_at)
                              .count();
@@ -328,7 +289,7 @@ TEST_F(PriorAuthWorkflow, RunReviewApproveAndPacket) {
                                            .count()));
     const std::string packet_doc = g["document"]["doc_id"];
     EXPECT_EQ(g["document"]["content_type"], "application/pdf");
-    const auto doc = waitForDocument(packet_doc);
+    const auto doc = server_->waitForDocument(packet_doc, token_);
     ASSERT_EQ(doc["status"], "embedded") << doc.dump();
     EXPECT_EQ(doc["doc_type"], "packet");
     std::string text;
@@ -357,7 +318,7 @@ TEST_F(PriorAuthWorkflow, RunReviewApproveAndPacket) {
 
 TEST_F(PriorAuthWorkflow, UnresolvedRequiredCriteriaBlockThePacket) {
     const std::string run_id = startRun()["run_id"];
-    ASSERT_EQ(waitForRun(run_id)["status"], "pending_review");
+    ASSERT_EQ(waitForRun(runPath(run_id))["status"], "pending_review");
     const auto approved =
         server_->request("POST", runPath(run_id) + "/approve", R"({"confirm":true})", token_);
     ASSERT_EQ(approved.status, 200) << approved.body;
@@ -377,7 +338,7 @@ TEST_F(PriorAuthWorkflow, UnresolvedRequiredCriteriaBlockThePacket) {
 
 TEST_F(PriorAuthWorkflow, ReviewTasksDriveTheRun) {
     const std::string run_id = startRun()["run_id"];
-    ASSERT_EQ(waitForRun(run_id)["status"], "pending_review");
+    ASSERT_EQ(waitForRun(runPath(run_id))["status"], "pending_review");
     const auto created =
         server_->request("POST", "/api/v1/reviews",
                          nlohmann::json{{"vertical", "healthcare"},

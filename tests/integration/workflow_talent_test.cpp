@@ -12,27 +12,23 @@
 #include <fstream>
 #include <thread>
 
-#include "support/test_server.h"
+#include "support/plugin_suite.h"
 
 namespace docintel::test {
 namespace {
 
 const std::string kDir = sourceDir() + "/tests/data/workflows/talent";
 
-class TalentWorkflow : public ::testing::Test {
+class TalentWorkflow : public PluginSuite {
   protected:
     static void SetUpTestSuite() {
-        TestServer::Options options;
-        options.plugins = {std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/talent.so"};
-        server_ = new TestServer(options);
-        user_ = server_->createUser("talent.reviewer@example.com");
-        token_ = server_->token(user_, TestServer::allScopes());
+        startServer("talent", "talent.reviewer@example.com");
         golden_ = new nlohmann::json(
             nlohmann::json::parse(readFile(kDir + "/talent_workflows.golden.json")));
         job_ = upload("job_description.pdf");
     }
     static void TearDownTestSuite() {
-        delete server_;
+        PluginSuite::TearDownTestSuite();
         delete golden_;
     }
 
@@ -87,7 +83,7 @@ class TalentWorkflow : public ::testing::Test {
         EXPECT_EQ(started.status, 202) << started.body;
         const std::string path =
             "/api/v1/verticals/talent/runs/" + started.json()["run_id"].get<std::string>();
-        const auto run = server_->pollStatus(path, token_, {"pending_review", "failed"});
+        const auto run = waitForRun(path);
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - t0)
                             .count();
@@ -196,15 +192,9 @@ class TalentWorkflow : public ::testing::Test {
         }
     }
 
-    static TestServer* server_;
-    static std::string user_;
-    static std::string token_;
     static std::string job_;
     static nlohmann::json* golden_;
 };
-TestServer* TalentWorkflow::server_ = nullptr;
-std::string TalentWorkflow::user_;
-std::string TalentWorkflow::token_;
 std::string TalentWorkflow::job_;
 nlohmann::json* TalentWorkflow::golden_ = nullptr;
 

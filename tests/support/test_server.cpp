@@ -305,15 +305,7 @@ std::map<int, std::string> TestServer::pageTexts(const std::string& document_id,
 }
 
 nlohmann::json TestServer::waitForDocument(const std::string& id, const std::string& token) const {
-    nlohmann::json doc;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (std::chrono::steady_clock::now() < deadline) {
-        doc = get("/api/v1/documents/" + id, token).json();
-        const std::string status = doc.value("status", "");
-        if (status == "embedded" || status == "error") return doc;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return doc;
+    return pollStatus("/api/v1/documents/" + id, token, {"embedded", "error"}, 60);
 }
 
 }  // namespace docintel::test
