@@ -12,6 +12,16 @@ std::int64_t nowEpochSeconds() {
         .count();
 }
 
+std::string isoFromEpoch(std::int64_t epoch_seconds) {
+    if (epoch_seconds <= 0) return {};
+    const std::time_t t = static_cast<std::time_t>(epoch_seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
 std::string nowIso8601() {
     const auto now = std::chrono::system_clock::now();
     const auto ms =

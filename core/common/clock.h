@@ -12,6 +12,9 @@ std::int64_t nowEpochSeconds();
 /// Milliseconds since `start` on the steady clock: durations for logs and responses.
 double millisecondsSince(std::chrono::steady_clock::time_point start);
 
+/// An epoch time as RFC 3339 UTC seconds, e.g. 2026-11-22T02:36:41Z; "" for 0 or less.
+std::string isoFromEpoch(std::int64_t epoch_seconds);
+
 /// Current UTC time as RFC 3339 with milliseconds, e.g. 2026-11-22T02:36:41.123Z.
 std::string nowIso8601();
 

@@ -25,15 +25,6 @@ std::string safeName(const std::string& filename) {
     return out.substr(0, 120);
 }
 
-std::string isoFromEpoch(std::int64_t epoch) {
-    std::time_t t = static_cast<std::time_t>(epoch);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 plugin::HttpResponse failure(int status, const std::string& code, const std::string& message) {
     return plugin::HttpResponse::json(status, {{"detail", message}, {"code", code}});
 }
@@ -84,7 +75,7 @@ plugin::Result<nlohmann::json> UploadService::create(const plugin::Principal& ca
                           {"upload_headers", {{"Content-Type", d.content_type}}},
                           {"storage_source_path", d.storage_key},
                           {"gcs_source_path", d.storage_key},
-                          {"expires_at", isoFromEpoch(grant.expires)},
+                          {"expires_at", common::isoFromEpoch(grant.expires)},
                           {"max_size", limits_.max_bytes},
                           {"status", created->status}};
 }

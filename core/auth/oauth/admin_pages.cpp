@@ -1,11 +1,11 @@
 #include "auth/oauth/admin_pages.h"
 
-#include <ctime>
 #include <map>
 
 #include "auth/oauth/authorization_flow.h"
 #include "auth/oauth/page_renderer.h"
 #include "auth/oauth/token_cipher.h"
+#include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
 
@@ -45,30 +45,6 @@ std::string noticeText(const std::map<std::string, std::string>& query) {
 std::string param(const std::map<std::string, std::string>& form, const std::string& name) {
     auto it = form.find(name);
     return it == form.end() ? std::string() : it->second;
-}
-
-std::string isoFromEpoch(std::int64_t epoch) {
-    if (epoch <= 0) return {};
-    const std::time_t t = static_cast<std::time_t>(epoch);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-/// "/admin/users/x/scopes" → {"users","x","scopes"}; "/admin" → {}.
-std::vector<std::string> segments(const std::string& path) {
-    std::vector<std::string> out;
-    const std::string rest = path.size() > 6 ? path.substr(6) : std::string();
-    std::size_t start = 0;
-    while (start < rest.size()) {
-        auto slash = rest.find('/', start);
-        if (slash == std::string::npos) slash = rest.size();
-        if (slash > start) out.push_back(urlDecode(rest.substr(start, slash - start)));
-        start = slash + 1;
-    }
-    return out;
 }
 
 /// "ID[:role]" items separated by spaces, commas or new lines.
@@ -156,7 +132,7 @@ nlohmann::json AdminPages::scopeChoices(const std::vector<std::string>& held) co
 }
 
 plugin::HttpResponse AdminPages::handle(const http::RawRequest& r) {
-    const auto seg = segments(r.path);
+    const auto seg = pathSegments(r.path, "/admin");
     if (seg.size() == 1 && seg[0] == "login") {
         if (r.method != "GET") return message(nullptr, 405, "Not allowed", "Use GET.", true);
         return login();
@@ -574,8 +550,9 @@ plugin::HttpResponse AdminPages::applicationPage(const Session& s, const std::st
     nlohmann::json secrets = nlohmann::json::array();
     for (auto sec : (*app)["secrets"]) {
         const auto expires = sec["expires_at"];
-        sec["expires_text"] = expires.is_number() ? isoFromEpoch(expires.get<std::int64_t>())
-                                                  : std::string("no expiry");
+        sec["expires_text"] = expires.is_number()
+                                  ? common::isoFromEpoch(expires.get<std::int64_t>())
+                                  : std::string("no expiry");
         secrets.push_back(sec);
     }
     nlohmann::json view = {
@@ -598,7 +575,7 @@ plugin::HttpResponse AdminPages::secretPage(const Session& s, const nlohmann::js
                            {"rotated", rotated}};
     if (rotated && application.contains("previous_secret_expires_at")) {
         view["previous_expires_text"] =
-            isoFromEpoch(application["previous_secret_expires_at"].get<std::int64_t>());
+            common::isoFromEpoch(application["previous_secret_expires_at"].get<std::int64_t>());
     }
     return render(&s, "admin_secret", view, rotated ? 200 : 201);
 }

@@ -117,20 +117,6 @@ plugin::Result<ClientForm> readClientForm(const http::RawRequest& r, bool reject
     return out;
 }
 
-/// "/admin/api/users/x/scopes" → {"users","x","scopes"}.
-std::vector<std::string> segmentsAfter(const std::string& path, const std::string& prefix) {
-    std::vector<std::string> out;
-    std::string rest = path.substr(prefix.size());
-    std::size_t start = 0;
-    while (start < rest.size()) {
-        auto slash = rest.find('/', start);
-        if (slash == std::string::npos) slash = rest.size();
-        if (slash > start) out.push_back(urlDecode(rest.substr(start, slash - start)));
-        start = slash + 1;
-    }
-    return out;
-}
-
 }  // namespace
 
 OAuthServer::OAuthServer(OAuthSettings settings, storage::Database& db, const TokenService& tokens,
@@ -386,7 +372,7 @@ plugin::HttpResponse OAuthServer::adminRequest(const http::RawRequest& r,
         }
     }
     const std::string actor = principal->user_id;
-    const auto seg = segmentsAfter(r.path, "/admin/api/");
+    const auto seg = pathSegments(r.path, "/admin/api/");
     const std::string& m = r.method;
     plugin::Result<nlohmann::json> out = plugin::Error::notFound("no such admin route");
     int status = 200;

@@ -40,6 +40,19 @@ void forEachPair(const std::string& text, F each) {
 
 }  // namespace
 
+std::vector<std::string> pathSegments(const std::string& path, const std::string& prefix) {
+    std::vector<std::string> out;
+    const std::string rest = path.size() > prefix.size() ? path.substr(prefix.size()) : "";
+    std::size_t start = 0;
+    while (start < rest.size()) {
+        auto slash = rest.find('/', start);
+        if (slash == std::string::npos) slash = rest.size();
+        if (slash > start) out.push_back(urlDecode(rest.substr(start, slash - start)));
+        start = slash + 1;
+    }
+    return out;
+}
+
 std::string urlDecode(std::string s) {
     // Poco turns '+' into a space only after a '?'.
     for (char& c : s) {

@@ -26,6 +26,10 @@ void addNoStore(plugin::HttpResponse& response);
 /// Percent-decoding with '+' as a space; "" when malformed.
 std::string urlDecode(std::string s);
 
+/// The percent-decoded, non-empty path segments after `prefix`:
+/// pathSegments("/admin/api/users/x/scopes", "/admin/api/") → {"users","x","scopes"}.
+std::vector<std::string> pathSegments(const std::string& path, const std::string& prefix);
+
 /// application/x-www-form-urlencoded (or a query string) as name → first value. A repeated
 /// name makes `duplicate` true (RFC 6749 §3.1: parameters must not repeat).
 std::map<std::string, std::string> parseForm(const std::string& text, bool* duplicate = nullptr);
