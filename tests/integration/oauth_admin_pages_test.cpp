@@ -96,31 +96,15 @@ class AdminBrowser {
     std::string csrf_;
 };
 
-class OAuthAdminPagesTest : public ::testing::Test {
+class OAuthAdminPagesTest : public OAuthSuite {
   protected:
-    static void SetUpTestSuite() {
-        sink_ = new SmtpSink();
-        TestServer::Options options;
-        options.smtp_port = sink_->port();
-        server_ = new TestServer(options);
-        const std::string admin_id = server_->createUser("root@pages.test");
-        server_->db().scalar("UPDATE users SET is_admin = true WHERE id = '" + admin_id + "'");
-        admin_token_ = new std::string(server_->token(admin_id, TestServer::allScopes(), 3600));
-    }
-    static void TearDownTestSuite() {
-        delete server_;
-        delete sink_;
-        delete admin_token_;
-    }
-
-    static int port() { return server_->port(); }
-    static std::string base() { return server_->baseUrl(); }
+    static void SetUpTestSuite() { startServer("root@pages.test"); }
 
     static Response api(const std::string& method, const std::string& path,
                         const nlohmann::json& body = nullptr) {
         return send(port(), method, path, body.is_null() ? "" : body.dump(),
                     body.is_null() ? "" : "application/json",
-                    {{"Authorization", "Bearer " + *admin_token_}});
+                    {{"Authorization", "Bearer " + admin_token_}});
     }
 
     /// An administrator browser signed in (password "correct horse", no MFA).
@@ -174,10 +158,6 @@ class OAuthAdminPagesTest : public ::testing::Test {
         }
         return {};
     }
-
-    static inline TestServer* server_ = nullptr;
-    static inline SmtpSink* sink_ = nullptr;
-    static inline std::string* admin_token_ = nullptr;
 };
 
 TEST_F(OAuthAdminPagesTest, PagesNeedASignInAndAreNotInTheOpenApiDocument) {

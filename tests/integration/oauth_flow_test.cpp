@@ -14,25 +14,9 @@ namespace {
 constexpr const char* kRedirect = "http://127.0.0.1:9999/callback";
 constexpr const char* kVerifier = "verifier-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFG";
 
-class OAuthFlowTest : public ::testing::Test {
+class OAuthFlowTest : public OAuthSuite {
   protected:
-    static void SetUpTestSuite() {
-        sink_ = new SmtpSink();
-        TestServer::Options options;
-        options.smtp_port = sink_->port();
-        server_ = new TestServer(options);
-        const std::string admin_id = server_->createUser("admin@flow.test");
-        server_->db().scalar("UPDATE users SET is_admin = true WHERE id = '" + admin_id + "'");
-        admin_token_ = new std::string(server_->token(admin_id, TestServer::allScopes(), 3600));
-    }
-    static void TearDownTestSuite() {
-        delete server_;
-        delete sink_;
-        delete admin_token_;
-    }
-
-    static int port() { return server_->port(); }
-    static std::string base() { return server_->baseUrl(); }
+    static void SetUpTestSuite() { startServer("admin@flow.test"); }
     static std::string restResource() { return base() + "/api/v1"; }
     static std::string mcpResource() {
         return send(port(), "GET", "/.well-known/oauth-protected-resource/mcp")
@@ -44,7 +28,7 @@ class OAuthFlowTest : public ::testing::Test {
                           const nlohmann::json& body = nullptr) {
         return send(port(), method, path, body.is_null() ? "" : body.dump(),
                     body.is_null() ? "" : "application/json",
-                    {{"Authorization", "Bearer " + *admin_token_}});
+                    {{"Authorization", "Bearer " + admin_token_}});
     }
 
     /// A person with password "correct horse" and the given scope grants.
@@ -139,10 +123,6 @@ class OAuthFlowTest : public ::testing::Test {
     }
 
     static std::string error(const Response& r) { return r.json().value("error", ""); }
-
-    static inline TestServer* server_ = nullptr;
-    static inline SmtpSink* sink_ = nullptr;
-    static inline std::string* admin_token_ = nullptr;
 };
 
 TEST_F(OAuthFlowTest, DiscoveryNamesEveryEndpointAndOnlyS256) {

@@ -4,6 +4,8 @@
 // client socket bound to a chosen source address, the browser steps of /authorize, and an
 // SMTP sink that captures the e-mailed sign-in codes.
 
+#include <gtest/gtest.h>
+
 #include <Poco/Base64Encoder.h>
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
@@ -258,6 +260,34 @@ class SmtpSink {
     std::mutex mutex_;  // guards messages_
     std::condition_variable cv_;
     std::vector<std::string> messages_;
+};
+
+/// The fixture of the OAuth integration suites: a server whose mail goes to an SmtpSink, and
+/// an administrator `admin_token_` is a REST token of.
+class OAuthSuite : public ::testing::Test {
+  protected:
+    static void startServer(const std::string& admin_email) {
+        sink_ = new SmtpSink();
+        TestServer::Options options;
+        options.smtp_port = sink_->port();
+        server_ = new TestServer(options);
+        const std::string admin_id = server_->createUser(admin_email);
+        server_->db().scalar("UPDATE users SET is_admin = true WHERE id = '" + admin_id + "'");
+        admin_token_ = server_->token(admin_id, TestServer::allScopes(), 3600);
+    }
+    static void TearDownTestSuite() {
+        delete server_;
+        delete sink_;
+        server_ = nullptr;
+        sink_ = nullptr;
+    }
+
+    static int port() { return server_->port(); }
+    static std::string base() { return server_->baseUrl(); }
+
+    static inline TestServer* server_ = nullptr;
+    static inline SmtpSink* sink_ = nullptr;
+    static inline std::string admin_token_;
 };
 
 }  // namespace docintel::test::oauth
