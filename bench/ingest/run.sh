@@ -14,29 +14,17 @@ start_bench_server 18282 "documents:read documents:write"
 
 python3 - "$port" "$token" "$docs" "../shared/datasets/beir-scifact/corpus.jsonl" "$work/server.log" \
   "${DOCINTEL_WORKER_THREADS:-2}" <<'PY'
-import concurrent.futures, json, re, sys, time, urllib.request
+import concurrent.futures, json, re, sys, time
+sys.path.insert(0, "bench")
+from bench_api import Api
 
 port, token, limit, corpus, log = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 workers = int(sys.argv[6])
-base = f"http://127.0.0.1:{port}"
-
-def call(method, path, body=None, headers=None, url=None):
-    data = json.dumps(body).encode() if isinstance(body, dict) else body
-    h = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    h.update(headers or {})
-    req = urllib.request.Request(url or base + path, data=data, method=method, headers=h)
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read() or b"{}")
+api = Api(port, token)
 
 def ingest(doc):
     text = (doc["title"] + "\n\n" + doc["text"]).encode()
-    s = call("POST", "/api/v1/uploads", {"filename": doc["_id"] + ".txt",
-                                          "content_type": "text/plain", "file_size": len(text)})
-    call("PUT", None, text, {"Content-Type": "text/plain"}, url=s["upload_url"])
-    call("POST", "/api/v1/uploads/complete", {"filename": doc["_id"] + ".txt",
-         "file_size": len(text), "doc_id": s["doc_id"],
-         "storage_source_path": s["storage_source_path"]})
-    return s["doc_id"]
+    return api.upload(doc["_id"] + ".txt", text, "text/plain")
 
 docs = [json.loads(line) for line in open(corpus)]
 if limit: docs = docs[:limit]
@@ -44,12 +32,7 @@ start = time.time()
 with concurrent.futures.ThreadPoolExecutor(8) as pool:
     ids = list(pool.map(ingest, docs))
 uploaded = time.time()
-while True:
-    listed = call("GET", "/api/v1/documents")["documents"]
-    done = [d for d in listed if d["status"] in ("embedded", "error")]
-    if len(done) >= len(ids):
-        break
-    time.sleep(0.5)
+listed = api.wait_all(len(ids))
 wall = time.time() - start
 errors = sum(1 for d in listed if d["status"] == "error")
 encode_ms = chunks = 0

@@ -19,12 +19,14 @@ start_bench_server 18383 "documents:read documents:write knowledge:query"
 python3 - "$port" "$token" "${DOCS:-0}" "${QUERIES:-300}" "${RUNS:-3}" "$server_pid" \
   "$work" ../shared/datasets/beir-scifact <<'PY'
 import concurrent.futures, http.client, json, os, random, re, statistics, subprocess, sys, time
-import urllib.request
+sys.path.insert(0, "bench")
+from bench_api import Api
 
 port, token, limit, nq, runs, pid, work, data = sys.argv[1:]
 limit, nq, runs = int(limit), int(nq), int(runs)
 base = f"http://127.0.0.1:{port}"
 auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+api = Api(port, token)
 
 def status(field):
     for line in open(f"/proc/{pid}/status"):
@@ -32,23 +34,9 @@ def status(field):
             return int(line.split()[1]) * 1024
     return 0
 
-def call(method, path, body=None, headers=None, url=None):
-    raw = json.dumps(body).encode() if isinstance(body, dict) else body
-    h = dict(auth)
-    h.update(headers or {})
-    req = urllib.request.Request(url or base + path, data=raw, method=method, headers=h)
-    with urllib.request.urlopen(req) as r:
-        return json.loads(r.read() or b"{}")
-
 def ingest(doc):
     text = (doc["title"] + "\n\n" + doc["text"]).encode()
-    s = call("POST", "/api/v1/uploads", {"filename": doc["_id"] + ".txt",
-                                          "content_type": "text/plain", "file_size": len(text)})
-    call("PUT", None, text, {"Content-Type": "text/plain"}, url=s["upload_url"])
-    call("POST", "/api/v1/uploads/complete", {"filename": doc["_id"] + ".txt",
-         "file_size": len(text), "doc_id": s["doc_id"],
-         "storage_source_path": s["storage_source_path"]})
-    return doc["_id"], s["doc_id"]
+    return doc["_id"], api.upload(doc["_id"] + ".txt", text, "text/plain")
 
 def du(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
@@ -68,11 +56,7 @@ if limit:  # keep the abstracts the chosen claims cite
 start = time.time()
 with concurrent.futures.ThreadPoolExecutor(8) as pool:
     ids = dict(pool.map(ingest, docs))
-while True:
-    listed = call("GET", "/api/v1/documents")["documents"]
-    if sum(d["status"] in ("embedded", "error") for d in listed) >= len(ids):
-        break
-    time.sleep(0.5)
+api.wait_all(len(ids))
 chunks = 0
 for line in open(f"{work}/server.log"):
     if "event=document_chunked" in line:

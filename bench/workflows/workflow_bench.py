@@ -9,31 +9,19 @@ Usage: workflow_bench.py <port> <token> <runs> <work dir>
 """
 
 import html
-import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
+
+sys.path.insert(0, "bench")
+from bench_api import Api  # noqa: E402
 
 port, token, runs, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-base = f"http://127.0.0.1:{port}"
+api = Api(port, token)
 data_root = "tests/data/workflows"
-
-
-def call(method, path, body=None, headers=None, url=None):
-    payload = json.dumps(body).encode() if isinstance(body, dict) else body
-    h = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    h.update(headers or {})
-    req = urllib.request.Request(url or base + path, data=payload, method=method, headers=h)
-    try:
-        with urllib.request.urlopen(req) as r:
-            return r.status, json.loads(r.read() or b"{}")
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"{}")
 
 
 def render_pdf(pages, name):
@@ -55,23 +43,7 @@ def render_pdf(pages, name):
 
 
 def upload(path):
-    data = open(path, "rb").read()
-    name = os.path.basename(path)
-    _, s = call("POST", "/api/v1/uploads", {"filename": name, "content_type": "application/pdf",
-                                             "file_size": len(data)})
-    call("PUT", None, data, {"Content-Type": "application/pdf"}, url=s["upload_url"])
-    call("POST", "/api/v1/uploads/complete", {"filename": name, "file_size": len(data),
-         "content_type": "application/pdf", "doc_id": s["doc_id"],
-         "storage_source_path": s["storage_source_path"]})
-    return s["doc_id"]
-
-
-def wait_doc(doc_id):
-    while True:
-        _, d = call("GET", f"/api/v1/documents/{doc_id}")
-        if d["status"] in ("embedded", "error"):
-            return d
-        time.sleep(0.05)
+    return api.upload(os.path.basename(path), open(path, "rb").read(), "application/pdf")
 
 
 def summary(xs):
@@ -127,7 +99,7 @@ CASES = [
 def bench(case):
     # The plugin was dropped into the running server's folder: wait until its routes answer.
     deadline = time.time() + 30
-    while call("GET", f"/api/v1/workflows/{case['workflow']}/schema")[0] != 200:
+    while api.request("GET", f"/api/v1/workflows/{case['workflow']}/schema")[0] != 200:
         if time.time() > deadline:
             sys.exit(f"the {case['vertical']} plugin did not load")
         time.sleep(0.1)
@@ -137,7 +109,7 @@ def bench(case):
     pages = [p.strip() for p in first] + extra()
     main_id = upload(render_pdf(pages, case["workflow"] + "10"))
     other_id = upload(os.path.join(folder, case["other"]))
-    main_doc, other_doc = wait_doc(main_id), wait_doc(other_id)
+    main_doc, other_doc = api.wait_doc(main_id), api.wait_doc(other_id)
     print(f"{case['workflow']}: input_pages={main_doc['pages']} status={main_doc['status']} "
           f"other_pages={other_doc['pages']}")
 
@@ -145,23 +117,23 @@ def bench(case):
     runs_path = f"/api/v1/verticals/{case['vertical']}/runs"
     for _ in range(runs):
         t0 = time.perf_counter()
-        status, run = call("POST", runs_path, {"workflow": case["workflow"],
+        status, run = api.request("POST", runs_path, {"workflow": case["workflow"],
                                                "document_ids": [main_id],
                                                "inputs": case["inputs"](other_id)})
         assert status == 202, run
         path = f"{runs_path}/{run['run_id']}"
         while True:
-            _, run = call("GET", path)
+            _, run = api.request("GET", path)
             if run["status"] != "running":
                 break
             time.sleep(0.005)
         to_review.append((time.perf_counter() - t0) * 1000)
         assert run["status"] == "pending_review", run
         if case["review"]:
-            call("PUT", path + "/review", {"packet": case["review"](run["review_packet"])})
-        call("POST", path + "/approve", {"confirm": True})
+            api.request("PUT", path + "/review", {"packet": case["review"](run["review_packet"])})
+        api.request("POST", path + "/approve", {"confirm": True})
         t1 = time.perf_counter()
-        status, out = call("POST", path + "/packets", {"packet_type": case["packet_type"]})
+        status, out = api.request("POST", path + "/packets", {"packet_type": case["packet_type"]})
         assert status == 201, out
         packet_ms.append((time.perf_counter() - t1) * 1000)
         render_ms.append(out["render_ms"])

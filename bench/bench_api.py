@@ -1,0 +1,62 @@
+"""The docintel REST calls the Python benchmarks make (bench/ingest, bench/knowledge,
+bench/workflows): JSON requests with the bench token, the direct-upload sequence, and waiting
+for documents to finish ingestion. Import with `sys.path.insert(0, "bench")` from the repo root.
+"""
+
+import json
+import time
+import urllib.error
+import urllib.request
+
+
+class Api:
+    def __init__(self, port, token):
+        self.base = f"http://127.0.0.1:{port}"
+        self.token = token
+
+    def request(self, method, path, body=None, headers=None, url=None):
+        """(status, JSON body); HTTP errors are returned, not raised."""
+        payload = json.dumps(body).encode() if isinstance(body, dict) else body
+        h = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
+        h.update(headers or {})
+        req = urllib.request.Request(url or self.base + path, data=payload, method=method,
+                                     headers=h)
+        try:
+            with urllib.request.urlopen(req) as r:
+                return r.status, json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+    def call(self, method, path, body=None, headers=None, url=None):
+        """The JSON body of a successful request; raises on an HTTP error status."""
+        status, out = self.request(method, path, body, headers, url)
+        if status >= 400:
+            raise RuntimeError(f"{method} {path or url}: {status} {out}")
+        return out
+
+    def upload(self, filename, data, content_type):
+        """create → PUT to the signed URL → complete; returns the document id."""
+        s = self.call("POST", "/api/v1/uploads", {"filename": filename,
+                                                   "content_type": content_type,
+                                                   "file_size": len(data)})
+        self.call("PUT", None, data, {"Content-Type": content_type}, url=s["upload_url"])
+        self.call("POST", "/api/v1/uploads/complete", {
+            "filename": filename, "content_type": content_type, "file_size": len(data),
+            "doc_id": s["doc_id"], "storage_source_path": s["storage_source_path"]})
+        return s["doc_id"]
+
+    def wait_doc(self, doc_id):
+        """The document once it is embedded or failed."""
+        while True:
+            d = self.call("GET", f"/api/v1/documents/{doc_id}")
+            if d["status"] in ("embedded", "error"):
+                return d
+            time.sleep(0.05)
+
+    def wait_all(self, count):
+        """The document list once `count` documents are embedded or failed."""
+        while True:
+            listed = self.call("GET", "/api/v1/documents")["documents"]
+            if sum(d["status"] in ("embedded", "error") for d in listed) >= count:
+                return listed
+            time.sleep(0.5)
