@@ -38,6 +38,7 @@
 #include "knowledge/reranker.h"
 #include "search/hybrid_retriever.h"
 #include "search/keyword_index.h"
+#include "search/ranking_metrics.h"
 #include "search/vector_index.h"
 
 using namespace docintel;
@@ -163,30 +164,7 @@ struct Metrics {
 
 /// nDCG@10 (binary gains) and Recall@100 of one document ranking.
 Metrics score(const std::vector<std::string>& ranking, const std::set<std::string>& relevant) {
-    Metrics m;
-    double dcg = 0, ideal = 0;
-    for (std::size_t i = 0; i < ranking.size() && i < 10; ++i) {
-        if (relevant.count(ranking[i])) dcg += 1 / std::log2(static_cast<double>(i) + 2);
-    }
-    for (std::size_t i = 0; i < relevant.size() && i < 10; ++i) {
-        ideal += 1 / std::log2(static_cast<double>(i) + 2);
-    }
-    m.ndcg10 = ideal > 0 ? dcg / ideal : 0;
-    std::size_t found = 0;
-    for (std::size_t i = 0; i < ranking.size() && i < 100; ++i) found += relevant.count(ranking[i]);
-    m.recall100 = relevant.empty() ? 0 : static_cast<double>(found) / relevant.size();
-    return m;
-}
-
-/// Documents in the order of their best chunk.
-template <typename Hits>
-std::vector<std::string> documents(const Hits& hits) {
-    std::vector<std::string> out;
-    std::set<std::string> seen;
-    for (const auto& h : hits) {
-        if (seen.insert(h.document_id).second) out.push_back(h.document_id);
-    }
-    return out;
+    return {search::ndcgAt(10, ranking, relevant), search::recallAt(100, ranking, relevant)};
 }
 
 struct Query {
@@ -217,15 +195,16 @@ std::vector<std::string> rankDocuments(const Bench& b, const Query& q, Method me
         case Method::kBm25: {
             auto hits = b.keywords.search(q.text, b.scope, retrieval.candidates);
             if (!hits) throw std::runtime_error(hits.error().message);
-            return documents(*hits);
+            return search::documentsInOrder(*hits);
         }
         case Method::kDense:
-            return documents(b.vectors.search(q.vector, b.scope, retrieval.candidates));
+            return search::documentsInOrder(
+                b.vectors.search(q.vector, b.scope, retrieval.candidates));
         case Method::kHybrid:
         case Method::kHybridRerank: {
             auto fused = b.retriever.retrieve(q.text, q.vector, b.scope, retrieval);
             if (!fused) throw std::runtime_error(fused.error().message);
-            if (method == Method::kHybrid) return documents(*fused);
+            if (method == Method::kHybrid) return search::documentsInOrder(*fused);
             const auto n = std::min(fused->size(), static_cast<std::size_t>(rerank_candidates));
             std::vector<search::Candidate> head(fused->begin(),
                                                 fused->begin() + static_cast<std::ptrdiff_t>(n));
@@ -236,7 +215,7 @@ std::vector<std::string> rankDocuments(const Bench& b, const Query& q, Method me
             std::vector<search::Candidate> out;
             for (const auto i : order) out.push_back(head[i]);
             out.insert(out.end(), fused->begin() + static_cast<std::ptrdiff_t>(n), fused->end());
-            return documents(out);
+            return search::documentsInOrder(out);
         }
     }
     return {};

@@ -27,6 +27,7 @@
 #include "knowledge/knowledge_service.h"
 #include "knowledge/reranker.h"
 #include "search/hybrid_retriever.h"
+#include "search/ranking_metrics.h"
 #include "support/test_server.h"
 
 namespace docintel::knowledge {
@@ -46,27 +47,6 @@ std::string uuidOf(const std::string& id) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012llu", std::stoull(id));
     return buf;
-}
-
-double ndcg10(const std::vector<std::string>& ranking, const std::set<std::string>& relevant) {
-    double dcg = 0, ideal = 0;
-    for (std::size_t i = 0; i < ranking.size() && i < 10; ++i) {
-        if (relevant.count(ranking[i])) dcg += 1 / std::log2(static_cast<double>(i) + 2);
-    }
-    for (std::size_t i = 0; i < relevant.size() && i < 10; ++i) {
-        ideal += 1 / std::log2(static_cast<double>(i) + 2);
-    }
-    return ideal > 0 ? dcg / ideal : 0;
-}
-
-template <typename Hits>
-std::vector<std::string> documents(const Hits& hits) {
-    std::vector<std::string> out;
-    std::set<std::string> seen;
-    for (const auto& h : hits) {
-        if (seen.insert(h.document_id).second) out.push_back(h.document_id);
-    }
-    return out;
 }
 
 TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
@@ -154,9 +134,11 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
         const auto& q = (*qv)[0];
         auto bm25 = (*keywords)->search(text, scope, defaults.retrieval.candidates);
         ASSERT_TRUE(bm25.ok());
-        bm25_total += ndcg10(documents(*bm25), qrels[id]);
-        dense_total += ndcg10(
-            documents(vector_index.search(q, scope, defaults.retrieval.candidates)), qrels[id]);
+        bm25_total += search::ndcgAt(10, search::documentsInOrder(*bm25), qrels[id]);
+        dense_total += search::ndcgAt(
+            10,
+            search::documentsInOrder(vector_index.search(q, scope, defaults.retrieval.candidates)),
+            qrels[id]);
 
         // KnowledgeService::rank: fuse, re-rank the first rerank_candidates.
         auto fused = retriever.retrieve(text, q, scope, defaults.retrieval);
@@ -171,7 +153,7 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
         for (const auto i : rerank(contentWordSet(text), head, head_words, defaults.rerank)) {
             ranked.push_back(head[i]);
         }
-        product_total += ndcg10(documents(ranked), qrels[id]);
+        product_total += search::ndcgAt(10, search::documentsInOrder(ranked), qrels[id]);
     }
     fs::remove_all(dir);
     ASSERT_EQ(asked, static_cast<int>(query_ids.size()));
