@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "support/plugin_suite.h"
 
 namespace docintel::test {

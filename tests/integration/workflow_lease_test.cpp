@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "support/plugin_suite.h"
 
 namespace docintel::test {
