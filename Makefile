@@ -97,6 +97,10 @@ bench-encoder: build model
 bench-ingest: build db model
 	@bench/ingest/run.sh
 
+.PHONY: bench-ingest-memory
+bench-ingest-memory: build db model
+	@bench/ingest/memory.sh
+
 bench-mcp: build db model
 	@bench/mcp/run.sh
 
