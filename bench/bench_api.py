@@ -4,6 +4,7 @@ for documents to finish ingestion. Import with `sys.path.insert(0, "bench")` fro
 """
 
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -60,3 +61,19 @@ class Api:
             if sum(d["status"] in ("embedded", "error") for d in listed) >= count:
                 return listed
             time.sleep(0.5)
+
+
+def ingest_report(log, documents, errors, wall, workers):
+    """Prints documents/s, chunks/s and the share of the workers' time spent inside the encoder
+    (the `encode_ms` of the server's `document_embedded` lines over wall time × workers);
+    returns the number of chunks embedded."""
+    encode_ms = chunks = 0
+    for line in open(log):
+        if "event=document_embedded" in line:
+            encode_ms += int(re.search(r"encode_ms=(\d+)", line).group(1))
+            chunks += int(re.search(r"chunks=(\d+)", line).group(1))
+    share = encode_ms / 1000 / (wall * workers)
+    print(f"documents={documents} errors={errors} chunks={chunks} wall_s={wall:.1f} "
+          f"documents/s={documents / wall:.1f} chunks/s={chunks / wall:.1f} "
+          f"worker_threads={workers} encoder_share={share:.0%} pipeline_overhead={1 - share:.0%}")
+    return chunks

@@ -20,7 +20,7 @@ python3 - "$port" "$token" "${DOCS:-0}" "${QUERIES:-300}" "${RUNS:-3}" "$server_
   "$work" ../shared/datasets/beir-scifact <<'PY'
 import concurrent.futures, http.client, json, os, random, re, statistics, subprocess, sys, time
 sys.path.insert(0, "bench")
-from bench_api import Api
+from bench_api import Api, ingest_report
 
 port, token, limit, nq, runs, pid, work, data = sys.argv[1:]
 limit, nq, runs = int(limit), int(nq), int(runs)
@@ -56,12 +56,10 @@ if limit:  # keep the abstracts the chosen claims cite
 start = time.time()
 with concurrent.futures.ThreadPoolExecutor(8) as pool:
     ids = dict(pool.map(ingest, docs))
-api.wait_all(len(ids))
-chunks = 0
-for line in open(f"{work}/server.log"):
-    if "event=document_chunked" in line:
-        chunks += int(re.search(r"chunks=(\d+)", line).group(1))
-print(f"ingested {len(ids)} documents, {chunks} chunks in {time.time() - start:.0f} s")
+listed = api.wait_all(len(ids))
+chunks = ingest_report(f"{work}/server.log", len(ids),
+                       sum(d["status"] == "error" for d in listed), time.time() - start,
+                       int(os.environ.get("DOCINTEL_WORKER_THREADS", "2")))
 
 def ask(question, document_ids):
     """(ms to the sources frame, ms to the done frame)."""
