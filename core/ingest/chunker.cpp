@@ -123,7 +123,7 @@ void Chunker::addPiece(Piece piece) {
 void Chunker::flush(bool keep_overlap) {
     if (current_.empty()) return;
     TextChunk chunk;
-    chunk.index = static_cast<int>(chunks_.size());
+    chunk.index = next_index_++;
     chunk.page_start = current_.front().page;
     chunk.page_end = current_.back().page;
     chunk.section_path = section_path_;
@@ -156,9 +156,15 @@ void Chunker::flush(bool keep_overlap) {
     current_tokens_ = carried_tokens;
 }
 
+std::vector<TextChunk> Chunker::take() {
+    std::vector<TextChunk> out;
+    out.swap(chunks_);
+    return out;
+}
+
 std::vector<TextChunk> Chunker::finish() {
     flush(false);
-    return std::move(chunks_);
+    return take();
 }
 
 }  // namespace docintel::ingest

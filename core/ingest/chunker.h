@@ -49,7 +49,10 @@ class Chunker {
     Chunker(ChunkerOptions options, TokenCounter count_tokens);
 
     void addPage(const Page& page);
-    /// Flushes the last chunk and returns all chunks.
+    /// Hands over the chunks completed so far (those of earlier pages: a chunk never crosses a
+    /// page), so that a caller storing them as it goes holds about one page's chunks at a time.
+    std::vector<TextChunk> take();
+    /// Flushes the last chunk and returns the chunks not taken yet.
     std::vector<TextChunk> finish();
 
   private:
@@ -68,6 +71,7 @@ class Chunker {
     std::vector<Piece> current_;
     int current_tokens_ = 0;
     std::vector<TextChunk> chunks_;
+    int next_index_ = 0;
 };
 
 }  // namespace docintel::ingest

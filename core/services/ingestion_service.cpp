@@ -14,6 +14,8 @@ namespace docintel::services {
 namespace {
 
 constexpr int kEmbedBatch = 32;
+/// Chunks read, encoded and stored per round: a long document's vectors are never all held.
+constexpr int kEmbedPage = 256;
 
 /// Replaces personal data in every block and heading path of the page (docs/redaction.md);
 /// returns how many spans were replaced.
@@ -59,30 +61,37 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     if (!encoder_) {
         common::log(common::LogLevel::kWarning, "embedding_skipped",
                     {{"document_id", id}, {"reason", "no encoder model loaded"}});
-        auto chunks = documents_.chunks(id);
+        auto chunks = documents_.chunks(id, 0, classify::ClassifierOptions{}.chunks);
         if (chunks) classifyDocument(id, *chunks, {});
         return {};
     }
     if (auto ok = documents_.setStatus(id, "embedding"); !ok) return ok;
-    auto chunks = documents_.chunks(id);
-    if (!chunks) return chunks.error();
-    std::vector<std::string> texts;
-    texts.reserve(chunks->size());
-    for (const auto& c : *chunks) texts.push_back(c.text);
-    const auto started = std::chrono::steady_clock::now();
-    auto vectors = encoder_->encode(texts, kEmbedBatch);
-    const auto encode_ms = static_cast<long long>(common::millisecondsSince(started));
-    if (!vectors) return vectors.error();
-    // Before `embedded` is visible, so an embedded document always has its class.
-    classifyDocument(id, *chunks, *vectors);
-    if (auto ok = documents_.storeEmbeddings(id, *vectors, encoder_->modelName(),
-                                             encoder_->modelVersion(), "embedded");
-        !ok) {
-        return ok;
+    long long encode_ms = 0;
+    std::size_t embedded = 0;
+    for (int first = 0;; first += kEmbedPage) {
+        auto chunks = documents_.chunks(id, first, kEmbedPage);
+        if (!chunks) return chunks.error();
+        const bool last = chunks->size() < static_cast<std::size_t>(kEmbedPage);
+        std::vector<std::string> texts;
+        texts.reserve(chunks->size());
+        for (const auto& c : *chunks) texts.push_back(c.text);
+        const auto started = std::chrono::steady_clock::now();
+        auto vectors = encoder_->encode(texts, kEmbedBatch);
+        encode_ms += static_cast<long long>(common::millisecondsSince(started));
+        if (!vectors) return vectors.error();
+        // Before `embedded` is visible, so an embedded document always has its class.
+        if (first == 0) classifyDocument(id, *chunks, *vectors);
+        if (auto ok = documents_.storeEmbeddings(id, first, *vectors, encoder_->modelName(),
+                                                 encoder_->modelVersion(), last ? "embedded" : "");
+            !ok) {
+            return ok;
+        }
+        embedded += texts.size();
+        if (last) break;
     }
     common::log(common::LogLevel::kInfo, "document_embedded",
                 {{"document_id", id},
-                 {"chunks", std::to_string(texts.size())},
+                 {"chunks", std::to_string(embedded)},
                  {"encode_ms", std::to_string(encode_ms)},
                  {"model", encoder_->modelName()}});
     return context.mark("embedded");
@@ -130,7 +139,7 @@ void IngestionService::classifyDocument(const std::string& id,
 
 plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobContext& context) {
     const std::string& id = d.id;
-    if (auto ok = documents_.setStatus(id, "chunking"); !ok) return ok;
+    if (auto ok = documents_.startChunking(id); !ok) return ok;
     const std::string path = objects_.localPath(d.storage_key);
     if (path.empty()) {
         return documents_.fail(id, "unreadable_document", "the stored file is missing");
@@ -147,14 +156,34 @@ plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobCont
     }
     ingest::Chunker chunker(options, count);
     int pages = 0;
+    std::size_t stored = 0;
     redact::Redactor redactor;  // one numbering of placeholders for the whole document
     std::size_t redacted = 0;
+    // Chunks are stored as pages are read, so a large file's text is never held whole.
+    auto store = [&](std::vector<ingest::TextChunk> batch) -> plugin::Status {
+        std::vector<storage::Chunk> rows;
+        rows.reserve(batch.size());
+        for (auto& c : batch) {
+            storage::Chunk out;
+            out.chunk_index = c.index;
+            out.text = std::move(c.text);
+            out.page_start = c.page_start;
+            out.page_end = c.page_end;
+            out.section_path = std::move(c.section_path);
+            out.char_start = c.char_start;
+            out.char_end = c.char_end;
+            out.token_count = c.token_count;
+            rows.push_back(std::move(out));
+        }
+        stored += rows.size();
+        return documents_.appendChunks(id, rows);
+    };
     const plugin::Status parsed =
         ingest::parseFilePages(path, *type, [&](ingest::Page&& page) -> plugin::Status {
             if (d.redact_pii) redacted += redactPage(page, redactor);
             chunker.addPage(page);
             pages = std::max(pages, page.number);
-            return {};
+            return store(chunker.take());
         });
     if (!parsed) {
         if (parsed.error().http_status >= 500) return parsed;  // retried
@@ -162,26 +191,14 @@ plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobCont
                     {{"document_id", id}, {"code", parsed.error().code}});
         return documents_.fail(id, parsed.error().code, parsed.error().message);
     }
-    std::vector<storage::Chunk> chunks;
-    for (auto& c : chunker.finish()) {
-        storage::Chunk out;
-        out.chunk_index = c.index;
-        out.text = std::move(c.text);
-        out.page_start = c.page_start;
-        out.page_end = c.page_end;
-        out.section_path = std::move(c.section_path);
-        out.char_start = c.char_start;
-        out.char_end = c.char_end;
-        out.token_count = c.token_count;
-        chunks.push_back(std::move(out));
-    }
-    if (chunks.empty()) {
+    if (auto ok = store(chunker.finish()); !ok) return ok;
+    if (stored == 0) {
         return documents_.fail(id, "no_text_found", "no text could be extracted from the file");
     }
-    if (auto ok = documents_.replaceChunks(id, chunks, pages, "chunked"); !ok) return ok;
+    if (auto ok = documents_.finishChunking(id, pages, "chunked"); !ok) return ok;
     common::log(common::LogLevel::kInfo, "document_chunked",
                 {{"document_id", id},
-                 {"chunks", std::to_string(chunks.size())},
+                 {"chunks", std::to_string(stored)},
                  {"pages", std::to_string(pages)},
                  {"pii_redacted", std::to_string(redacted)}});
     return context.mark("chunked");

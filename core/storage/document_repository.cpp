@@ -60,7 +60,7 @@ constexpr Statement kChunks{
     "document_chunks",
     "SELECT id, chunk_index, text, page_start, page_end, section_path::text, char_start, "
     "char_end, token_count, coalesce(model, ''), coalesce(model_version, '') FROM chunks "
-    "WHERE document_id = $1 ORDER BY chunk_index"};
+    "WHERE document_id = $1 AND chunk_index >= $2 ORDER BY chunk_index LIMIT $3"};
 constexpr Statement kPassages{
     "document_passages",
     "SELECT c.id, c.chunk_index, c.text, c.page_start, c.page_end, c.section_path::text, "
@@ -216,6 +216,7 @@ plugin::Result<std::string> DocumentRepository::requestEmbedding(const std::stri
 plugin::Status DocumentRepository::fail(const std::string& id, const std::string& code,
                                         const std::string& message) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kDeleteChunks, id);  // a failed document has nothing to search or cite
         tx.exec(kFail, id, code, message);
         return true;
     }));
@@ -237,24 +238,41 @@ plugin::Status DocumentRepository::setStatus(const std::string& id, const std::s
     }));
 }
 
-plugin::Status DocumentRepository::replaceChunks(const std::string& id,
-                                                 const std::vector<Chunk>& chunks, int pages,
-                                                 const std::string& status) {
+plugin::Status DocumentRepository::startChunking(const std::string& id) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
-        tx.exec(kDeleteChunks, id);
+        tx.exec(kDeleteChunks, id);  // what an interrupted attempt stored
+        tx.exec(kSetStatus, id, "chunking");
+        return true;
+    }));
+}
+
+plugin::Status DocumentRepository::appendChunks(const std::string& id,
+                                                const std::vector<Chunk>& chunks) {
+    if (chunks.empty()) return {};
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         for (const auto& c : chunks) {
             tx.exec(kInsertChunk, id, c.chunk_index, c.text, c.page_start, c.page_end,
                     nlohmann::json(c.section_path).dump(), c.char_start, c.char_end, c.token_count);
         }
+        return true;
+    }));
+}
+
+plugin::Status DocumentRepository::finishChunking(const std::string& id, int pages,
+                                                  const std::string& status) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kSetChunked, id, status, pages);
         return true;
     }));
 }
 
-plugin::Result<std::vector<Chunk>> DocumentRepository::chunks(const std::string& id) {
+plugin::Result<std::vector<Chunk>> DocumentRepository::chunks(const std::string& id,
+                                                              int first_index, int count) {
     return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Chunk>> {
         std::vector<Chunk> out;
-        for (const auto& r : tx.exec(kChunks, id)) out.push_back(rowToChunk(r));
+        for (const auto& r : tx.exec(kChunks, id, first_index, count)) {
+            out.push_back(rowToChunk(r));
+        }
         return out;
     });
 }
@@ -315,7 +333,7 @@ plugin::Result<std::vector<Document>> DocumentRepository::versionChain(const std
     });
 }
 
-plugin::Status DocumentRepository::storeEmbeddings(const std::string& id,
+plugin::Status DocumentRepository::storeEmbeddings(const std::string& id, int first_index,
                                                    const std::vector<std::vector<float>>& vectors,
                                                    const std::string& model,
                                                    const std::string& model_version,
@@ -331,12 +349,13 @@ plugin::Status DocumentRepository::storeEmbeddings(const std::string& id,
                 hex[2 * b] = kHex[bytes[b] >> 4];
                 hex[2 * b + 1] = kHex[bytes[b] & 15];
             }
-            if (tx.exec(kStoreEmbedding, id, static_cast<int>(i), hex, model, model_version)
-                    .affected_rows() != 1) {
+            const int index = first_index + static_cast<int>(i);
+            if (tx.exec(kStoreEmbedding, id, index, hex, model, model_version).affected_rows() !=
+                1) {
                 return plugin::Error::conflict("conflict", "the chunks changed while embedding");
             }
         }
-        tx.exec(kSetStatus, id, status);
+        if (!status.empty()) tx.exec(kSetStatus, id, status);
         return true;
     }));
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,27 +82,33 @@ class DocumentRepository {
     /// it to `embedding`; `not_chunked` (409) otherwise.
     plugin::Result<std::string> requestEmbedding(const std::string& id,
                                                  const std::string& job_kind);
-    /// Marks the document failed with a machine code and a message.
+    /// Marks the document failed with a machine code and a message, and removes its chunks.
     plugin::Status fail(const std::string& id, const std::string& code, const std::string& message);
     plugin::Status setStatus(const std::string& id, const std::string& status);
     /// Records the document's class (doc_type) and the classifier's confidence in it, unless
     /// the server gave it a type of its own (a packet: doc_type set, no confidence).
     plugin::Status setClassification(const std::string& id, const std::string& doc_type,
                                      double confidence);
-    /// Replaces all chunks of the document and sets its status and page count, atomically.
-    plugin::Status replaceChunks(const std::string& id, const std::vector<Chunk>& chunks, int pages,
-                                 const std::string& status);
-    plugin::Result<std::vector<Chunk>> chunks(const std::string& id);
+    /// Chunks are stored as a document is read, a page at a time (a large file's text is never
+    /// held whole): startChunking removes what an interrupted attempt stored and sets
+    /// `chunking`, appendChunks adds a batch, finishChunking sets the page count and status.
+    plugin::Status startChunking(const std::string& id);
+    plugin::Status appendChunks(const std::string& id, const std::vector<Chunk>& chunks);
+    plugin::Status finishChunking(const std::string& id, int pages, const std::string& status);
+    /// The chunks with index >= `first_index`, at most `count` of them, in index order.
+    plugin::Result<std::vector<Chunk>> chunks(const std::string& id, int first_index = 0,
+                                              int count = std::numeric_limits<int>::max());
     /// The chunks named by (document id, chunk index), in no particular order; missing ones
     /// are left out.
     plugin::Result<std::vector<Passage>> passages(
         const std::vector<std::pair<std::string, int>>& keys);
-    /// Stores one vector per chunk (by chunk index order) with the model that made them and
-    /// sets the status, atomically. Fails with `conflict` when the chunks changed meanwhile.
-    plugin::Status storeEmbeddings(const std::string& id,
+    /// Stores the vectors of the chunks `first_index`, `first_index + 1`, ... with the model
+    /// that made them and, when `status` is not empty, sets the status in the same transaction.
+    /// Fails with `conflict` when the chunks changed meanwhile.
+    plugin::Status storeEmbeddings(const std::string& id, int first_index,
                                    const std::vector<std::vector<float>>& vectors,
                                    const std::string& model, const std::string& model_version,
-                                   const std::string& status);
+                                   const std::string& status = "");
     /// Links `id` as the next version of `previous_id` (version = previous + 1). Fails with
     /// `version_conflict` (409) when `previous_id` already has a successor.
     plugin::Status linkVersion(const std::string& id, const std::string& previous_id,

@@ -93,13 +93,14 @@ class SearchIndexTest : public ::testing::Test {
             c.text = texts[i];
             chunks.push_back(c);
         }
-        EXPECT_TRUE(documents_.replaceChunks(d.id, chunks, 1, "chunked"));
+        EXPECT_TRUE(documents_.appendChunks(d.id, chunks));
+        EXPECT_TRUE(documents_.finishChunking(d.id, 1, "chunked"));
         if (vector_seed) {
             std::vector<std::vector<float>> vectors;
             for (std::size_t i = 0; i < texts.size(); ++i) {
                 vectors.push_back(unitVector(vector_seed + static_cast<int>(i)));
             }
-            EXPECT_TRUE(documents_.storeEmbeddings(d.id, vectors, kModel, "1", "embedded"));
+            EXPECT_TRUE(documents_.storeEmbeddings(d.id, 0, vectors, kModel, "1", "embedded"));
         }
         if (status != "chunked" && status != "embedded") {
             EXPECT_TRUE(documents_.setStatus(d.id, status));

@@ -66,6 +66,37 @@ TEST(Chunker, SentenceSplitsAndOverlapKeepExactSpans) {
     }
 }
 
+TEST(Chunker, TakingChunksPageByPageGivesTheSameChunks) {
+    std::vector<Page> pages;
+    for (int p = 1; p <= 4; ++p) {
+        std::string text;
+        for (int i = 0; i < 12; ++i)
+            text += "Page " + std::to_string(p) + " line " + std::to_string(i) + ". ";
+        pages.push_back({p, {paragraph(text)}, false});
+    }
+    const auto whole = chunk(pages, 20, 4);
+    Chunker chunker({.max_tokens = 20, .overlap_tokens = 4}, approximateTokens);
+    std::vector<TextChunk> taken;
+    std::size_t most_held = 0;
+    for (const auto& p : pages) {
+        chunker.addPage(p);
+        auto batch = chunker.take();
+        for (const auto& c : batch) EXPECT_LE(c.page_start, p.number);
+        most_held = std::max(most_held, batch.size());
+        taken.insert(taken.end(), batch.begin(), batch.end());
+    }
+    auto rest = chunker.finish();
+    taken.insert(taken.end(), rest.begin(), rest.end());
+    ASSERT_EQ(taken.size(), whole.size());
+    EXPECT_LT(most_held, whole.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        EXPECT_EQ(taken[i].index, static_cast<int>(i));
+        EXPECT_EQ(taken[i].text, whole[i].text);
+        EXPECT_EQ(taken[i].page_start, whole[i].page_start);
+        EXPECT_EQ(taken[i].char_start, whole[i].char_start);
+    }
+}
+
 TEST(Chunker, HeadingsOpenChunksAndSetTheSectionPath) {
     const std::vector<Page> pages = {
         {1,
