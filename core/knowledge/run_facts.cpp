@@ -9,6 +9,8 @@
 namespace docintel::knowledge {
 namespace {
 
+/// Letters two words must share to count as the same word in a label match.
+constexpr std::size_t kStemBytes = 5;
 /// Longest value shown in a fact's sentence (bytes); longer values are cut at a word.
 constexpr std::size_t kMaxValueBytes = 400;
 
@@ -61,22 +63,49 @@ std::string escapePointer(const std::string& key) {
     return out;
 }
 
-void walk(const nlohmann::json& node, const std::string& path, std::vector<std::string>& words,
+/// A path segment's words; `item` = an array item's (its descriptor or position).
+struct Segment {
+    std::string words;
+    bool item = false;
+};
+
+void walk(const nlohmann::json& node, const std::string& path, std::vector<Segment>& segments,
           std::vector<RunFact>& out) {
     if (isField(node)) {
         const auto& value = node["value"];
         if (value.is_null()) return;
         RunFact f;
         f.field = path;
-        std::string label;
-        for (const auto& w : words) label += (label.empty() ? "" : " ") + w;
-        if (const std::string own = descriptor(node); !own.empty()) label += " " + own;
+        // The field's own words: its key, or for an array item its array's words and its own
+        // descriptor (else position); a field inside a named item is prefixed by the item's
+        // name ("base rent original"). The segments above make the section.
+        std::size_t own_from = segments.empty() ? 0 : segments.size() - 1;
+        std::string label = segments.empty() ? std::string() : segments.back().words;
+        if (!segments.empty() && segments.back().item) {
+            const std::string own = descriptor(node);
+            if (!own.empty()) label = own;
+            if (own_from > 0) {
+                --own_from;
+                label = segments[own_from].words + " " + label;
+            }
+        } else if (own_from > 0 && segments[own_from - 1].item) {
+            --own_from;
+            label = segments[own_from].words + " " + label;
+        }
+        std::string section;
+        for (std::size_t i = 0; i < own_from; ++i) {
+            if (segments[i].item) continue;  // positions and names of outer items: noise
+            section += (section.empty() ? "" : " ") + segments[i].words;
+        }
         f.label = label;
+        f.section = section;
         f.value = value;
         f.confidence = node["confidence"].is_number() ? node["confidence"].get<double>() : 0.0;
         const auto& source = node.contains("source") ? node["source"] : nlohmann::json();
         if (source.is_object()) {
-            f.document_id = source.value("document_id", "");
+            f.document_id = source.contains("document_id") && source["document_id"].is_string()
+                                ? source["document_id"].get<std::string>()
+                                : "";
             f.page = source.contains("page") && source["page"].is_number_integer()
                          ? source["page"].get<int>()
                          : 1;
@@ -92,17 +121,16 @@ void walk(const nlohmann::json& node, const std::string& path, std::vector<std::
     }
     if (node.is_object()) {
         for (const auto& [key, child] : node.items()) {
-            words.push_back(humanize(key));
-            walk(child, path + "/" + escapePointer(key), words, out);
-            words.pop_back();
+            segments.push_back({humanize(key), false});
+            walk(child, path + "/" + escapePointer(key), segments, out);
+            segments.pop_back();
         }
     } else if (node.is_array()) {
         for (std::size_t i = 0; i < node.size(); ++i) {
-            // An item is named by its descriptor when it has one, else by its position.
             const std::string d = isField(node[i]) ? "" : descriptor(node[i]);
-            words.push_back(d.empty() ? std::to_string(i + 1) : d);
-            walk(node[i], path + "/" + std::to_string(i), words, out);
-            words.pop_back();
+            segments.push_back({d.empty() ? std::to_string(i + 1) : d, true});
+            walk(node[i], path + "/" + std::to_string(i), segments, out);
+            segments.pop_back();
         }
     }
 }
@@ -127,45 +155,42 @@ std::string valueText(const nlohmann::json& value) {
     return text;
 }
 
-/// The label's last segment (the field's own words), for matching.
-std::string leafLabel(const RunFact& fact) {
-    const auto slash = fact.field.rfind('/');
-    std::string leaf = slash == std::string::npos ? fact.field : fact.field.substr(slash + 1);
-    const bool index = !leaf.empty() && std::all_of(leaf.begin(), leaf.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-    });
-    if (index) return fact.label;  // an item: the label names it
-    return humanize(leaf);
+/// Whether `words` hold `word`, or (both five letters or longer) a word sharing its first
+/// five letters: a light stem ("expire" / "expiration", "escalate" / "escalations").
+bool mentions(const std::set<std::string>& words, const std::string& word) {
+    if (words.count(word)) return true;
+    if (word.size() < kStemBytes) return false;
+    const auto from = words.lower_bound(word.substr(0, kStemBytes));
+    return from != words.end() && from->compare(0, kStemBytes, word, 0, kStemBytes) == 0;
 }
 
 }  // namespace
 
 std::vector<RunFact> packetFacts(const nlohmann::json& packet) {
     std::vector<RunFact> out;
-    std::vector<std::string> words;
-    walk(packet, "", words, out);
+    std::vector<Segment> segments;
+    walk(packet, "", segments, out);
     return out;
 }
 
 std::string runFactText(const RunFact& fact) {
     std::string label = fact.label.empty() ? fact.field : fact.label;
-    if (!label.empty())
-        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-    std::string status = humanize(fact.status);
-    std::string text =
-        label + " (" + fact.workflow + " run, " + status + "): " + valueText(fact.value);
-    if (!text.empty() && text.back() != '.') text += '.';
+    label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+    std::string text = label + " (" + fact.workflow + " run";
+    if (!fact.section.empty()) text += ", " + fact.section;
+    text += ", " + humanize(fact.status) + "): " + valueText(fact.value);
+    if (text.back() != '.') text += '.';
     return text;
 }
 
 double labelMatch(const std::string& question, const RunFact& fact) {
     const auto q = contentWordSet(question);
     double best = 0;
-    for (const std::string& label : {fact.label, leafLabel(fact)}) {
+    for (const std::string& label : {fact.label, fact.section + " " + fact.label}) {
         const auto words = contentWordSet(label);
         if (words.empty()) continue;
         std::size_t shared = 0;
-        for (const auto& w : words) shared += q.count(w);
+        for (const auto& w : words) shared += mentions(q, w) ? 1 : 0;
         best = std::max(best, static_cast<double>(shared) / static_cast<double>(words.size()));
     }
     return best;

@@ -20,7 +20,8 @@ struct RunFact {
     std::string status;      ///< pending_review, changes_requested or approved
     std::string updated_at;  ///< of the run
     std::string field;       ///< JSON pointer into the packet: /abstract/base_rent
-    std::string label;       ///< human words of the field: "abstract base rent"
+    std::string label;       ///< the field's own words: "base rent", "critical dates Expiration"
+    std::string section;     ///< the words of the packet sections above it: "abstract"
     nlohmann::json value;    ///< the field's `value` (never null here)
     double confidence = 0;
     // The field's own citation (empty document_id = a value a reviewer typed without one).
@@ -47,16 +48,18 @@ using RunFactsFn = std::function<plugin::Result<std::vector<RunFact>>(const plug
 
 /// The extracted fields of a review packet: every object holding `value` and `confidence`
 /// (the _WorkflowField shape), anywhere in the packet, in document order; null values are
-/// left out (the documents did not provide them). `label` is the path's words ("base_rent"
-/// → "base rent"), array items named by a descriptive sibling member when they have one.
+/// left out (the documents did not provide them). `label` is the last path segment's words
+/// ("base_rent" → "base rent"); an array item is its array's words and its descriptor member
+/// (`event`, `term`, `name` …) or position; `section` the words of the segments above.
 std::vector<RunFact> packetFacts(const nlohmann::json& packet);
 
 /// The sentence a fact is shown and quoted as:
-/// "Base rent (lease_intelligence run, pending review): $24,650.00 per month."
+/// "Base rent (lease_intelligence run, abstract, pending review): $24,650.00 per month."
 std::string runFactText(const RunFact& fact);
 
 /// How well a fact's label matches a question: the share of the label's content words that
-/// the question contains (0..1).
+/// the question contains, or of the section's and label's together when that is higher (0..1);
+/// words of five letters or more match on their first five ("expire" / "expiration").
 double labelMatch(const std::string& question, const RunFact& fact);
 
 /// agent_mode's choice of facts, at most `max`, best first: `off` none; `auto` the facts whose

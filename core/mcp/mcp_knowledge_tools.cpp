@@ -91,7 +91,10 @@ json sourcesSchema() {
              {{"type", "object"},
               {"properties",
                {{"source_number", {{"type", "integer"}}},
-                {"document_id", {{"type", "string"}}},
+                // agent_mode's run fields: type workflow_run; document_id null when a
+                // reviewer typed the value without a citation.
+                {"type", {{"type", "string"}, {"enum", {"document", "workflow_run"}}}},
+                {"document_id", {{"type", {"string", "null"}}}},
                 {"doc_name", {{"type", "string"}}},
                 {"page", {{"type", "integer"}}},
                 {"excerpt", {{"type", "string"}}}}}}}};
