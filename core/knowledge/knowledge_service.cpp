@@ -52,6 +52,23 @@ int shownOffset(int offset, const std::vector<redact::PiiSpan>& spans, bool is_e
     return static_cast<int>(offset + delta);
 }
 
+/// With redact_pii, a run source's own texts (its value, the field's excerpt) are redacted
+/// like its excerpt, by the same redactor.
+void redactRunSource(redact::Redactor& redactor, nlohmann::json& source) {
+    if (source.value("type", "") != "workflow_run") return;
+    auto& value = source["value"];
+    if (value.is_string()) {
+        value = redactor.redact(value.get<std::string>()).text;
+    } else if (value.is_array()) {
+        for (auto& v : value) {
+            if (v.is_string()) v = redactor.redact(v.get<std::string>()).text;
+        }
+    } else if (!value.is_number() && !value.is_boolean()) {
+        value = redactor.redact(value.dump()).text;
+    }
+    source["field_excerpt"] = redactor.redact(source["field_excerpt"].get<std::string>()).text;
+}
+
 }  // namespace
 
 KnowledgeService::KnowledgeService(storage::DocumentRepository& documents,
@@ -241,7 +258,8 @@ void KnowledgeService::addRunSources(const QueryPlan& plan, Ranked& ranked) cons
     }
 }
 
-void KnowledgeService::annotateRunCitations(const Ranked& ranked, nlohmann::json& citations) {
+void KnowledgeService::annotateRunCitations(const Ranked& ranked, const nlohmann::json& sources,
+                                            nlohmann::json& citations) {
     for (auto& c : citations) {
         const int n = c.value("source_number", 0);
         const auto run = static_cast<std::size_t>(n - 1) - ranked.scores.size();
@@ -254,7 +272,7 @@ void KnowledgeService::annotateRunCitations(const Ranked& ranked, nlohmann::json
         c["run_id"] = f.run_id;
         c["workflow"] = f.workflow;
         c["field"] = f.field;
-        c["value"] = f.value;
+        c["value"] = sources[static_cast<std::size_t>(n - 1)]["value"];  // as shown (redacted)
         c["chunk_index"] = nullptr;
     }
 }
@@ -308,6 +326,7 @@ plugin::Result<nlohmann::json> KnowledgeService::search(const QueryPlan& plan) {
         redact::Redactor redactor;
         for (auto& source : sources) {
             source["excerpt"] = redactor.redact(source["excerpt"].get<std::string>()).text;
+            redactRunSource(redactor, source);
         }
     }
     nlohmann::json out{{"question", plan.question},
@@ -389,6 +408,7 @@ void KnowledgeService::answer(const QueryPlan& plan,
     if (redactor) {
         for (std::size_t i = 0; i < sources.size(); ++i) {
             auto r = redactor->redact(sources[i]["excerpt"].get<std::string>());
+            redactRunSource(*redactor, sources[i]);
             sources[i]["excerpt"] = std::move(r.text);
             source_spans[i] = std::move(r.spans);
         }
@@ -411,7 +431,7 @@ void KnowledgeService::answer(const QueryPlan& plan,
         composed = std::move(fallback);
     }
 
-    annotateRunCitations(*ranked, composed.citations);
+    annotateRunCitations(*ranked, sources, composed.citations);
     const std::string encoder_model = encoder_ ? encoder_->modelName() : "";
     nlohmann::json timings = composed.timings;
     timings["retrieval"] = retrieval_ms;

@@ -98,8 +98,10 @@ class KnowledgeService {
     };
     /// Adds the run fields agent_mode chooses as numbered sources after the documents'.
     void addRunSources(const QueryPlan& plan, Ranked& ranked) const;
-    /// Marks the citations of run sources with the run and field they cite.
-    static void annotateRunCitations(const Ranked& ranked, nlohmann::json& citations);
+    /// Marks the citations of run sources with the run and field they cite (`sources` as
+    /// shown, so a redacted value stays redacted).
+    static void annotateRunCitations(const Ranked& ranked, const nlohmann::json& sources,
+                                     nlohmann::json& citations);
     plugin::Result<Ranked> rank(const QueryPlan& plan);
     static nlohmann::json sourcesJson(const Ranked& ranked);
 
