@@ -163,6 +163,9 @@ struct App::Parts {
     std::unique_ptr<storage::ChatSessionRepository> chat_session_repo;
     std::unique_ptr<knowledge::ChatSessionService> chat_sessions;
     std::unique_ptr<knowledge::EvaluationService> evaluations;
+    // Generic artifacts (decision 0056).
+    std::unique_ptr<storage::ArtifactRepository> artifact_repo;
+    std::unique_ptr<services::ArtifactService> artifacts;
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
@@ -317,6 +320,14 @@ void App::start(bool migrate) {
     p.review_tasks =
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
     p.host_services.setWorkflowEngine(&p.evidence, p.workflow_service.get());
+    if (p.knowledge) {
+        // agent_mode (decision 0055): the engine lends the knowledge service its run results.
+        p.knowledge->setRunFacts(
+            [&engine = *p.workflow_service](const plugin::Principal& caller,
+                                            const knowledge::RunFactQuery& query) {
+                return engine.runFacts(caller, query);
+            });
+    }
     p.host_services.setEncoder(p.encoder.get());
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
         p.identity,
@@ -359,6 +370,10 @@ void App::start(bool migrate) {
         {}});
     p.api_services->summaries = p.summarizer.get();
     p.api_services->evaluations = p.evaluations.get();
+    p.artifact_repo = std::make_unique<storage::ArtifactRepository>(p.db);
+    p.artifacts = std::make_unique<services::ArtifactService>(
+        *p.artifact_repo, p.documents, p.document_access, p.answer_traces.get());
+    p.api_services->artifacts = p.artifacts.get();
     {
         auto& wf = p.api_services->workflows;
         auto& engine = *p.workflow_service;

@@ -12,6 +12,7 @@
 #include "engine/workflow_catalog.h"
 #include "http/schema_validator.h"
 #include "jobs/worker_pool.h"
+#include "knowledge/run_facts.h"
 #include "objects/object_store.h"
 #include "plugin_api/workflow.h"
 #include "plugin_host/plugin_registry.h"
@@ -101,6 +102,11 @@ class WorkflowService final : public plugin::WorkflowRuns {
     plugin::Result<storage::WorkflowRun> readableRun(const plugin::Principal& caller,
                                                      const std::string& run_id);
     bool canRead(const plugin::Principal& caller, const storage::WorkflowRun& run) const;
+
+    /// agent_mode's run results (core/engine/workflow_run_facts.cpp, decision 0055): the
+    /// extracted fields of the newest usable run of each workflow in the query's scopes.
+    plugin::Result<std::vector<knowledge::RunFact>> runFacts(const plugin::Principal& caller,
+                                                             const knowledge::RunFactQuery& query);
 
     /// The `workflow_run` job.
     plugin::Status runJob(jobs::JobContext& context);

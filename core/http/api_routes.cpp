@@ -57,6 +57,13 @@ plugin::HttpHandler engine(const Fn& fn, Call&& call) {
     };
 }
 
+/// Adapts an ArtifactService call (decision 0056); 501 when the node has none.
+template <typename Call>
+plugin::HttpHandler artifactHandler(services::ArtifactService* artifacts, Call&& call) {
+    if (!artifacts) return notImplemented;
+    return json(std::forward<Call>(call));
+}
+
 QueryParam limitParam(long long max) {
     return QueryParam{"limit", "integer", false, 1, max, "maximum number of items to return"};
 }
@@ -700,9 +707,25 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          doc_read,
          "",
          200,
-         {stringParam("workspace_id")}},
-        {"POST", "/api/v1/artifacts", "api_create_artifact_api_v1_artifacts_post",
-         "Create an artifact", "artifacts", doc_write, "ArtifactInput", 201},
+         {stringParam("workspace_id")},
+         artifactHandler(s.artifacts,
+                         [&s](const HttpRequest& r) {
+                             return s.artifacts->list(r.principal,
+                                                      r.queryParam("workspace_id", r.workspace_id));
+                         })},
+        {"POST",
+         "/api/v1/artifacts",
+         "api_create_artifact_api_v1_artifacts_post",
+         "Create an artifact",
+         "artifacts",
+         doc_write,
+         "ArtifactInput",
+         201,
+         {},
+         artifactHandler(s.artifacts,
+                         [&s](const HttpRequest& r) {
+                             return s.artifacts->create(r.principal, r.workspace_id, r.body);
+                         })},
         {"POST",
          "/api/v1/evaluations",
          "api_run_evaluation_api_v1_evaluations_post",

@@ -172,7 +172,10 @@ plugin::Result<nlohmann::json> EvaluationService::evaluate(const plugin::Princip
             ++citations;
             precise += best.supported ? 1 : 0;
             const auto& src = *sources.at(row.source_number);
-            cited.emplace(src.value("document_id", ""), src.value("chunk_index", 0));
+            // agent_mode's run fields were not retrieved: retrieval agreement counts documents.
+            if (src.value("type", "document") != "workflow_run") {
+                cited.emplace(src.value("document_id", ""), src.value("chunk_index", 0));
+            }
         }
         details.push_back({{"index", i},
                            {"text", row.text},

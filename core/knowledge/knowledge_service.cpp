@@ -52,6 +52,23 @@ int shownOffset(int offset, const std::vector<redact::PiiSpan>& spans, bool is_e
     return static_cast<int>(offset + delta);
 }
 
+/// With redact_pii, a run source's own texts (its value, the field's excerpt) are redacted
+/// like its excerpt, by the same redactor.
+void redactRunSource(redact::Redactor& redactor, nlohmann::json& source) {
+    if (source.value("type", "") != "workflow_run") return;
+    auto& value = source["value"];
+    if (value.is_string()) {
+        value = redactor.redact(value.get<std::string>()).text;
+    } else if (value.is_array()) {
+        for (auto& v : value) {
+            if (v.is_string()) v = redactor.redact(v.get<std::string>()).text;
+        }
+    } else if (!value.is_number() && !value.is_boolean()) {
+        value = redactor.redact(value.dump()).text;
+    }
+    source["field_excerpt"] = redactor.redact(source["field_excerpt"].get<std::string>()).text;
+}
+
 }  // namespace
 
 KnowledgeService::KnowledgeService(storage::DocumentRepository& documents,
@@ -79,6 +96,7 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
     }
     plan.trace_id = trace_id;
     plan.user_id = caller.user_id;
+    plan.caller = caller;
 
     const auto& ids = request.value("document_ids", nlohmann::json::array());
     for (const auto& id_json : ids) {
@@ -100,6 +118,10 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
         }
         plan.scope.document_ids.push_back(id);
         if (plan.workspace_id.empty()) plan.workspace_id = (*doc)->workspace_id;
+        if (std::find(plan.run_workspaces.begin(), plan.run_workspaces.end(),
+                      (*doc)->workspace_id) == plan.run_workspaces.end()) {
+            plan.run_workspaces.push_back((*doc)->workspace_id);
+        }
     }
     if (plan.scope.document_ids.empty()) {
         std::string workspace = header_workspace;
@@ -110,6 +132,7 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
         if (!scope) return scope.error();
         plan.scope.scope = storage::indexScope(*scope, caller.user_id);
         plan.workspace_id = *scope;
+        plan.run_workspaces = {*scope};
     }
 
     // A short follow-up ("and its side effects?") is retrieved with the last question's words.
@@ -184,19 +207,112 @@ plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan&
         ranked.sources.push_back(Source{static_cast<int>(i) + 1, kept[i]->passage});
         ranked.scores.push_back(kept[i]->candidate);
     }
+    addRunSources(plan, ranked);
     return ranked;
+}
+
+void KnowledgeService::addRunSources(const QueryPlan& plan, Ranked& ranked) const {
+    if (plan.agent_mode == "off" || !run_facts_) return;
+    // Runs are read under workflows:read like GET .../runs: a token without it sees none.
+    if (!plan.caller.hasScope("workflows:read")) {
+        ranked.agent_note = "agent_mode needs the scope workflows:read to add workflow runs";
+        return;
+    }
+    auto facts =
+        run_facts_(plan.caller, RunFactQuery{plan.run_workspaces, plan.scope.document_ids});
+    if (!facts) {
+        common::log(common::LogLevel::kWarning, "agent_runs_unavailable",
+                    {{"trace_id", plan.trace_id}, {"reason", facts.error().message}});
+        ranked.agent_note = "workflow runs could not be read";
+        return;
+    }
+    std::vector<RunFact> all = std::move(facts).value();
+    const auto chosen = chooseRunFacts(plan.agent_mode, plan.question, all, options_.run_sources);
+    std::map<std::string, std::size_t> run_index;  // run_id → agent_runs entry
+    for (const std::size_t i : chosen) {
+        RunFact& fact = all[i];
+        const int number = static_cast<int>(ranked.sources.size()) + 1;
+        storage::Passage passage;
+        passage.document_id = fact.document_id;
+        passage.filename = fact.doc_name;
+        passage.chunk.id = fact.chunk_id;
+        passage.chunk.chunk_index = -1;
+        passage.chunk.text = runFactText(fact);
+        passage.chunk.page_start = fact.page;
+        passage.chunk.page_end = fact.page;
+        passage.chunk.char_start = 0;
+        passage.chunk.char_end = static_cast<int>(passage.chunk.text.size());
+        ranked.sources.push_back(Source{number, std::move(passage)});
+        auto [at, added] = run_index.emplace(fact.run_id, ranked.agent_runs.size());
+        if (added) {
+            ranked.agent_runs.push_back({{"run_id", fact.run_id},
+                                         {"workflow", fact.workflow},
+                                         {"vertical", fact.vertical},
+                                         {"status", fact.status},
+                                         {"fields", nlohmann::json::array()},
+                                         {"source_numbers", nlohmann::json::array()}});
+        }
+        ranked.agent_runs[at->second]["fields"].push_back(fact.field);
+        ranked.agent_runs[at->second]["source_numbers"].push_back(number);
+        ranked.runs.push_back(std::move(fact));
+    }
+}
+
+void KnowledgeService::annotateRunCitations(const Ranked& ranked, const nlohmann::json& sources,
+                                            nlohmann::json& citations) {
+    for (auto& c : citations) {
+        const int n = c.value("source_number", 0);
+        const auto run = static_cast<std::size_t>(n - 1) - ranked.scores.size();
+        if (n < 1 || static_cast<std::size_t>(n - 1) < ranked.scores.size() ||
+            run >= ranked.runs.size()) {
+            continue;
+        }
+        const RunFact& f = ranked.runs[run];
+        c["type"] = "workflow_run";
+        c["run_id"] = f.run_id;
+        c["workflow"] = f.workflow;
+        c["field"] = f.field;
+        c["value"] = sources[static_cast<std::size_t>(n - 1)]["value"];  // as shown (redacted)
+        c["chunk_index"] = nullptr;
+    }
 }
 
 nlohmann::json KnowledgeService::sourcesJson(const Ranked& ranked) {
     nlohmann::json out = nlohmann::json::array();
-    for (std::size_t i = 0; i < ranked.sources.size(); ++i) {
+    for (std::size_t i = 0; i < ranked.scores.size(); ++i) {
         const auto& s = ranked.sources[i];
         const auto& c = ranked.scores[i];
         auto source = sourceJson(s, s.passage.chunk.text);
+        source["type"] = "document";
         source["similarity"] = optionalScore(c.similarity);
         source["bm25"] = optionalScore(c.bm25);
         source["rerank_score"] = c.rerank_score;
         source["match_type"] = c.match_type;
+        out.push_back(std::move(source));
+    }
+    // agent_mode's run fields: the fact as the excerpt, the field's own citation as
+    // document_id/page/chunk_id (document_id null when a reviewer typed the value).
+    for (std::size_t r = 0; r < ranked.runs.size(); ++r) {
+        const auto& s = ranked.sources[ranked.scores.size() + r];
+        const RunFact& f = ranked.runs[r];
+        auto source = sourceJson(s, s.passage.chunk.text);
+        source["type"] = "workflow_run";
+        if (f.document_id.empty()) source["document_id"] = nullptr;
+        source["chunk_index"] = nullptr;
+        source["chunk_id"] = f.chunk_id.empty() ? nlohmann::json() : nlohmann::json(f.chunk_id);
+        source["workflow"] = f.workflow;
+        source["vertical"] = f.vertical;
+        source["run_id"] = f.run_id;
+        source["status"] = f.status;
+        source["field"] = f.field;
+        source["label"] = f.label;
+        source["value"] = f.value;
+        source["confidence"] = f.confidence;
+        source["field_excerpt"] = f.excerpt;
+        source["similarity"] = nullptr;
+        source["bm25"] = nullptr;
+        source["rerank_score"] = nullptr;
+        source["match_type"] = "workflow_run";
         out.push_back(std::move(source));
     }
     return out;
@@ -210,11 +326,16 @@ plugin::Result<nlohmann::json> KnowledgeService::search(const QueryPlan& plan) {
         redact::Redactor redactor;
         for (auto& source : sources) {
             source["excerpt"] = redactor.redact(source["excerpt"].get<std::string>()).text;
+            redactRunSource(redactor, source);
         }
     }
-    return nlohmann::json{{"question", plan.question},
-                          {"sources", std::move(sources)},
-                          {"redacted", plan.redact_pii}};
+    nlohmann::json out{{"question", plan.question},
+                       {"sources", std::move(sources)},
+                       {"redacted", plan.redact_pii},
+                       {"agent_mode", plan.agent_mode},
+                       {"agent_runs", ranked->agent_runs}};
+    if (!ranked->agent_note.empty()) out["agent_note"] = ranked->agent_note;
+    return out;
 }
 
 void KnowledgeService::enableLlm(const LlmConfig& config) {
@@ -227,7 +348,13 @@ KnowledgeService::Composed KnowledgeService::extractive(
     redact::Redactor* redactor) const {
     Composed out;
     const auto started = std::chrono::steady_clock::now();
-    const Answer answer = answerer_.answer(plan.question, ranked.question_vector, ranked.sources);
+    // Run fields go first: the answerer reads a bounded number of sentences in source order,
+    // and six long chunks could otherwise crowd them out. Numbers stay as shown.
+    std::vector<Source> ordered;
+    const auto first_run = ranked.sources.begin() + static_cast<long>(ranked.scores.size());
+    ordered.insert(ordered.end(), first_run, ranked.sources.end());
+    ordered.insert(ordered.end(), ranked.sources.begin(), first_run);
+    const Answer answer = answerer_.answer(plan.question, ranked.question_vector, ordered);
     out.timings["answer"] = common::millisecondsSince(started);
     out.text = redactor ? redactor->redact(answer.text).text : answer.text;
     out.refused = answer.refused;
@@ -281,6 +408,7 @@ void KnowledgeService::answer(const QueryPlan& plan,
     if (redactor) {
         for (std::size_t i = 0; i < sources.size(); ++i) {
             auto r = redactor->redact(sources[i]["excerpt"].get<std::string>());
+            redactRunSource(*redactor, sources[i]);
             sources[i]["excerpt"] = std::move(r.text);
             source_spans[i] = std::move(r.spans);
         }
@@ -303,6 +431,7 @@ void KnowledgeService::answer(const QueryPlan& plan,
         composed = std::move(fallback);
     }
 
+    annotateRunCitations(*ranked, sources, composed.citations);
     const std::string encoder_model = encoder_ ? encoder_->modelName() : "";
     nlohmann::json timings = composed.timings;
     timings["retrieval"] = retrieval_ms;
@@ -314,9 +443,11 @@ void KnowledgeService::answer(const QueryPlan& plan,
                         {"answerer", composed.answerer},
                         {"model", composed.answerer == "llm" ? composed.llm_model : encoder_model},
                         {"agent_mode", plan.agent_mode},
+                        {"agent_runs", ranked->agent_runs},
                         {"timings_ms", timings},
                         {"trace_id", plan.trace_id}};
     for (auto& [k, v] : composed.done_extra.items()) done[k] = v;
+    if (!ranked->agent_note.empty()) done["agent_note"] = ranked->agent_note;
     if (llm_) {
         done["llm_model"] = composed.llm_model.empty() ? llm_->config().model : composed.llm_model;
         done["encoder_model"] = encoder_model;

@@ -13,6 +13,7 @@
 #include "knowledge/extractive_answerer.h"
 #include "knowledge/llm_client.h"
 #include "knowledge/reranker.h"
+#include "knowledge/run_facts.h"
 #include "plugin_api/http_types.h"
 #include "redact/pii_redactor.h"
 #include "search/hybrid_retriever.h"
@@ -33,11 +34,15 @@ struct QueryPlan {
     std::string user_id;       ///< who asks (the trace's owner)
     std::string workspace_id;  ///< the scope's workspace ("" = personal), for the trace
     std::string session_id;    ///< the chat session asked in, if any (recorded in the trace)
+    plugin::Principal caller;  ///< who asks, for agent_mode's run visibility
+    /// agent_mode's run scopes: the selected documents' scopes, else the plan's scope.
+    std::vector<std::string> run_workspaces;
 };
 
 struct KnowledgeOptions {
-    int sources = 6;             ///< sources an answer may cite
-    int rerank_candidates = 20;  ///< fused candidates re-ranked
+    int sources = 6;              ///< sources an answer may cite
+    int rerank_candidates = 20;   ///< fused candidates re-ranked
+    std::size_t run_sources = 6;  ///< agent_mode: run fields an answer may add as sources
     search::RetrievalOptions retrieval;
     RerankWeights rerank;
 };
@@ -74,13 +79,29 @@ class KnowledgeService {
     /// fallback. A config that is not enabled() leaves LLM mode off. Set once before serving.
     void enableLlm(const LlmConfig& config);
 
+    /// agent_mode (docs/knowledge.md "agent_mode", decision 0055): where the results of
+    /// vertical workflow runs come from; unset = agent_mode adds nothing. Set once before
+    /// serving (the workflow engine provides it; this library does not link the engine).
+    void setRunFacts(RunFactsFn run_facts) { run_facts_ = std::move(run_facts); }
+
   private:
     struct Ranked {
         std::vector<Source> sources;
         std::vector<search::Candidate> scores;  ///< per source, same order
         std::vector<float> question_vector;
         std::vector<search::Candidate> retrieved;  ///< fused order, re-rank scores set
+        /// agent_mode's run fields, numbered after the document sources (sources[scores.size()
+        /// + i] is runs[i]).
+        std::vector<RunFact> runs;
+        nlohmann::json agent_runs = nlohmann::json::array();  ///< the runs used, for `done`
+        std::string agent_note;  ///< why no run was considered, when one could have been
     };
+    /// Adds the run fields agent_mode chooses as numbered sources after the documents'.
+    void addRunSources(const QueryPlan& plan, Ranked& ranked) const;
+    /// Marks the citations of run sources with the run and field they cite (`sources` as
+    /// shown, so a redacted value stays redacted).
+    static void annotateRunCitations(const Ranked& ranked, const nlohmann::json& sources,
+                                     nlohmann::json& citations);
     plugin::Result<Ranked> rank(const QueryPlan& plan);
     static nlohmann::json sourcesJson(const Ranked& ranked);
 
@@ -114,6 +135,7 @@ class KnowledgeService {
     const ExtractiveAnswerer answerer_;
     storage::AnswerTraceRepository* traces_ = nullptr;
     std::unique_ptr<LlmClient> llm_;
+    RunFactsFn run_facts_;
     const SupportChecker support_;
 };
 

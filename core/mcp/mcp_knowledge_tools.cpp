@@ -55,6 +55,14 @@ json redactProperty() {
              "MRN) in the answer and excerpts by typed placeholders such as [EMAIL_1]."}};
 }
 
+json agentModeProperty() {
+    return {{"type", "string"},
+            {"enum", {"auto", "off", "force"}},
+            {"description",
+             "Whether results of vertical workflow runs over the documents join the sources: "
+             "auto (when the question names an extracted field), force (always), off."}};
+}
+
 json objectSchema(json properties, json required = json::array()) {
     return {{"type", "object"},
             {"properties", std::move(properties)},
@@ -83,7 +91,10 @@ json sourcesSchema() {
              {{"type", "object"},
               {"properties",
                {{"source_number", {{"type", "integer"}}},
-                {"document_id", {{"type", "string"}}},
+                // agent_mode's run fields: type workflow_run; document_id null when a
+                // reviewer typed the value without a citation.
+                {"type", {{"type", "string"}, {"enum", {"document", "workflow_run"}}}},
+                {"document_id", {{"type", {"string", "null"}}}},
                 {"doc_name", {{"type", "string"}}},
                 {"page", {{"type", "integer"}}},
                 {"excerpt", {{"type", "string"}}}}}}}};
@@ -107,6 +118,10 @@ json chatRequest(const json& args, const std::string& workspace, const json& doc
                     {"history", history},
                     {"redact_pii", args.value("redact_pii", false)}};
     if (!workspace.empty()) request["workspace_id"] = workspace;
+    // agent_mode (docs/knowledge.md): off | auto (the default) | force.
+    if (const auto it = args.find("agent_mode"); it != args.end() && it->is_string()) {
+        request["agent_mode"] = *it;
+    }
     return request;
 }
 
@@ -177,6 +192,7 @@ Result<json> ask(const McpServices& s, const ToolCall& c, ToolContext& context) 
                 {"redacted", plan->redact_pii},
                 {"session_id", session_id.empty() ? json() : json(session_id)}};
     if (done.contains("language_note")) out["language_note"] = done["language_note"];
+    out["agent_runs"] = done.value("agent_runs", json::array());
     // LLM mode (docs/knowledge.md "LLM mode"): what the check removed, why it fell back.
     for (const char* key : {"unsupported_removed", "llm_fallback"}) {
         if (done.contains(key)) out[key] = done[key];
@@ -208,7 +224,8 @@ std::vector<Tool> knowledgeTools(const McpServices& s) {
                 {"description",
                  "Earlier turns [{role: user|assistant, content}]; a "
                  "short follow-up borrows the last question's words."}}},
-              {"redact_pii", redactProperty()}},
+              {"redact_pii", redactProperty()},
+              {"agent_mode", agentModeProperty()}},
              {"question"}),
          .output_schema = output(
              {{"type", "object"},
@@ -248,7 +265,8 @@ std::vector<Tool> knowledgeTools(const McpServices& s) {
                 {"description",
                  "A chat session from create_chat_session; its "
                  "workspace and documents apply."}}},
-              {"redact_pii", redactProperty()}},
+              {"redact_pii", redactProperty()},
+              {"agent_mode", agentModeProperty()}},
              {"question"}),
          .output_schema = output({{"type", "object"},
                                   {"properties",
