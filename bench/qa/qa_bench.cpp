@@ -1,13 +1,18 @@
 // Extractive answers on the SQuAD v2 subset through knowledge::ExtractiveAnswerer: each
 // question is answered over its own passage, chunked as ingestion chunks a text upload.
 // Answerable: the answer counts when a gold answer text appears in the cited sentences.
-// Unanswerable: it counts when the answerer refuses. The refusal threshold is the only
-// setting: the trade-off curve over it is printed for the tuning half (questions of
-// even-numbered articles) and the report half (odd-numbered articles); the threshold chosen on
-// the tuning half is then reported on the other.
+// Unanswerable: it counts when the answerer refuses. The answerer refuses below a probability
+// (Answer::confidence, a logistic combination of RefusalEvidence); the trade-off curve over the
+// threshold is printed for the tuning half (questions of even-numbered articles) and the report
+// half (odd-numbered articles), then both figures at the product default.
 //
-// Usage: qa_bench <model_dir> <squad_dir> [--dump FILE]
-//   --dump  writes each question's outcome and word evidence (JSON lines)
+// Usage: qa_bench <model_dir> <squad_dir> [--dump FILE] [--features FILE] [--fit-data]
+//   --dump      writes each question's outcome and word evidence (JSON lines)
+//   --features  writes each question's refusal features and outcome (JSON lines), the input
+//               of bench/qa/fit_refusal.py
+//   --fit-data  also answers the questions of the other paragraphs of the even-numbered
+//               articles (original/dev-v2.0.json; about 2,500 questions, split "fit") for the
+//               features file; they never count in the figures
 
 #include <algorithm>
 #include <cctype>
@@ -47,9 +52,8 @@ std::string normalise(const std::string& s) {
 
 struct Outcome {
     bool answerable = false;
-    bool tuning = false;      ///< in the tuning half
-    double best_support = 0;  ///< support of the best sentence
-    int unmatched_terms = 0;  ///< names and numbers of the question absent from the passage
+    std::string split;      ///< "tune" (even articles), "report" (odd) or "fit" (--fit-data)
+    double confidence = 0;  ///< Answer::confidence: the probability of an answer
     bool contains_gold = false;
 };
 
@@ -60,12 +64,12 @@ struct Rates {
     int unanswerable = 0;
 };
 
-Rates rates(const std::vector<Outcome>& outcomes, bool tuning, double threshold, double penalty) {
+Rates rates(const std::vector<Outcome>& outcomes, const std::string& split, double threshold) {
     Rates r;
     int correct = 0, refused = 0;
     for (const auto& o : outcomes) {
-        if (o.tuning != tuning) continue;
-        const bool refuses = o.best_support - penalty * o.unmatched_terms < threshold;
+        if (o.split != split) continue;
+        const bool refuses = o.confidence < threshold;
         if (o.answerable) {
             ++r.answerable;
             correct += !refuses && o.contains_gold;
@@ -78,6 +82,11 @@ Rates rates(const std::vector<Outcome>& outcomes, bool tuning, double threshold,
     r.refused_unanswerable = r.unanswerable ? static_cast<double>(refused) / r.unanswerable : 0;
     return r;
 }
+
+struct Question {
+    nlohmann::json j;
+    std::string split;
+};
 
 }  // namespace
 
@@ -93,9 +102,13 @@ int main(int argc, char** argv) {
     }
     const embed::SentenceEncoder& encoder = **loaded;
     const std::string dir = argv[2];
-    std::ofstream dump;
-    for (int i = 3; i + 1 < argc; ++i) {
-        if (std::string(argv[i]) == "--dump") dump.open(argv[i + 1]);
+    std::ofstream dump, features;
+    bool fit_data = false;
+    for (int i = 3; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--dump" && i + 1 < argc) dump.open(argv[++i]);
+        if (arg == "--features" && i + 1 < argc) features.open(argv[++i]);
+        if (arg == "--fit-data") fit_data = true;
     }
 
     std::map<std::string, std::string> passages;
@@ -131,24 +144,52 @@ int main(int argc, char** argv) {
         }
     }
 
-    // Threshold 0: never refuses, so every answer's best support is seen.
+    std::vector<Question> questions;
+    {
+        std::ifstream in(dir + "/qa_subset.jsonl");
+        std::string line;
+        while (std::getline(in, line)) {
+            Question q{nlohmann::json::parse(line), ""};
+            const std::string context = q.j["context_id"];
+            q.split = std::stoi(context.substr(0, context.find('-'))) % 2 == 0 ? "tune" : "report";
+            questions.push_back(std::move(q));
+        }
+    }
+    if (fit_data) {
+        // The other paragraphs (4th on) of the even-numbered articles: never in the report half.
+        std::ifstream in(dir + "/original/dev-v2.0.json");
+        const auto original = nlohmann::json::parse(in);
+        for (std::size_t a = 0; a < original["data"].size(); a += 2) {
+            const auto& paragraphs = original["data"][a]["paragraphs"];
+            for (std::size_t p = 3; p < paragraphs.size(); ++p) {
+                char id[48];
+                std::snprintf(id, sizeof id, "%02zu-%03zu", a, p);
+                for (auto qa : paragraphs[p]["qas"]) {
+                    qa["context_id"] = id;
+                    questions.push_back(Question{std::move(qa), "fit"});
+                }
+            }
+        }
+    }
+
+    // Never refuses, so every answer's confidence and cited sentences are seen.
     knowledge::ExtractiveOptions never_refuse;
     never_refuse.refuse_below = -1e9;
     const knowledge::ExtractiveAnswerer answerer(&encoder, never_refuse);
     std::vector<Outcome> outcomes;
-    std::ifstream in(dir + "/qa_subset.jsonl");
-    std::string line;
-    while (std::getline(in, line)) {
-        const auto j = nlohmann::json::parse(line);
+    for (const auto& [j, split] : questions) {
         const std::string question = j["question"], context = j["context_id"];
+        if (!sources.count(context)) {
+            std::cerr << "no passage " << context << "\n";
+            return 1;
+        }
         auto qv = encoder.encode({question}, 1);
         if (!qv) return 1;
         const auto answer = answerer.answer(question, (*qv)[0], sources[context]);
         Outcome o;
         o.answerable = !j["is_impossible"].get<bool>();
-        o.tuning = std::stoi(context.substr(0, context.find('-'))) % 2 == 0;
-        o.best_support = answer.best_support;
-        o.unmatched_terms = answer.unmatched_terms;
+        o.split = split;
+        o.confidence = answer.confidence;
         std::string cited;
         for (const auto& s : answer.sentences) cited += s.text + " ";
         cited = normalise(cited);
@@ -158,6 +199,16 @@ int main(int argc, char** argv) {
                 cited.find(normalise(a["text"].get<std::string>())) != std::string::npos;
         }
         outcomes.push_back(o);
+        if (features.is_open()) {
+            const auto f = knowledge::refusalFeatures(answer.evidence);
+            features << nlohmann::json{{"id", j["id"]},
+                                       {"split", split},
+                                       {"answerable", o.answerable},
+                                       {"gold", o.contains_gold},
+                                       {"features", std::vector<double>(f.begin(), f.end())}}
+                            .dump()
+                     << "\n";
+        }
         if (dump.is_open()) {
             const auto q_words = knowledge::contentWordSet(question);
             const auto passage_words = knowledge::contentWordSet(passages[context]);
@@ -165,14 +216,24 @@ int main(int argc, char** argv) {
             for (const auto& w : q_words) {
                 if (!passage_words.count(w)) missing.push_back(w);
             }
+            const auto& e = answer.evidence;
             dump << nlohmann::json{{"id", j["id"]},
                                    {"question", question},
                                    {"answerable", o.answerable},
-                                   {"tuning", o.tuning},
-                                   {"support", o.best_support},
-                                   {"unmatched", o.unmatched_terms},
+                                   {"split", split},
+                                   {"support", answer.best_support},
+                                   {"confidence", answer.confidence},
+                                   {"cosine", e.cosine},
+                                   {"overlap", e.overlap},
+                                   {"window_coverage", e.window_coverage},
+                                   {"missing_words", e.missing},
+                                   {"missing_names", e.missing_names},
+                                   {"missing_long", e.missing_long},
+                                   {"question_words", e.question_words},
+                                   {"altered", e.altered},
+                                   {"negation_unmatched", e.negation_unmatched},
+                                   {"type_mismatch", e.type_mismatch},
                                    {"gold", o.contains_gold},
-                                   {"q_words", q_words.size()},
                                    {"missing", missing},
                                    {"answer", answer.text}}
                         .dump()
@@ -181,57 +242,52 @@ int main(int argc, char** argv) {
     }
 
     const knowledge::ExtractiveOptions defaults;
-    const double current = defaults.refuse_below, current_penalty = defaults.missing_term_penalty;
-    std::printf("model %s; %zu questions; defaults refuse_below %.2f, missing_term_penalty %.2f\n",
-                encoder.modelName().c_str(), outcomes.size(), current, current_penalty);
+    const double current = defaults.refuse_below;
+    std::printf("model %s; %zu questions; default refuse_below %.2f (answer probability)\n",
+                encoder.modelName().c_str(), outcomes.size(), current);
     // Both goals (answered ≥ 80 %, refused ≥ 50 %) as one number: the smaller margin, on the
-    // tuning half, over the threshold and the unmatched-term penalty.
-    double best_threshold = current, best_penalty = current_penalty, best_objective = -1e9;
-    for (int p = 0; p <= 40; p += 5) {
-        for (int i = 20; i <= 80; ++i) {
-            const auto tune = rates(outcomes, true, i / 100.0, p / 100.0);
-            const double objective =
-                std::min(tune.answered_correct - 0.80, tune.refused_unanswerable - 0.50);
-            if (objective > best_objective + 1e-12) {
-                best_objective = objective, best_threshold = i / 100.0, best_penalty = p / 100.0;
-            }
-        }
+    // tuning half, over the threshold.
+    double best_threshold = current, best_objective = -1e9;
+    for (int i = 1; i <= 99; ++i) {
+        const auto tune = rates(outcomes, "tune", i / 100.0);
+        const double objective =
+            std::min(tune.answered_correct - 0.80, tune.refused_unanswerable - 0.50);
+        if (objective > best_objective + 1e-12)
+            best_objective = objective, best_threshold = i / 100.0;
     }
-    for (const double penalty : {0.0, best_penalty}) {
-        std::printf(
-            "penalty %.2f: threshold | tune: answered-correct refused-unanswerable | "
-            "report: answered-correct refused-unanswerable\n",
-            penalty);
-        for (int i = 30; i <= 76; i += 2) {
-            const double t = i / 100.0;
-            const auto tune = rates(outcomes, true, t, penalty);
-            const auto report = rates(outcomes, false, t, penalty);
-            std::printf("  %.2f    |   %5.1f%%  %5.1f%%   |   %5.1f%%  %5.1f%%\n", t,
-                        100 * tune.answered_correct, 100 * tune.refused_unanswerable,
-                        100 * report.answered_correct, 100 * report.refused_unanswerable);
-        }
+    std::printf(
+        "refuse_below | tune: answered-correct refused-unanswerable | "
+        "report: answered-correct refused-unanswerable\n");
+    for (int i = 10; i <= 90; i += 4) {
+        const double t = i / 100.0;
+        const auto tune = rates(outcomes, "tune", t);
+        const auto report = rates(outcomes, "report", t);
+        std::printf("  %.2f       |   %5.1f%%  %5.1f%%   |   %5.1f%%  %5.1f%%\n", t,
+                    100 * tune.answered_correct, 100 * tune.refused_unanswerable,
+                    100 * report.answered_correct, 100 * report.refused_unanswerable);
     }
-    const auto tune = rates(outcomes, true, best_threshold, best_penalty);
-    const auto report = rates(outcomes, false, best_threshold, best_penalty);
-    const auto at_defaults = rates(outcomes, false, current, current_penalty);
+    const auto tune = rates(outcomes, "tune", best_threshold);
+    const auto best_on_tune = rates(outcomes, "report", best_threshold);
+    const auto at_default_tune = rates(outcomes, "tune", current);
+    const auto report = rates(outcomes, "report", current);
     std::printf(
-        "chosen on the tuning half (%d answerable, %d unanswerable): refuse_below %.2f, "
-        "missing_term_penalty %.2f (tune: answered-correct %.1f%%, refused %.1f%%)\n",
-        tune.answerable, tune.unanswerable, best_threshold, best_penalty,
-        100 * tune.answered_correct, 100 * tune.refused_unanswerable);
+        "best on the tuning half alone (%d answerable, %d unanswerable): refuse_below %.2f "
+        "(tune %.1f%% / %.1f%%; report %.1f%% / %.1f%%)\n",
+        tune.answerable, tune.unanswerable, best_threshold, 100 * tune.answered_correct,
+        100 * tune.refused_unanswerable, 100 * best_on_tune.answered_correct,
+        100 * best_on_tune.refused_unanswerable);
     std::printf(
-        "REPORT half (%d answerable, %d unanswerable) at the chosen values: "
+        "tune half at the default %.2f: answered-correct %.1f%%, refused-unanswerable %.1f%%\n",
+        current, 100 * at_default_tune.answered_correct,
+        100 * at_default_tune.refused_unanswerable);
+    std::printf(
+        "REPORT half (%d answerable, %d unanswerable) at the default %.2f: "
         "answered-correct %.1f%%, refused-unanswerable %.1f%%\n",
-        report.answerable, report.unanswerable, 100 * report.answered_correct,
+        report.answerable, report.unanswerable, current, 100 * report.answered_correct,
         100 * report.refused_unanswerable);
-    std::printf(
-        "report half at the defaults (%.2f, %.2f): answered-correct %.1f%%, "
-        "refused-unanswerable %.1f%%\n",
-        current, current_penalty, 100 * at_defaults.answered_correct,
-        100 * at_defaults.refused_unanswerable);
     int gold_anywhere = 0, answerable = 0;
     for (const auto& o : outcomes) {
-        if (o.answerable) ++answerable, gold_anywhere += o.contains_gold;
+        if (o.answerable && o.split != "fit") ++answerable, gold_anywhere += o.contains_gold;
     }
     std::printf(
         "answerable questions whose cited sentences hold the gold answer (no refusal): "

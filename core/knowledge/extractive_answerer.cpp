@@ -120,32 +120,6 @@ std::set<std::string> contentWordSet(const std::string& text) {
     return {words.begin(), words.end()};
 }
 
-namespace {
-
-/// Calls `f(word, first_char)` for each run of letters and digits (bytes ≥ 0x80 count as
-/// letters), `word` lower-cased.
-template <typename F>
-void forEachWord(const std::string& text, F f) {
-    std::string word;
-    char first = 0;
-    auto flush = [&] {
-        if (!word.empty()) f(word, first);
-        word.clear();
-    };
-    for (const char ch : text) {
-        const auto u = static_cast<unsigned char>(ch);
-        if (std::isalnum(u) || u >= 0x80) {
-            if (word.empty()) first = ch;
-            word += static_cast<char>(std::tolower(u));
-        } else {
-            flush();
-        }
-    }
-    flush();
-}
-
-}  // namespace
-
 std::set<std::string> keyTerms(const std::string& question) {
     std::set<std::string> out;
     bool first_word = true;
@@ -206,16 +180,26 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
     const auto best = std::max_element(
         candidates.begin(), candidates.end(),
         [](const Candidate& a, const Candidate& b) { return a.support < b.support; });
-    auto terms = keyTerms(question);
-    if (!terms.empty()) {
-        for (const auto& s : sources) {
-            forEachWord(s.passage.chunk.text,
-                        [&](const std::string& word, char) { terms.erase(word); });
-        }
-    }
-    out.unmatched_terms = static_cast<int>(terms.size());
     out.best_support = best == candidates.end() ? 0 : best->support;
-    out.confidence = out.best_support - options_.missing_term_penalty * out.unmatched_terms;
+    if (best != candidates.end()) {
+        std::set<std::string> source_words;
+        for (const auto& s : sources) {
+            auto words = refusalWords(s.passage.chunk.text);
+            source_words.insert(words.begin(), words.end());
+        }
+        // The best sentence with its neighbours in the same chunk.
+        std::string window;
+        const auto at = static_cast<std::size_t>(best - candidates.begin());
+        for (std::size_t i = at == 0 ? 0 : at - 1; i <= at + 1 && i < candidates.size(); ++i) {
+            if (candidates[i].source == best->source) window += candidates[i].text + " ";
+        }
+        std::vector<std::set<std::string>> sentence_words;
+        sentence_words.reserve(candidates.size());
+        for (const auto& c : candidates) sentence_words.push_back(refusalWords(c.text));
+        out.evidence = refusalEvidence(question, best->text, window, sentence_words, source_words,
+                                       best->cosine, best->overlap);
+        out.confidence = answerProbability(out.evidence);
+    }
     if (best == candidates.end() || out.confidence < options_.refuse_below) {
         out.refused = true;
         out.text = kRefusal;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cctype>
 #include <set>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "embed/sentence_encoder.h"
+#include "knowledge/refusal.h"
 #include "storage/document_repository.h"
 
 namespace docintel::knowledge {
@@ -36,20 +38,20 @@ struct Answer {
     std::vector<AnswerSentence> sentences;
     bool refused = false;
     double best_support = 0;  ///< of the best sentence (0 without one)
-    /// Names (capitalised words after the first) and numbers of the question that no source
-    /// contains: a question about something the sources never mention is not answered.
-    int unmatched_terms = 0;
-    /// best_support − missing_term_penalty × unmatched_terms; refused below refuse_below.
+    /// What the refusal weighed: the best sentence's match and the signs of a question the
+    /// sources only seem to answer (names, numbers, rare words or a negation they lack, a
+    /// near-duplicate word in their place, no date or number where one is asked for).
+    RefusalEvidence evidence;
+    /// answerProbability(evidence); refused below refuse_below (0 without a sentence).
     double confidence = 0;
 };
 
 struct ExtractiveOptions {
     int max_sentences = 3;
-    /// Below this confidence (Answer::confidence) the answerer refuses. This and the penalty
-    /// were chosen on half of the SQuAD v2 subset (bench/qa, docs/knowledge.md).
-    double refuse_below = 0.55;
-    /// Subtracted from the best support for each unmatched name or number of the question.
-    double missing_term_penalty = 0.30;
+    /// Below this confidence (Answer::confidence, a probability) the answerer refuses. Chosen
+    /// with the weights on the even-numbered articles of SQuAD v2 (bench/qa,
+    /// docs/decisions/0057).
+    double refuse_below = 0.36;
     /// Sentences within this fraction of the best one's support join the answer.
     double keep_within = 0.85;
 };
@@ -57,8 +59,8 @@ struct ExtractiveOptions {
 /// The default answerer (no LLM): picks the source sentences that best answer the question —
 /// cosine of the sentence to the question under the local encoder blended with the share of
 /// the question's content words it contains — keeps the best few in source order, and cites
-/// each one. With weak evidence (a low best support, or names and numbers of the question that
-/// no source mentions) it refuses with kRefusal.
+/// each one. With weak evidence (answerProbability of the RefusalEvidence below refuse_below) it
+/// refuses with kRefusal.
 ///
 /// Thread-safe (the encoder is).
 class ExtractiveAnswerer {
@@ -103,6 +105,28 @@ std::vector<std::string> contentWords(const std::string& text);
 std::set<std::string> contentWordSet(const std::string& text);
 /// The names (capitalised words but the first) and numbers of a question, lower-cased.
 std::set<std::string> keyTerms(const std::string& question);
+
+/// Calls `f(word, first_char)` for each run of letters and digits (bytes ≥ 0x80 count as
+/// letters), `word` lower-cased.
+template <typename F>
+void forEachWord(const std::string& text, F f) {
+    std::string word;
+    char first = 0;
+    auto flush = [&] {
+        if (!word.empty()) f(word, first);
+        word.clear();
+    };
+    for (const char ch : text) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (std::isalnum(u) || u >= 0x80) {
+            if (word.empty()) first = ch;
+            word += static_cast<char>(std::tolower(u));
+        } else {
+            flush();
+        }
+    }
+    flush();
+}
 
 /// The share of the `question`'s words found in `words` (0 when it has none).
 double coverage(const std::set<std::string>& question, const std::set<std::string>& words);

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <array>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace docintel::knowledge {
+
+/// What the extractive answerer weighs before answering: how well its best sentence matches the
+/// question, and the signs of a question the sources only seem to answer (SQuAD v2's
+/// unanswerable questions are plausible passages with one entity, number or negation altered).
+/// Words are compared lower-cased and without punctuation; a question word matches a source
+/// word with the same first five letters (or the whole word when shorter; numbers exactly), so
+/// "developed" matches "develop" and "Protestantism" "Protestant".
+struct RefusalEvidence {
+    double cosine = 0;   ///< the best sentence's cosine to the question
+    double overlap = 0;  ///< share of the question's content words in the best sentence
+    /// Share of the question's content words in the best sentence and its neighbours, each word
+    /// weighted by its rarity among the candidate sentences (log((n+1)/(f+0.5)), f = sentences
+    /// holding it): the rare words of a question are the ones that must be there.
+    double window_coverage = 0;
+    int missing = 0;         ///< content words of the question that no source contains
+    int missing_names = 0;   ///< of which names (capitalised after the first word) and numbers
+    int missing_long = 0;    ///< of which long words (8 bytes or more): the specific ones
+    int question_words = 0;  ///< distinct content words of the question
+    /// Missing words whose near-duplicate a source contains: the same ending with another
+    /// beginning ("asynchronously" for "synchronously", "western" for "eastern") or a number of
+    /// the same length one digit apart ("1979" for "1973").
+    int altered = 0;
+    /// The question negates ("not", "never", "n't", "no", "non", "without") and neither the
+    /// best sentence nor its neighbours do.
+    bool negation_unmatched = false;
+    /// The question asks for a date (when, what year), a quantity (how many/much) or a person
+    /// or place (who, where) and the best sentence holds no date, number or new name.
+    bool type_mismatch = false;
+};
+
+/// Features in the order of the fitted weights (bench/qa/fit_refusal.py).
+constexpr std::size_t kRefusalFeatures = 10;
+std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e);
+
+/// The probability that the question is answered by the sources, from a logistic combination
+/// of the features fit on the even-numbered articles of SQuAD v2 (docs/decisions/0057).
+double answerProbability(const RefusalEvidence& e);
+
+/// The evidence for `question` given its best sentence, the sentences around it (the best one
+/// included), every candidate sentence (for the rarity of words) and the words of all sources
+/// (refusalWords of each candidate sentence and of all the sources' texts).
+RefusalEvidence refusalEvidence(const std::string& question, const std::string& best_sentence,
+                                const std::string& window,
+                                const std::vector<std::set<std::string>>& sentence_words,
+                                const std::set<std::string>& source_words, double cosine,
+                                double overlap);
+
+/// The content words of a text as the refusal compares them: contentWordSet with Latin letters'
+/// diacritics dropped ("Temür" is "temur").
+std::set<std::string> refusalWords(const std::string& text);
+
+/// Whether a question word matches a word of `words` (the rule of RefusalEvidence).
+bool fuzzyContains(const std::set<std::string>& words, const std::string& word);
+
+}  // namespace docintel::knowledge
