@@ -560,13 +560,18 @@ plugin::Result<json> BatchService::getOperation(const plugin::Principal& caller,
 
 // ---- the batch_run job ----
 
-ItemOutcome BatchService::checkItem(const BatchItem& item) {
+ItemOutcome BatchService::checkItem(const BatchJob& b, const BatchItem& item) {
     auto found = p_.documents.find(item.document_id);
     if (!found) return {"running", "", "", json()};  // try again on the next run
     if (!found->has_value()) {
         return {"failed", "document_not_found", "the document was deleted", json()};
     }
     const storage::Document& d = **found;
+    // Claimed, but the run that claimed it stopped before starting its work: start it now.
+    if ((b.kind == "upload" && d.status == "uploading" && !d.size_bytes) ||
+        (b.kind == "embedding" && d.status == "chunked" && p_.encoder)) {
+        return startItem(b, item);
+    }
     if (d.status == "error") return {"failed", d.error_code, d.error_message, json()};
     if (d.status == "embedded" || (d.status == "chunked" && !p_.encoder)) {
         return {"succeeded",
@@ -668,6 +673,9 @@ plugin::Status BatchService::run(jobs::JobContext& context) {
     if (!found) return found.error();
     if (!found->has_value()) return {};  // deleted with its owner or workspace
     const BatchJob b = **found;
+    // Only the run the batch names works it: a run left over from before a cancel or a
+    // settle (its batch has another run, or none) stops here.
+    if (b.job_id != context.job().id) return {};
     auto items = p_.batches.items(id);
     if (!items) return items.error();
 
@@ -687,7 +695,7 @@ plugin::Status BatchService::run(jobs::JobContext& context) {
             }
             continue;
         }
-        const ItemOutcome o = checkItem(item);
+        const ItemOutcome o = checkItem(b, item);
         if (o.status == "running") {
             ++in_flight;
         } else if (auto ok = p_.batches.recordItem(id, item.position, o); !ok) {
@@ -705,7 +713,12 @@ plugin::Status BatchService::run(jobs::JobContext& context) {
         if (slots > static_cast<int>(next.size())) {
             auto more = p_.batches.pending(id, slots - static_cast<int>(next.size()));
             if (!more) return more.error();
-            for (auto& i : *more) next.push_back(std::move(i));
+            for (auto& i : *more) {
+                // Claimed before its work starts, so no other run starts it too.
+                auto claimed = p_.batches.claimItem(id, i.position);
+                if (!claimed) return claimed.error();
+                if (*claimed) next.push_back(std::move(i));
+            }
         }
         std::vector<std::future<ItemOutcome>> work;
         for (const auto& item : next) {
@@ -720,6 +733,7 @@ plugin::Status BatchService::run(jobs::JobContext& context) {
                              {"document_id", next[k].document_id},
                              {"code", o.error_code}});
             }
+            if (o.status == "running") continue;  // claimed as running already
             if (auto ok = p_.batches.recordItem(id, next[k].position, o); !ok) return ok;
         }
     }

@@ -105,7 +105,7 @@ class BatchService {
     storage::ItemOutcome startItem(const storage::BatchJob& b, const storage::BatchItem& item);
     /// The outcome of a running upload or embedding item from its document (status `running`
     /// when it is still in flight).
-    storage::ItemOutcome checkItem(const storage::BatchItem& item);
+    storage::ItemOutcome checkItem(const storage::BatchJob& b, const storage::BatchItem& item);
     plugin::Status summarize(const storage::BatchJob& b);
     void wake() const {
         if (wake_) wake_();

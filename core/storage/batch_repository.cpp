@@ -77,6 +77,10 @@ constexpr Statement kRecordItem{
 constexpr Statement kMarkRunning{"batch_mark_running",
                                  "UPDATE batch_jobs SET status = 'running', updated_at = now() "
                                  "WHERE id = $1 AND status = 'queued'"};
+constexpr Statement kClaimItem{
+    "batch_item_claim",
+    "UPDATE batch_items SET status = 'running', started_at = now(), finished_at = NULL, "
+    "updated_at = now() WHERE batch_id = $1 AND position = $2 AND status = 'queued'"};
 constexpr Statement kSetResult{
     "batch_set_result",
     "UPDATE batch_jobs SET result = NULLIF($2, '')::jsonb, error_code = NULLIF($3, ''), "
@@ -245,6 +249,12 @@ plugin::Status BatchRepository::recordItem(const std::string& batch_id, int posi
                 o.result.is_null() ? std::string() : o.result.dump());
         return true;
     }));
+}
+
+plugin::Result<bool> BatchRepository::claimItem(const std::string& batch_id, int position) {
+    return db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        return tx.exec(kClaimItem, batch_id, position).affected_rows() == 1;
+    });
 }
 
 plugin::Status BatchRepository::markRunning(const std::string& batch_id) {

@@ -92,6 +92,8 @@ class BatchRepository {
                                   std::optional<int> concurrency = std::nullopt);
     /// Records an item's start (running) or outcome, if it is still queued or running.
     plugin::Status recordItem(const std::string& batch_id, int position, const ItemOutcome& o);
+    /// queued → running; false when the item was not queued (another run took it).
+    plugin::Result<bool> claimItem(const std::string& batch_id, int position);
     /// Up to `n` queued items, in order.
     plugin::Result<std::vector<BatchItem>> pending(const std::string& batch_id, int n);
     /// queued → running (a run started); other statuses stay.

@@ -318,6 +318,44 @@ TEST_F(BatchJobs, RetryRunsOnlyTheFailedItemsAgain) {
     EXPECT_EQ(items[0]["finished_at"], first_finished);  // the done item was not redone
 }
 
+// A worker killed in the middle of a classification item: its lease runs out, the run is
+// claimed again and works only the item that had not finished.
+TEST_F(BatchJobs, AReclaimedRunRedoesOnlyUnfinishedItems) {
+    const auto& docs = personalDocs();
+    const auto started = post("/api/v1/batches/classification",
+                              {{"document_ids", {docs[0], docs[1], docs[2]}}, {"force", true}});
+    ASSERT_EQ(started.status, 202) << started.body;
+    const std::string id = started.json()["batch_job_id"];
+    ASSERT_EQ(waitBatch(id)["status"], "completed");
+    const json before = results(id)["items"];
+
+    // The state a killed run leaves: item 1 running, the job running, its batch_run leased.
+    auto& db = server_->db();
+    db.scalar(
+        "UPDATE batch_items SET status = 'running', finished_at = NULL, result = NULL "
+        "WHERE batch_id = '" +
+        id + "' AND position = 1");
+    const std::string run = db.scalar(
+        "INSERT INTO jobs (id, kind, payload, status, lease_owner, lease_expires_at, attempts) "
+        "VALUES (gen_random_uuid(), 'batch_run', '{\"batch_id\": \"" +
+        id +
+        "\"}', 'running', "
+        "'killed-worker', now() - interval '1 second', 1) RETURNING id");
+    db.scalar("UPDATE batch_jobs SET status = 'running', finished_at = NULL, job_id = '" + run +
+              "' WHERE id = '" + id + "'");
+    EXPECT_EQ(server_->get("/api/v1/batches/" + id, alice_token_).json()["counts"]["running"], 1);
+
+    const json done = waitBatch(id);
+    EXPECT_EQ(done["status"], "completed") << done.dump();
+    const json after = results(id)["items"];
+    EXPECT_EQ(after[0]["finished_at"], before[0]["finished_at"]);
+    EXPECT_EQ(after[2]["finished_at"], before[2]["finished_at"]);
+    EXPECT_EQ(after[1]["status"], "succeeded") << after[1].dump();
+    EXPECT_NE(after[1]["finished_at"], before[1]["finished_at"]);
+    EXPECT_EQ(after[1]["result"]["doc_type"], before[1]["result"]["doc_type"]);
+    EXPECT_EQ(db.scalar("SELECT status FROM jobs WHERE id = '" + run + "'"), "succeeded");
+}
+
 TEST_F(BatchJobs, WorkspaceSummaryIsStoredWithCitations) {
     const std::map<std::string, std::string> in_ws{{"X-DocIntel-Workspace-ID", workspace_}};
     std::vector<std::string> ids;
@@ -462,9 +500,9 @@ TEST_F(BatchJobs, McpToolsDriveTheSameService) {
     const json unconfirmed = mcp.tool("cancel_batch_job", {{"batch_job_id", embed_id}});
     EXPECT_EQ(unconfirmed["isError"], true);
     EXPECT_EQ(unconfirmed["structuredContent"]["error"]["code"], "confirmation_required");
-    const json summary = mcp.result(
-        "start_workspace_summary", {{"workspace_id", workspace_}, {"document_ids", json::array()}});
+    const json summary = mcp.result("start_workspace_summary", {{"document_ids", {doc}}});
     EXPECT_EQ(summary["operation"], "workspace_summary");
+    EXPECT_TRUE(summary["workspace_id"].is_null());
     // Resources.
     const json read = mcp.call("resources/read", {{"uri", "docintel://batches/" + id}})["result"];
     EXPECT_EQ(json::parse(read["contents"][0]["text"].get<std::string>())["batch_job_id"], id);
@@ -477,7 +515,10 @@ TEST_F(BatchJobs, McpToolsDriveTheSameService) {
     const json foreign = bob.tool("get_batch_status", {{"batch_job_id", id}});
     EXPECT_EQ(foreign["isError"], true);
     EXPECT_EQ(foreign["structuredContent"]["error"]["code"], "batch_not_found");
-    waitBatch(embed_id);
+    EXPECT_EQ(waitBatch(embed_id)["status"], "completed");
+    const json summarized = waitBatch(summary["batch_job_id"]);
+    EXPECT_EQ(summarized["status"], "completed") << summarized.dump();
+    EXPECT_FALSE(summarized["result"]["citations"].empty());
 }
 
 }  // namespace
