@@ -36,11 +36,13 @@
 #include "search/keyword_index.h"
 #include "search/vector_index.h"
 #include "server/oauth_settings.h"
+#include "services/batch_service.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
 #include "services/ingestion_service.h"
 #include "services/upload_service.h"
 #include "services/workspace_service.h"
+#include "storage/batch_repository.h"
 #include "storage/database.h"
 #include "storage/document_repository.h"
 #include "storage/index_feed_repository.h"
@@ -169,6 +171,9 @@ struct App::Parts {
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
     PluginHostServices host_services;
+    std::unique_ptr<storage::BatchRepository> batch_repo;
+    std::unique_ptr<services::BatchService> batches;
+    std::unique_ptr<knowledge::Summarizer> batch_summarizer;  ///< worker nodes (no summarizer)
 
     std::shared_ptr<auth::KeySet> keys;
     std::unique_ptr<auth::TokenService> tokens;
@@ -407,6 +412,19 @@ void App::start(bool migrate) {
         };
     }
     // A worker process serves only /healthz and /readyz, and runs jobs.
+    p.batch_repo = std::make_unique<storage::BatchRepository>(p.db);
+    p.batches = std::make_unique<services::BatchService>(services::BatchService::Parts{
+        *p.batch_repo, p.documents, *p.upload_service, p.document_service, p.access,
+        p.document_access, p.encoder.get()});
+    p.batches->setWake([&p] {
+        if (p.workers) p.workers->wake();
+    });
+    if (!p.summarizer) {
+        p.batch_summarizer = std::make_unique<knowledge::Summarizer>(p.documents, p.document_access,
+                                                                     p.encoder.get());
+    }
+    p.batches->setSummarizer(p.summarizer ? p.summarizer.get() : p.batch_summarizer.get());
+    p.api_services->batches = p.batches.get();
     if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
 
     http::DispatcherOptions dispatcher_options;
@@ -451,6 +469,9 @@ void App::start(bool migrate) {
                           [&p](jobs::JobContext& c) { return p.ingestion->ingest(c); });
         p.workers->handle(services::IngestionService::kEmbedJob,
                           [&p](jobs::JobContext& c) { return p.ingestion->embed(c); });
+        p.batches->setIngestion(p.ingestion.get());
+        p.workers->handle(services::BatchService::kRunJob,
+                          [&p](jobs::JobContext& c) { return p.batches->run(c); });
         p.workers->handle(engine::WorkflowService::kRunJob,
                           [&p](jobs::JobContext& c) { return p.workflow_service->runJob(c); });
         p.workers->start();
@@ -475,6 +496,7 @@ void App::startMcp(Parts& p) {
     p.mcp_services->comparer = p.comparer.get();
     p.mcp_services->knowledge = p.knowledge.get();
     p.mcp_services->chat_sessions = p.chat_sessions.get();
+    p.mcp_services->batches = p.batches.get();
     mcp::PluginSource plugins{
         [&registry = p.plugin_registry] { return registry.generation(); },
         [&registry = p.plugin_registry] {

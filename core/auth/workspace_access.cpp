@@ -1,5 +1,7 @@
 #include "auth/workspace_access.h"
 
+#include "common/id.h"
+
 namespace docintel::auth {
 
 plugin::Result<WorkspaceRole> WorkspaceAccess::require(const std::string& user_id,
@@ -8,6 +10,8 @@ plugin::Result<WorkspaceRole> WorkspaceAccess::require(const std::string& user_i
     if (user_id.empty()) {
         return plugin::Error::forbidden("forbidden", "workspaces need a user token");
     }
+    // Not a UUID: no such workspace (Postgres would refuse the value: a 500, not a 404).
+    if (!common::isUuid(workspace_id)) return decide(std::nullopt, action);
     auto role_text = workspaces_.roleOf(workspace_id, user_id);
     if (!role_text) return role_text.error();
     return decide(*role_text, action);

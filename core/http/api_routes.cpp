@@ -1,5 +1,6 @@
 #include "http/api_routes.h"
 
+#include "http/batch_routes.h"
 #include "http/error_mapper.h"
 
 #include <utility>
@@ -796,6 +797,15 @@ void registerApiRoutes(Router& router, ApiServices& s) {
                     return wf.decide_review(r.principal, r.pathParam("task_id"), r.body);
                 })},
     };
+
+    if (s.batches) {
+        const auto handlers = batchHandlers(*s.batches);
+        for (auto& op : ops) {
+            if (const auto it = handlers.find(op.operation_id); it != handlers.end()) {
+                op.handler = it->second;
+            }
+        }
+    }
 
     for (auto& op : ops) {
         plugin::RouteDefinition def;

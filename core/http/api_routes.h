@@ -11,6 +11,7 @@
 #include "knowledge/knowledge_service.h"
 #include "knowledge/summarizer.h"
 #include "services/artifact_service.h"
+#include "services/batch_service.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
 #include "services/ingestion_service.h"
@@ -50,6 +51,7 @@ struct ApiServices {
     knowledge::Summarizer* summaries = nullptr;           ///< null on a worker node
     knowledge::EvaluationService* evaluations = nullptr;  ///< null on a worker node
     services::ArtifactService* artifacts = nullptr;       ///< unset = 501
+    services::BatchService* batches = nullptr;            ///< batch jobs and operations; null = 501
 };
 
 /// Declares every REST operation of the spec (§4.1) once: method, path, operation id, scopes,

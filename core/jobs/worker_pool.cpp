@@ -86,7 +86,9 @@ void WorkerPool::runThread() {
             common::log(LogLevel::kError, "job_threw", {{"job_id", id}, {"what", e.what()}});
             outcome = plugin::Error::internal("job handler failed");
         }
-        if (outcome) {
+        if (outcome && context.againAfter() >= 0) {
+            (void)jobs_.defer(id, worker_id_, context.againAfter());
+        } else if (outcome) {
             (void)jobs_.succeed(id, worker_id_);
             common::log(LogLevel::kInfo, "job_succeeded", {{"job_id", id}, {"kind", kind}});
         } else {

@@ -27,11 +27,17 @@ class JobContext {
     bool done(const std::string& step) const { return job_.checkpoint.contains(step); }
     /// Records `step` as finished; fails when this worker lost the lease.
     plugin::Status mark(const std::string& step, const nlohmann::json& data = true);
+    /// A job that waits on other work (a batch watching its items): when the handler returns
+    /// ok, the pool queues the job again to run after `seconds` instead of finishing it, and
+    /// the run does not count as an attempt.
+    void runAgainAfter(double seconds) { again_after_ = seconds; }
+    double againAfter() const { return again_after_; }
 
   private:
     storage::JobRepository& jobs_;
     storage::Job job_;
     const std::string worker_;
+    double again_after_ = -1;
 };
 
 /// A handler finishes its job (ok), fails it for good (an Error with a 4xx status: the input

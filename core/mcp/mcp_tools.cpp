@@ -191,6 +191,7 @@ std::vector<Tool> builtinTools(const McpServices& s) {
 
     for (auto& t : summaryTools(s)) tools.push_back(std::move(t));
     for (auto& t : knowledgeTools(s)) tools.push_back(std::move(t));
+    for (auto& t : batchTools(s)) tools.push_back(std::move(t));
     return tools;
 }
 
@@ -218,6 +219,7 @@ std::vector<Resource> builtinResources(const McpServices& s) {
              return docs.chunks(caller, v.at("document_id"));
          }});
     for (auto& r : knowledgeResources(s)) resources.push_back(std::move(r));
+    for (auto& r : batchResources(s)) resources.push_back(std::move(r));
     return resources;
 }
 

@@ -9,6 +9,7 @@
 #include "knowledge/knowledge_service.h"
 #include "knowledge/summarizer.h"
 #include "mcp/mcp_types.h"
+#include "services/batch_service.h"
 #include "services/document_service.h"
 #include "services/upload_service.h"
 #include "services/workspace_service.h"
@@ -31,6 +32,7 @@ struct McpServices {
     /// `search_unavailable`.
     knowledge::KnowledgeService* knowledge = nullptr;
     knowledge::ChatSessionService* chat_sessions = nullptr;
+    services::BatchService* batches = nullptr;  ///< the batch tools; null = none
 };
 
 /// Error code a handler returns when the arguments passed the schema but are still unusable;
@@ -46,6 +48,10 @@ std::vector<Tool> builtinTools(const McpServices& services);
 std::vector<Tool> summaryTools(const McpServices& services);
 /// The knowledge tools (spec §4.3): search_knowledgebase, ask and the chat-session tools.
 std::vector<Tool> knowledgeTools(const McpServices& services);
+/// The batch tools (mcp_batch_tools.cpp); none without the batch service.
+std::vector<Tool> batchTools(const McpServices& services);
+/// docintel://batches/{batch_job_id} and docintel://batches/{batch_job_id}/results.
+std::vector<Resource> batchResources(const McpServices& services);
 /// docintel://sessions/{session_id}.
 std::vector<Resource> knowledgeResources(const McpServices& services);
 

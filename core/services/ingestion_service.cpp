@@ -97,6 +97,38 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
     return context.mark("embedded");
 }
 
+plugin::Result<nlohmann::json> IngestionService::reclassify(const std::string& id) {
+    auto found = documents_.find(id);
+    if (!found) return found.error();
+    if (!found->has_value()) return plugin::Error{"document_not_found", "document not found", 404};
+    const std::string& status = (*found)->status;
+    if (status != "chunked" && status != "embedded") {
+        return plugin::Error::conflict("not_chunked", "only chunked documents can be classified");
+    }
+    if (!classifier()) {
+        return plugin::Error::unavailable("classifier_unavailable", "no document classifier");
+    }
+    auto chunks = documents_.chunks(id);
+    if (!chunks) return chunks.error();
+    std::vector<std::vector<float>> vectors;
+    if (encoder_ && !chunks->empty()) {
+        std::vector<std::string> texts;
+        const auto n = std::min(chunks->size(),
+                                static_cast<std::size_t>(classify::ClassifierOptions{}.chunks));
+        for (std::size_t i = 0; i < n; ++i) texts.push_back((*chunks)[i].text);
+        auto encoded = encoder_->encode(texts, kEmbedBatch);
+        if (!encoded) return encoded.error();
+        vectors = std::move(encoded).value();
+    }
+    classifyDocument(id, *chunks, vectors);
+    auto after = documents_.find(id);
+    if (!after) return after.error();
+    if (!after->has_value()) return plugin::Error{"document_not_found", "document not found", 404};
+    return nlohmann::json{{"document_id", id},
+                          {"doc_type", (*after)->doc_type},
+                          {"confidence", (*after)->doc_type_confidence.value_or(0.0)}};
+}
+
 const classify::DocumentClassifier* IngestionService::classifier() {
     std::call_once(classifier_once_, [this] {
         auto created = classify::DocumentClassifier::create(encoder_);

@@ -33,6 +33,9 @@ class IngestionService {
 
     plugin::Status ingest(jobs::JobContext& context);
     plugin::Status embed(jobs::JobContext& context);
+    /// Classifies a chunked document again (its first chunks, encoded afresh) and stores
+    /// doc_type; returns `{doc_type, confidence}`. `not_chunked` (409) before chunking.
+    plugin::Result<nlohmann::json> reclassify(const std::string& document_id);
 
   private:
     plugin::Status chunk(const storage::Document& d, jobs::JobContext& context);

@@ -30,6 +30,11 @@ constexpr Statement kSucceed{
     "job_succeed",
     "UPDATE jobs SET status = 'succeeded', lease_owner = NULL, lease_expires_at = NULL, "
     "updated_at = now() WHERE id = $1 AND lease_owner = $2"};
+constexpr Statement kDefer{
+    "job_defer",
+    "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, "
+    "attempts = greatest(attempts - 1, 0), run_after = now() + make_interval(secs => $3), "
+    "updated_at = now() WHERE id = $1 AND lease_owner = $2"};
 constexpr Statement kFailAttempt{
     "job_fail_attempt",
     "UPDATE jobs SET last_error = $3, lease_owner = NULL, lease_expires_at = NULL, "
@@ -89,6 +94,14 @@ plugin::Result<bool> JobRepository::checkpoint(const std::string& job_id, const 
 plugin::Status JobRepository::succeed(const std::string& job_id, const std::string& worker) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kSucceed, job_id, worker);
+        return true;
+    }));
+}
+
+plugin::Status JobRepository::defer(const std::string& job_id, const std::string& worker,
+                                    double seconds) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kDefer, job_id, worker, seconds);
         return true;
     }));
 }
