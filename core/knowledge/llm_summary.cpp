@@ -253,6 +253,7 @@ struct Drafter {
     double first_token_ms = -1;
     double check_ms = 0;
     int removed = 0;
+    int last_removed = 0;  ///< by the latest request's check (the one whose tokens streamed)
     json unsupported = json::array();
 
     plugin::Result<CheckedDraft> call(const std::string& user,
@@ -267,6 +268,7 @@ struct Drafter {
         check_ms += common::millisecondsSince(started);
         if (!checked) return checked.error();
         removed += checked->removed;
+        last_removed = checked->removed;
         for (auto& u : checked->unsupported) unsupported.push_back(std::move(u));
         return checked;
     }
@@ -430,7 +432,7 @@ bool Summarizer::summarizeWithLlm(SummaryPlan& plan, const std::function<bool(co
               {"unsupported_removed", drafter.removed},
               {"unsupported_sentences", drafter.unsupported},
               // As for answers: sentences were removed from the streamed (unchecked) text.
-              {"revised", handoff.tokens_sent && drafter.removed > 0},
+              {"revised", handoff.tokens_sent && drafter.last_removed > 0},
               {"timings_ms",
                {{"total", common::millisecondsSince(started)},
                 {"llm", drafter.llm_ms},

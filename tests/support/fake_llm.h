@@ -57,9 +57,15 @@ class FakeLlm {
         std::lock_guard lock(mutex_);
         return requests_;
     }
+    /// The `Authorization` header of each request, in order.
+    std::vector<std::string> authorizations() const {
+        std::lock_guard lock(mutex_);
+        return authorizations_;
+    }
     void clearRequests() {
         std::lock_guard lock(mutex_);
         requests_.clear();
+        authorizations_.clear();
     }
 
     /// A text split into word-sized pieces, as a model streams.
@@ -94,6 +100,7 @@ class FakeLlm {
             {
                 std::lock_guard lock(owner_.mutex_);
                 owner_.requests_.push_back(parsed);
+                owner_.authorizations_.push_back(request.get("Authorization", ""));
                 responder = owner_.responder_;
             }
             if (request.getURI() != "/v1/chat/completions" || !responder) {
@@ -149,6 +156,7 @@ class FakeLlm {
     mutable std::mutex mutex_;
     Responder responder_;
     std::vector<nlohmann::json> requests_;
+    std::vector<std::string> authorizations_;
     std::unique_ptr<Poco::Net::HTTPServer> server_;
 };
 
