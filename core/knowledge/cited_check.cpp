@@ -1,6 +1,7 @@
 #include "knowledge/cited_check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 
 #include "ingest/chunker.h"
@@ -63,7 +64,12 @@ std::vector<DraftedSentence> draftedSentences(const std::string& text) {
             tidy += c;
         }
         d.claim = trim(tidy);
-        if (d.claim.empty()) {
+        // Punctuation left alone by markers ("… Jr. [5].") is not a claim.
+        const bool has_word = std::any_of(d.claim.begin(), d.claim.end(), [](char c) {
+            const auto u = static_cast<unsigned char>(c);
+            return std::isalnum(u) || u >= 0x80;
+        });
+        if (!has_word) {
             if (!out.empty()) {
                 for (int n : d.cited) addNumbers(std::to_string(n), out.back().cited);
             }

@@ -343,9 +343,8 @@ bool Summarizer::summarizeWithLlm(SummaryPlan& plan, const std::function<bool(co
                                   Handoff& handoff) const {
     const auto started = std::chrono::steady_clock::now();
     LoadedDocument& doc = plan.doc;
-    std::optional<redact::Redactor> redactor;
-    if (plan.redact_pii) redactor.emplace();
-    redact::Redactor* r = redactor ? &*redactor : nullptr;
+    if (plan.redact_pii) handoff.redactor = std::make_unique<redact::Redactor>();
+    redact::Redactor* r = handoff.redactor.get();
 
     // Every chunk numbered in order: the LLM cites these numbers, the `sources` frame lists them.
     handoff.book = std::make_unique<SourceBook>();

@@ -577,14 +577,15 @@ void Summarizer::summarizeExtractive(SummaryPlan plan, const std::function<bool(
         parts.push_back(std::move(part));
     }
 
-    std::optional<redact::Redactor> redactor;
-    if (plan.redact_pii) redactor.emplace();
+    std::optional<redact::Redactor> own_redactor;
+    if (plan.redact_pii && !handoff.redactor) own_redactor.emplace();
+    redact::Redactor* redactor =
+        handoff.redactor ? handoff.redactor.get() : (own_redactor ? &*own_redactor : nullptr);
     // After a failed LLM attempt the sources went out already, numbered in its book.
     SourceBook own_book;
     SourceBook& book = handoff.book ? *handoff.book : own_book;
-    Rendered rendered = render(type, parts, book, redactor ? &*redactor : nullptr);
-    if (!handoff.sources_sent &&
-        !emit({{"type", "sources"}, {"sources", book.toJson(redactor ? &*redactor : nullptr)}})) {
+    Rendered rendered = render(type, parts, book, redactor);
+    if (!handoff.sources_sent && !emit({{"type", "sources"}, {"sources", book.toJson(redactor)}})) {
         return;
     }
     if (!handoff.tokens_sent && !emitTokens(rendered.text, emit)) return;

@@ -158,6 +158,8 @@ class Summarizer {
     struct Handoff {
         bool sources_sent = false;  ///< `meta` plan and `sources` went out (numbering in book)
         std::unique_ptr<SourceBook> book;
+        /// The redactor the sent excerpts went through (redact_pii), so placeholders match.
+        std::unique_ptr<redact::Redactor> redactor;
         bool tokens_sent = false;
         nlohmann::json done_extra = nlohmann::json::object();
     };

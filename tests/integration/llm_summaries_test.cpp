@@ -81,11 +81,13 @@ std::string quotingReply(const std::string& user) {
             while (!found && from < line.size()) {
                 auto stop = line.find(". ", from);
                 if (stop == std::string::npos) stop = line.size();
-                const std::string sentence = line.substr(from, stop - from);
+                std::string sentence = line.substr(from, stop - from);
                 from = stop + 2;
+                if (!sentence.empty() && sentence.back() == '.') sentence.pop_back();
+                static const std::regex reference(R"((^|[^A-Z_\d])\d+\]|\[\d|["?!])");
                 if (sentence.size() < 60 || sentence.size() > 400 ||
                     !std::isupper(static_cast<unsigned char>(sentence[0])) ||
-                    sentence.find_first_of("[]\"") != std::string::npos || sentence.back() == '.') {
+                    std::regex_search(sentence, reference)) {
                     continue;
                 }
                 out += (out.empty() ? "" : " ") + sentence + " [" + starts[p].first + "].";
@@ -294,6 +296,29 @@ TEST_F(LlmSummaries, ATimeoutFallsBackToTheExtractiveSummary) {
     EXPECT_EQ(s.streamed, done["summary"].get<std::string>()) << "the fallback summary streams";
     EXPECT_FALSE(done["revised"].get<bool>());
     EXPECT_LT(waited, std::chrono::milliseconds(2900)) << "the timeout bounds the wait";
+    expectQuotesInSources(s);
+}
+
+TEST_F(LlmSummaries, WithRedactPiiThePersonalDataNeverReachesTheLlm) {
+    const auto id = server_->uploadDocument(
+        token_, "contact.txt", "text/plain",
+        "Lease Contact\n\nQuestions about the lease go to the property manager Jane Doe at "
+        "jane.doe@example.com or by phone at (415) 555-0134 on weekdays.");
+    ASSERT_EQ(server_->waitForDocument(id, token_)["status"], "embedded");
+    script("");  // the model quotes what it is given
+    const auto s = summarize(id, {{"redact_pii", true}});
+    const auto& done = s.done();
+    EXPECT_EQ(done["answerer"], "llm") << done.dump();
+    EXPECT_TRUE(done["redacted"].get<bool>());
+    const auto requests = fake_->requests();
+    ASSERT_FALSE(requests.empty());
+    for (const auto& r : requests) {
+        EXPECT_EQ(r.dump().find("jane.doe@example.com"), std::string::npos) << r.dump();
+        EXPECT_EQ(r.dump().find("555-0134"), std::string::npos) << r.dump();
+    }
+    EXPECT_EQ(done["summary"].get<std::string>().find("jane.doe@"), std::string::npos);
+    EXPECT_NE(done["summary"].get<std::string>().find("[EMAIL_1]"), std::string::npos)
+        << done["summary"];
     expectQuotesInSources(s);
 }
 
