@@ -298,8 +298,13 @@ void App::start(bool migrate) {
         p.retriever = std::make_unique<search::HybridRetriever>(*p.keywords, p.vectors.get());
         p.knowledge = std::make_unique<knowledge::KnowledgeService>(p.documents, p.document_access,
                                                                     *p.retriever, p.encoder.get());
+        knowledge::SummaryOptions summary_options;
+        summary_options.vector_cache_bytes = static_cast<std::size_t>(config_.summary_cache_mb)
+                                             << 20;
         p.summarizer = std::make_unique<knowledge::Summarizer>(p.documents, p.document_access,
-                                                               p.encoder.get());
+                                                               p.encoder.get(), summary_options);
+        p.summarizer->enableLlm(
+            {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
         p.comparer = std::make_unique<knowledge::DocumentComparer>(*p.summarizer);
         p.answer_traces = std::make_unique<storage::AnswerTraceRepository>(p.db);
         p.knowledge->setTraceStore(p.answer_traces.get());
@@ -463,6 +468,8 @@ void App::start(bool migrate) {
     if (config_.role != "api") {
         p.ingestion =
             std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
+        p.ingestion->enableLlm(
+            {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
         p.workers = std::make_unique<jobs::WorkerPool>(
             p.jobs, common::hostWorkerId(), config_.worker_threads, config_.job_lease_seconds);
         p.workers->handle(services::UploadService::kIngestJob,

@@ -75,6 +75,7 @@ void applyFile(Config& c, const std::string& path) {
     c.worker_threads = j.value("worker_threads", c.worker_threads);
     c.job_lease_seconds = j.value("job_lease_seconds", c.job_lease_seconds);
     c.log_level = j.value("log_level", c.log_level);
+    c.summary_cache_mb = j.value("summary_cache_mb", c.summary_cache_mb);
 }
 
 }  // namespace
@@ -126,6 +127,7 @@ Config Config::fromEnvironment() {
     c.llm_model = env("DOCINTEL_LLM_MODEL", c.llm_model);
     c.llm_api_key = env("DOCINTEL_LLM_API_KEY", c.llm_api_key);
     c.llm_timeout_ms = envInt("DOCINTEL_LLM_TIMEOUT_MS", c.llm_timeout_ms, 100, 600000);
+    c.summary_cache_mb = envInt("DOCINTEL_SUMMARY_CACHE_MB", c.summary_cache_mb, 0, 65536);
     if (!c.llm_base_url.empty()) {
         if (c.llm_base_url.rfind("http://", 0) != 0 && c.llm_base_url.rfind("https://", 0) != 0) {
             throw std::invalid_argument("DOCINTEL_LLM_BASE_URL must be an http(s) URL");

@@ -50,6 +50,9 @@ struct Config {
     std::string llm_model;
     std::string llm_api_key;
     int llm_timeout_ms = 30000;
+    // Sentence vectors of recently summarised documents kept in memory, in MiB
+    // (DOCINTEL_SUMMARY_CACHE_MB, file key summary_cache_mb; 0 = off). docs/knowledge.md.
+    int summary_cache_mb = 64;
 
     /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad
     /// variable or file entry.

@@ -188,18 +188,6 @@ json checkType(const json& request, const std::string& loc_root) {
     return detail;
 }
 
-/// Streams `text` word by word as `token` frames; false when the client went away.
-bool emitTokens(const std::string& text, const std::function<bool(const json&)>& emit) {
-    std::size_t from = 0;
-    while (from < text.size()) {
-        std::size_t to = text.find(' ', from);
-        to = to == std::string::npos ? text.size() : to + 1;
-        if (!emit({{"type", "token"}, {"content", text.substr(from, to - from)}})) return false;
-        from = to;
-    }
-    return true;
-}
-
 struct Rendered {
     std::string text;
     json citations = json::array();
@@ -334,6 +322,17 @@ std::string maybeRedact(redact::Redactor* redactor, const std::string& text) {
     return redactor ? redactor->redact(text).text : text;
 }
 
+bool emitTokens(const std::string& text, const std::function<bool(const json&)>& emit) {
+    std::size_t from = 0;
+    while (from < text.size()) {
+        std::size_t to = text.find(' ', from);
+        to = to == std::string::npos ? text.size() : to + 1;
+        if (!emit({{"type", "token"}, {"content", text.substr(from, to - from)}})) return false;
+        from = to;
+    }
+    return true;
+}
+
 // ---- Summarizer ----
 
 const std::vector<std::string>& Summarizer::summaryTypes() {
@@ -344,7 +343,16 @@ const std::vector<std::string>& Summarizer::summaryTypes() {
 
 Summarizer::Summarizer(storage::DocumentRepository& documents, const auth::DocumentAccess& access,
                        const embed::SentenceEncoder* encoder, SummaryOptions options)
-    : documents_(documents), access_(access), encoder_(encoder), options_(options) {}
+    : documents_(documents),
+      access_(access),
+      encoder_(encoder),
+      options_(options),
+      cache_(std::make_unique<SentenceVectorCache>(options.vector_cache_bytes)),
+      support_(encoder) {}
+
+void Summarizer::enableLlm(const LlmConfig& config) {
+    if (config.enabled()) llm_ = std::make_unique<LlmClient>(config);
+}
 
 plugin::Result<LoadedDocument> Summarizer::load(const plugin::Principal& caller,
                                                 const std::string& id) const {
@@ -378,13 +386,26 @@ plugin::Status Summarizer::encode(LoadedDocument& doc, std::size_t from, std::si
                                           "summaries need the sentence encoder on this node");
     }
     if (from >= to) return {};
+    // Vectors of this document's sentences computed by an earlier request are reused.
+    const std::string key =
+        SentenceVectorCache::key(doc.document.id, doc.document.version, encoder_->modelName());
     std::vector<std::string> texts;
     for (std::size_t i = from; i < to; ++i) texts.push_back(doc.sentences[i].span.text);
-    auto vectors = encoder_->encode(texts, 32);
-    if (!vectors) return vectors.error();
-    for (std::size_t i = from; i < to; ++i) {
-        doc.sentences[i].vector = std::move((*vectors)[i - from]);
+    auto cached = cache_->lookup(key, texts);
+    std::vector<std::string> missing;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        if (cached[i].empty()) missing.push_back(texts[i]);
     }
+    if (!missing.empty()) {
+        auto vectors = encoder_->encode(missing, 32);
+        if (!vectors) return vectors.error();
+        cache_->store(key, missing, *vectors);
+        std::size_t next = 0;
+        for (auto& v : cached) {
+            if (v.empty()) v = std::move((*vectors)[next++]);
+        }
+    }
+    for (std::size_t i = from; i < to; ++i) doc.sentences[i].vector = std::move(cached[i - from]);
     return {};
 }
 
@@ -431,6 +452,13 @@ plugin::Result<SummaryPlan> Summarizer::prepare(const plugin::Principal& caller,
 }
 
 void Summarizer::summarize(SummaryPlan plan, const std::function<bool(const json&)>& emit) const {
+    Handoff handoff;
+    if (llm_ && summarizeWithLlm(plan, emit, handoff)) return;
+    summarizeExtractive(std::move(plan), emit, handoff);
+}
+
+void Summarizer::summarizeExtractive(SummaryPlan plan, const std::function<bool(const json&)>& emit,
+                                     Handoff& handoff) const {
     const auto started = std::chrono::steady_clock::now();
     auto fail = [&](const plugin::Error& e) {
         emit({{"type", "error"},
@@ -458,14 +486,14 @@ void Summarizer::summarize(SummaryPlan plan, const std::function<bool(const json
     const std::size_t groups =
         n_chunks > group_chunks ? (n_chunks + group_chunks - 1) / group_chunks : 1;
     const bool map_reduce = groups > 1;
-    if (!emit({{"type", "meta"},
-               {"stage", "plan"},
-               {"document_id", doc.document.id},
-               {"summary_type", type},
-               {"chunks", n_chunks},
-               {"sentences", doc.sentences.size()},
-               {"map_reduce", map_reduce},
-               {"groups", groups}})) {
+    if (!handoff.sources_sent && !emit({{"type", "meta"},
+                                        {"stage", "plan"},
+                                        {"document_id", doc.document.id},
+                                        {"summary_type", type},
+                                        {"chunks", n_chunks},
+                                        {"sentences", doc.sentences.size()},
+                                        {"map_reduce", map_reduce},
+                                        {"groups", groups}})) {
         return;
     }
 
@@ -483,11 +511,14 @@ void Summarizer::summarize(SummaryPlan plan, const std::function<bool(const json
     // Map: encode group by group; in map-reduce, each group keeps its own best sentences.
     std::vector<std::size_t> candidates;
     std::size_t from = 0;
+    double encode_ms = 0;
     for (std::size_t g = 0; g < groups; ++g) {
         const std::size_t chunk_end = std::min(n_chunks, (g + 1) * group_chunks);
         std::size_t to = from;
         while (to < doc.sentences.size() && doc.sentences[to].chunk < chunk_end) ++to;
+        const auto encode_started = std::chrono::steady_clock::now();
         if (auto s = encode(doc, from, to); !s) return fail(s.error());
+        encode_ms += common::millisecondsSince(encode_started);
         if (map_reduce) {
             std::map<std::string, std::vector<std::size_t>> local;
             for (std::size_t i = from; i < to; ++i) {
@@ -546,31 +577,37 @@ void Summarizer::summarize(SummaryPlan plan, const std::function<bool(const json
         parts.push_back(std::move(part));
     }
 
-    std::optional<redact::Redactor> redactor;
-    if (plan.redact_pii) redactor.emplace();
-    SourceBook book;
-    Rendered rendered = render(type, parts, book, redactor ? &*redactor : nullptr);
-    if (!emit({{"type", "sources"}, {"sources", book.toJson(redactor ? &*redactor : nullptr)}})) {
+    std::optional<redact::Redactor> own_redactor;
+    if (plan.redact_pii && !handoff.redactor) own_redactor.emplace();
+    redact::Redactor* redactor =
+        handoff.redactor ? handoff.redactor.get() : (own_redactor ? &*own_redactor : nullptr);
+    // After a failed LLM attempt the sources went out already, numbered in its book.
+    SourceBook own_book;
+    SourceBook& book = handoff.book ? *handoff.book : own_book;
+    Rendered rendered = render(type, parts, book, redactor);
+    if (!handoff.sources_sent && !emit({{"type", "sources"}, {"sources", book.toJson(redactor)}})) {
         return;
     }
-    if (!emitTokens(rendered.text, emit)) return;
-    json done{{"type", "done"},
-              {"summary", rendered.text},
-              {"answer", rendered.text},
-              {"summary_type", type},
-              {"document_id", doc.document.id},
-              {"doc_name", doc.document.filename},
-              {"citations", rendered.citations},
-              {"chunk_indices", plan.chunk_indices},
-              {"map_reduce",
-               {{"used", map_reduce}, {"groups", groups}, {"candidates", candidates.size()}}},
-              {"redacted", plan.redact_pii},
-              {"answerer", "extractive"},
-              {"model", encoder_ ? encoder_->modelName() : ""},
-              {"timings_ms", {{"total", common::millisecondsSince(started)}}},
-              {"trace_id", plan.trace_id}};
+    if (!handoff.tokens_sent && !emitTokens(rendered.text, emit)) return;
+    json done{
+        {"type", "done"},
+        {"summary", rendered.text},
+        {"answer", rendered.text},
+        {"summary_type", type},
+        {"document_id", doc.document.id},
+        {"doc_name", doc.document.filename},
+        {"citations", rendered.citations},
+        {"chunk_indices", plan.chunk_indices},
+        {"map_reduce",
+         {{"used", map_reduce}, {"groups", groups}, {"candidates", candidates.size()}}},
+        {"redacted", plan.redact_pii},
+        {"answerer", "extractive"},
+        {"model", encoder_ ? encoder_->modelName() : ""},
+        {"timings_ms", {{"total", common::millisecondsSince(started)}, {"encode", encode_ms}}},
+        {"trace_id", plan.trace_id}};
     if (type == "sections") done["sections"] = rendered.parts;
     if (type == "custom") done["custom_prompt"] = plan.custom_prompt;
+    for (const auto& [k, v] : handoff.done_extra.items()) done[k] = v;
     emit(done);
 }
 
@@ -637,7 +674,15 @@ plugin::Result<json> Summarizer::summarizeDocuments(const plugin::Principal& cal
         auto doc = load(caller, id);
         if (!doc) return doc.error();
         docs.push_back(std::move(doc).value());
-        if (auto s = encode(docs.back(), 0, docs.back().sentences.size()); !s) return s.error();
+    }
+    json llm_fallback;
+    if (llm_) {
+        auto written = summarizeDocumentsWithLlm(docs, request, trace_id);
+        if (written) return written;
+        llm_fallback = {{"code", written.error().code}, {"message", written.error().message}};
+    }
+    for (auto& doc : docs) {
+        if (auto s = encode(doc, 0, doc.sentences.size()); !s) return s.error();
     }
 
     std::optional<redact::Redactor> redactor;
@@ -714,16 +759,18 @@ plugin::Result<json> Summarizer::summarizeDocuments(const plugin::Principal& cal
         overall.sentences.emplace_back(&docs[pool[p].first], pool[p].second);
     Rendered across = render(type == "bullets" ? "bullets" : "executive", {overall}, book, r);
 
-    return json{{"summary", across.text},
-                {"summary_type", type},
-                {"citations", across.citations},
-                {"documents", per_document},
-                {"sources", book.toJson(r)},
-                {"redacted", redact_pii},
-                {"answerer", "extractive"},
-                {"model", encoder_ ? encoder_->modelName() : ""},
-                {"timings_ms", {{"total", common::millisecondsSince(started)}}},
-                {"trace_id", trace_id}};
+    json out{{"summary", across.text},
+             {"summary_type", type},
+             {"citations", across.citations},
+             {"documents", per_document},
+             {"sources", book.toJson(r)},
+             {"redacted", redact_pii},
+             {"answerer", "extractive"},
+             {"model", encoder_ ? encoder_->modelName() : ""},
+             {"timings_ms", {{"total", common::millisecondsSince(started)}}},
+             {"trace_id", trace_id}};
+    if (!llm_fallback.is_null()) out["llm_fallback"] = llm_fallback;
+    return out;
 }
 
 }  // namespace docintel::knowledge

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,7 +11,10 @@
 
 #include "auth/document_access.h"
 #include "embed/sentence_encoder.h"
+#include "knowledge/evaluation_service.h"
 #include "knowledge/extractive_answerer.h"
+#include "knowledge/llm_client.h"
+#include "knowledge/sentence_vector_cache.h"
 #include "plugin_api/http_types.h"
 #include "redact/pii_redactor.h"
 #include "storage/document_repository.h"
@@ -65,12 +69,20 @@ std::vector<std::size_t> selectMmr(const std::vector<const std::vector<float>*>&
 /// Redacts with `redactor` when it is set, else returns `text` unchanged.
 std::string maybeRedact(redact::Redactor* redactor, const std::string& text);
 
+/// Streams `text` word by word as `token` frames; false when the client went away.
+bool emitTokens(const std::string& text, const std::function<bool(const nlohmann::json&)>& emit);
+
 struct SummaryOptions {
     /// A document with more chunks than this is summarised map-reduce: groups of this many
     /// consecutive chunks are summarised on their own (map), then their picks together (reduce).
     int map_group_chunks = 8;
     double mmr_lambda = 0.7;  ///< relevance against redundancy in selectMmr
     int max_documents = 20;   ///< summarize_documents
+    /// LLM mode: at most this many chunks go to the LLM in one request; longer documents are
+    /// summarised map-reduce (a cited summary per part, then one that combines them).
+    int llm_map_chunks = 16;
+    /// Bound of the sentence-vector cache (SentenceVectorCache; DOCINTEL_SUMMARY_CACHE_MB).
+    std::size_t vector_cache_bytes = 64u << 20;
 };
 
 /// A SummarizeRequest checked against a document the caller may summarise.
@@ -134,11 +146,43 @@ class Summarizer {
 
     const embed::SentenceEncoder* encoder() const { return encoder_; }
 
+    /// LLM mode (docs/knowledge.md "LLM mode for summaries"): summaries are written by the
+    /// endpoint over the numbered chunks, every sentence checked against the chunks it cites
+    /// (the answers' check); the extractive summary stays the fallback. A config that is not
+    /// enabled() leaves LLM mode off. Set once before serving.
+    void enableLlm(const LlmConfig& config);
+
+    const SentenceVectorCache& vectorCache() const { return *cache_; }
+
+    /// What an LLM attempt leaves to the extractive summary that replaces it.
+    struct Handoff {
+        bool sources_sent = false;  ///< `meta` plan and `sources` went out (numbering in book)
+        std::unique_ptr<SourceBook> book;
+        /// The redactor the sent excerpts went through (redact_pii), so placeholders match.
+        std::unique_ptr<redact::Redactor> redactor;
+        bool tokens_sent = false;
+        nlohmann::json done_extra = nlohmann::json::object();
+    };
+
   private:
+    /// The LLM summary of `plan`; true when it finished (done, or the client went away),
+    /// false when the extractive summary must replace it (`handoff` says why).
+    bool summarizeWithLlm(SummaryPlan& plan, const std::function<bool(const nlohmann::json&)>& emit,
+                          Handoff& handoff) const;
+    void summarizeExtractive(SummaryPlan plan,
+                             const std::function<bool(const nlohmann::json&)>& emit,
+                             Handoff& handoff) const;
+    plugin::Result<nlohmann::json> summarizeDocumentsWithLlm(
+        const std::vector<LoadedDocument>& docs, const nlohmann::json& request,
+        const std::string& trace_id) const;
+
     storage::DocumentRepository& documents_;
     const auth::DocumentAccess& access_;
     const embed::SentenceEncoder* encoder_;
     const SummaryOptions options_;
+    std::unique_ptr<SentenceVectorCache> cache_;
+    std::unique_ptr<LlmClient> llm_;
+    SupportChecker support_;
 };
 
 }  // namespace docintel::knowledge

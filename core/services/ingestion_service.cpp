@@ -134,6 +134,10 @@ const classify::DocumentClassifier* IngestionService::classifier() {
         auto created = classify::DocumentClassifier::create(encoder_);
         if (created) {
             classifier_ = std::move(created).value();
+            if (llm_config_.enabled()) {
+                llm_classifier_ =
+                    std::make_unique<classify::LlmClassifier>(*classifier_, llm_config_);
+            }
         } else {
             common::log(common::LogLevel::kWarning, "classifier_unavailable",
                         {{"reason", created.error().message}});
@@ -156,7 +160,13 @@ void IngestionService::classifyDocument(const std::string& id,
         input.texts.push_back(chunks[i].text);
         if (i < vectors.size()) input.vectors.push_back(vectors[i]);
     }
-    const auto result = classifier->classify(input);
+    classify::SourcedClassification sourced;
+    if (llm_classifier_) {
+        sourced = llm_classifier_->classify(input);
+    } else {
+        sourced.classification = classifier->classify(input);
+    }
+    const auto& result = sourced.classification;
     const std::string type = classify::toString(result.type);
     if (auto ok = documents_.setClassification(id, type, result.confidence); !ok) {
         common::log(common::LogLevel::kWarning, "classification_not_stored",
@@ -166,7 +176,9 @@ void IngestionService::classifyDocument(const std::string& id,
     common::log(common::LogLevel::kInfo, "document_classified",
                 {{"document_id", id},
                  {"doc_type", type},
-                 {"confidence", std::to_string(result.confidence)}});
+                 {"confidence", std::to_string(result.confidence)},
+                 {"source", sourced.source},
+                 {"llm_rejected", sourced.rejected}});
 }
 
 plugin::Status IngestionService::chunk(const storage::Document& d, jobs::JobContext& context) {

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "classify/document_classifier.h"
+#include "classify/llm_classifier.h"
 #include "embed/sentence_encoder.h"
 #include "jobs/worker_pool.h"
 #include "objects/object_store.h"
@@ -31,6 +32,12 @@ class IngestionService {
                      const embed::SentenceEncoder* encoder)
         : documents_(documents), objects_(objects), encoder_(encoder) {}
 
+    /// doc_type by the LLM when `config` is enabled (docs/classification.md "LLM mode"); the
+    /// local classifier stays the default and the fallback. Set once before serving.
+    void enableLlm(const knowledge::LlmConfig& config) {
+        if (config.enabled()) llm_config_ = config;
+    }
+
     plugin::Status ingest(jobs::JobContext& context);
     plugin::Status embed(jobs::JobContext& context);
     /// Classifies a chunked document again (its first chunks, encoded afresh) and stores
@@ -52,6 +59,8 @@ class IngestionService {
     /// Built on first use (it embeds the class descriptions); guarded by classifier_once_.
     std::once_flag classifier_once_;
     std::unique_ptr<classify::DocumentClassifier> classifier_;
+    knowledge::LlmConfig llm_config_;  ///< not enabled() = local classifier only
+    std::unique_ptr<classify::LlmClassifier> llm_classifier_;  ///< built with classifier_
 };
 
 }  // namespace docintel::services

@@ -7,111 +7,21 @@
 
 #include <gtest/gtest.h>
 
-#include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-#include <Poco/Net/HTTPServer.h>
-#include <Poco/Net/HTTPServerParams.h>
-#include <Poco/Net/HTTPServerRequest.h>
-#include <Poco/Net/HTTPServerResponse.h>
-#include <Poco/Net/ServerSocket.h>
-#include <Poco/StreamCopier.h>
-
 #include <chrono>
 #include <mutex>
 #include <thread>
 
+#include "support/fake_llm.h"
 #include "support/test_server.h"
 
 namespace docintel::test {
 namespace {
 
-/// What the fake endpoint answers next, and what it was sent.
+/// What the fake endpoint answers next.
 struct Script {
     std::mutex mutex;
-    std::vector<std::string> pieces;  ///< delta contents, one SSE chunk each
-    int delay_ms = 0;                 ///< before the response starts
-    int status = 200;                 ///< anything else: that status with an error body
-    std::vector<nlohmann::json> requests;
-    std::vector<std::string> authorizations;
+    FakeLlm::Reply reply;
 };
-
-class FakeCompletions : public Poco::Net::HTTPRequestHandler {
-  public:
-    explicit FakeCompletions(Script& script) : script_(script) {}
-    void handleRequest(Poco::Net::HTTPServerRequest& request,
-                       Poco::Net::HTTPServerResponse& response) override {
-        std::string body;
-        Poco::StreamCopier::copyToString(request.stream(), body);
-        std::vector<std::string> pieces;
-        int delay = 0;
-        int status = 200;
-        {
-            std::lock_guard lock(script_.mutex);
-            script_.requests.push_back(nlohmann::json::parse(body, nullptr, false));
-            script_.authorizations.push_back(request.get("Authorization", ""));
-            pieces = script_.pieces;
-            delay = script_.delay_ms;
-            status = script_.status;
-        }
-        if (request.getURI() != "/v1/chat/completions") {
-            response.setStatus(Poco::Net::HTTPResponse::HTTP_NOT_FOUND);
-            response.send() << "{}";
-            return;
-        }
-        if (delay) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
-        if (status != 200) {
-            response.setStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
-            response.setContentType("application/json");
-            response.send() << R"({"error": {"message": "model overloaded"}})";
-            return;
-        }
-        response.setContentType("text/event-stream");
-        response.setChunkedTransferEncoding(true);
-        std::ostream& out = response.send();
-        const auto chunk = [&](const nlohmann::json& delta) {
-            out << "data: "
-                << nlohmann::json{{"id", "chatcmpl-1"},
-                                  {"object", "chat.completion.chunk"},
-                                  {"model", "fake-llm-1"},
-                                  {"choices", {{{"index", 0}, {"delta", delta}}}}}
-                       .dump()
-                << "\n\n";
-            out.flush();
-        };
-        chunk({{"role", "assistant"}});
-        for (const auto& p : pieces) chunk({{"content", p}});
-        out << "data: [DONE]\n\n";
-        out.flush();
-    }
-
-  private:
-    Script& script_;
-};
-
-class Factory : public Poco::Net::HTTPRequestHandlerFactory {
-  public:
-    explicit Factory(Script& script) : script_(script) {}
-    Poco::Net::HTTPRequestHandler* createRequestHandler(
-        const Poco::Net::HTTPServerRequest&) override {
-        return new FakeCompletions(script_);
-    }
-
-  private:
-    Script& script_;
-};
-
-/// Splits a scripted answer into word-sized stream pieces, as a model streams.
-std::vector<std::string> words(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t from = 0;
-    while (from < text.size()) {
-        std::size_t to = text.find(' ', from + 1);
-        if (to == std::string::npos) to = text.size();
-        out.push_back(text.substr(from, to - from));
-        from = to;
-    }
-    return out;
-}
 
 struct Stream {
     std::vector<nlohmann::json> frames;
@@ -123,15 +33,14 @@ class KnowledgeLlm : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
         script_ = new Script;
-        Poco::Net::ServerSocket socket(Poco::Net::SocketAddress("127.0.0.1", 0));
-        const int fake_port = socket.address().port();
-        auto* params = new Poco::Net::HTTPServerParams;
-        params->setMaxThreads(4);
-        fake_ = new Poco::Net::HTTPServer(new Factory(*script_), socket, params);
-        fake_->start();
+        fake_ = new FakeLlm;
+        fake_->setResponder([](const nlohmann::json&) {
+            std::lock_guard lock(script_->mutex);
+            return script_->reply;
+        });
 
         TestServer::Options options;
-        options.llm_base_url = "http://127.0.0.1:" + std::to_string(fake_port) + "/v1/";
+        options.llm_base_url = fake_->baseUrl() + "/";
         options.llm_model = "fake-llm";
         options.llm_timeout_ms = 1500;
         server_ = new TestServer(options);
@@ -158,21 +67,18 @@ class KnowledgeLlm : public ::testing::Test {
     }
     static void TearDownTestSuite() {
         delete server_;
-        fake_->stopAll(true);
         delete fake_;
         delete script_;
     }
 
     static void scriptAnswer(const std::string& text, int delay_ms = 0, int status = 200) {
         std::lock_guard lock(script_->mutex);
-        script_->pieces = words(text);
-        script_->delay_ms = delay_ms;
-        script_->status = status;
-        script_->requests.clear();
+        script_->reply = FakeLlm::Reply{FakeLlm::words(text), delay_ms, status};
+        fake_->clearRequests();
     }
     static nlohmann::json lastRequest() {
-        std::lock_guard lock(script_->mutex);
-        return script_->requests.empty() ? nlohmann::json() : script_->requests.back();
+        const auto requests = fake_->requests();
+        return requests.empty() ? nlohmann::json() : requests.back();
     }
 
     static Stream ask(const std::string& question, const std::string& language = "") {
@@ -193,12 +99,12 @@ class KnowledgeLlm : public ::testing::Test {
     }
 
     static Script* script_;
-    static Poco::Net::HTTPServer* fake_;
+    static FakeLlm* fake_;
     static TestServer* server_;
     static std::string user_, token_, lease_;
 };
 Script* KnowledgeLlm::script_ = nullptr;
-Poco::Net::HTTPServer* KnowledgeLlm::fake_ = nullptr;
+FakeLlm* KnowledgeLlm::fake_ = nullptr;
 TestServer* KnowledgeLlm::server_ = nullptr;
 std::string KnowledgeLlm::user_, KnowledgeLlm::token_, KnowledgeLlm::lease_;
 
@@ -261,7 +167,7 @@ TEST_F(KnowledgeLlm, TheEndpointReceivesNumberedSourcesAndTheLanguage) {
     EXPECT_NE(user.find("Question: What is the monthly rent?"), std::string::npos) << user;
     EXPECT_NE(user.find("Answer in Spanish."), std::string::npos) << user;
     // No API key configured: none sent.
-    EXPECT_EQ(script_->authorizations.back(), "");
+    EXPECT_EQ(fake_->authorizations().back(), "");
     EXPECT_EQ(s.done()["type"], "done");
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -277,6 +278,35 @@ TEST_F(Summaries, ChunkIndicesRestrictTheSummary) {
     expectGrounded(s, handbook_);
     for (const auto& c : s.done()["citations"]) EXPECT_EQ(c["chunk_index"], last);
     EXPECT_EQ(s.done()["chunk_indices"], json::array({last}));
+}
+
+// A second summary of a document reuses the sentence vectors of the first (decision 0058):
+// a fresh copy of the 64-chunk article, summarised twice; `timings_ms.encode` is the time spent
+// encoding sentences.
+TEST_F(Summaries, ASecondSummaryReusesTheSentenceVectors) {
+    const auto id = server_->uploadDocument(
+        token_, "norwich-city-copy.txt", "text/plain",
+        readFile(sharedDir() + "/datasets/doc-corpus/text/norwich-city.txt"));
+    ASSERT_EQ(server_->waitForDocument(id, token_)["status"], "embedded");
+    const auto cold = summarize(id, json::object());
+    const auto warm = summarize(id, json::object());
+    const auto custom = summarize(id, {{"summary_type", "detailed"}});
+    ASSERT_EQ(cold.done()["type"], "done");
+    ASSERT_EQ(warm.done()["type"], "done");
+    EXPECT_EQ(warm.done()["summary"], cold.done()["summary"]) << "same vectors, same summary";
+    const double cold_encode = cold.done()["timings_ms"]["encode"];
+    const double warm_encode = warm.done()["timings_ms"]["encode"];
+    const double cold_total = cold.done()["timings_ms"]["total"];
+    const double warm_total = warm.done()["timings_ms"]["total"];
+    const double other_total = custom.done()["timings_ms"]["total"];
+    std::cout << "summary of " << cold.frames.front()["chunks"] << " chunks / "
+              << cold.frames.front()["sentences"] << " sentences: cold total " << cold_total
+              << " ms (encode " << cold_encode << " ms), warm total " << warm_total
+              << " ms (encode " << warm_encode << " ms), detailed after them " << other_total
+              << " ms\n";
+    EXPECT_GE(cold.frames.front()["chunks"].get<int>(), 60);
+    EXPECT_LT(warm_encode * 10, cold_encode);
+    EXPECT_LT(warm_total * 3, cold_total);
 }
 
 TEST_F(Summaries, LongDocumentsGoMapReduceWithMetaFrames) {
