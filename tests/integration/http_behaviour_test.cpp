@@ -55,7 +55,7 @@ TEST_F(HttpBehaviour, UnknownPathIs404AndWrongMethodIs405WithTheErrorShape) {
 }
 
 TEST_F(HttpBehaviour, UnbuiltOperationsAnswer501AfterValidation) {
-    const auto r = server_->get("/api/v1/operations", token_);
+    const auto r = server_->get("/api/v1/events", token_);
     ASSERT_EQ(r.status, 501);
     EXPECT_EQ(r.json()["code"], "not_implemented");
     EXPECT_EQ(r.json()["detail"], "not implemented yet");
