@@ -11,20 +11,6 @@ bool isField(const nlohmann::json& v) {
     return v.is_object() && v.contains("value") && v.contains("confidence");
 }
 
-std::string escapePointer(const std::string& key) {
-    std::string out;
-    for (const char c : key) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 // The value of `item[field]`, looking through an extracted field to its `value`.
 nlohmann::json plain(const nlohmann::json& item, const std::string& field) {
     if (!item.is_object() || !item.contains(field)) return nullptr;
@@ -44,7 +30,7 @@ void diffPackets(const nlohmann::json& before, const nlohmann::json& after, cons
     }
     if (before.is_object() && after.is_object()) {
         for (const auto& [k, v] : before.items()) {
-            const std::string p = path + "/" + escapePointer(k);
+            const std::string p = (nlohmann::json::json_pointer(path) / k).to_string();
             if (after.contains(k)) {
                 diffPackets(v, after.at(k), p, out);
             } else {
@@ -53,7 +39,7 @@ void diffPackets(const nlohmann::json& before, const nlohmann::json& after, cons
         }
         for (const auto& [k, v] : after.items()) {
             if (!before.contains(k)) {
-                out.push_back({path + "/" + escapePointer(k),
+                out.push_back({(nlohmann::json::json_pointer(path) / k).to_string(),
                                nullptr,
                                isField(v) ? v.at("value") : v,
                                {},

@@ -2,6 +2,7 @@
 
 #include "http/batch_routes.h"
 #include "http/error_mapper.h"
+#include "http/json_handler.h"
 
 #include <utility>
 #include <vector>
@@ -47,15 +48,7 @@ Result<HttpResponse> notImplemented(const HttpRequest&) { return plugin::Error::
 template <typename Fn, typename Call>
 plugin::HttpHandler engine(const Fn& fn, Call&& call) {
     if (!fn) return notImplemented;
-    return [call = std::forward<Call>(call)](const HttpRequest& req) -> Result<HttpResponse> {
-        Result<nlohmann::json> out = call(req);
-        if (out) return HttpResponse::json(std::move(out).value());
-        if (out.error().code == "validation_error") {
-            return HttpResponse::json(422,
-                                      {{"detail", nlohmann::json::parse(out.error().message)}});
-        }
-        return out.error();
-    };
+    return jsonHandler(std::forward<Call>(call));
 }
 
 /// Adapts an ArtifactService call (decision 0056); 501 when the node has none.

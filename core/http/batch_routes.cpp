@@ -1,27 +1,13 @@
 #include "http/batch_routes.h"
 
+#include "http/json_handler.h"
+
 #include <utility>
 
 namespace docintel::http {
 namespace {
 
 using plugin::HttpRequest;
-using plugin::HttpResponse;
-using plugin::Result;
-
-/// A service call as a handler; `validation_error` (the message the 422 detail array) → 422.
-template <typename Call>
-plugin::HttpHandler handler(Call&& call) {
-    return [call = std::forward<Call>(call)](const HttpRequest& req) -> Result<HttpResponse> {
-        Result<nlohmann::json> out = call(req);
-        if (out) return HttpResponse::json(std::move(out).value());
-        if (out.error().code == "validation_error") {
-            return HttpResponse::json(422,
-                                      {{"detail", nlohmann::json::parse(out.error().message)}});
-        }
-        return out.error();
-    };
-}
 
 int limitOf(const HttpRequest& r) {
     const std::string v = r.queryParam("limit");
@@ -35,41 +21,41 @@ std::string scopeOf(const HttpRequest& r) { return r.queryParam("workspace_id", 
 
 std::map<std::string, plugin::HttpHandler> batchHandlers(services::BatchService& b) {
     std::map<std::string, plugin::HttpHandler> h;
-    h["api_list_batch_jobs_api_v1_batches_get"] = handler([&b](const HttpRequest& r) {
+    h["api_list_batch_jobs_api_v1_batches_get"] = jsonHandler([&b](const HttpRequest& r) {
         return b.list(r.principal, scopeOf(r), r.queryParam("operation"), r.queryParam("status"),
                       limitOf(r));
     });
     h["api_start_batch_classification_api_v1_batches_classification_post"] =
-        handler([&b](const HttpRequest& r) {
+        jsonHandler([&b](const HttpRequest& r) {
             return b.startDocuments(r.principal, r.workspace_id, "classification", r.body);
         });
     h["api_start_batch_embedding_api_v1_batches_embedding_post"] =
-        handler([&b](const HttpRequest& r) {
+        jsonHandler([&b](const HttpRequest& r) {
             return b.startDocuments(r.principal, r.workspace_id, "embedding", r.body);
         });
-    h["api_create_batch_upload_api_v1_batches_uploads_post"] = handler(
+    h["api_create_batch_upload_api_v1_batches_uploads_post"] = jsonHandler(
         [&b](const HttpRequest& r) { return b.createUpload(r.principal, r.workspace_id, r.body); });
-    h["api_start_workspace_summary_api_v1_batches_workspace_summary_post"] = handler(
+    h["api_start_workspace_summary_api_v1_batches_workspace_summary_post"] = jsonHandler(
         [&b](const HttpRequest& r) { return b.startWorkspaceSummary(r.principal, r.body); });
-    h["api_get_batch_status_api_v1_batches__job_id__get"] =
-        handler([&b](const HttpRequest& r) { return b.get(r.principal, r.pathParam("job_id")); });
-    h["api_cancel_batch_api_v1_batches__job_id__cancel_post"] = handler(
+    h["api_get_batch_status_api_v1_batches__job_id__get"] = jsonHandler(
+        [&b](const HttpRequest& r) { return b.get(r.principal, r.pathParam("job_id")); });
+    h["api_cancel_batch_api_v1_batches__job_id__cancel_post"] = jsonHandler(
         [&b](const HttpRequest& r) { return b.cancel(r.principal, r.pathParam("job_id")); });
-    h["api_get_batch_results_api_v1_batches__job_id__results_get"] = handler(
+    h["api_get_batch_results_api_v1_batches__job_id__results_get"] = jsonHandler(
         [&b](const HttpRequest& r) { return b.results(r.principal, r.pathParam("job_id")); });
-    h["api_resume_batch_api_v1_batches__job_id__resume_post"] = handler(
+    h["api_resume_batch_api_v1_batches__job_id__resume_post"] = jsonHandler(
         [&b](const HttpRequest& r) { return b.resume(r.principal, r.pathParam("job_id")); });
-    h["api_retry_batch_api_v1_batches__job_id__retry_post"] =
-        handler([&b](const HttpRequest& r) { return b.retry(r.principal, r.pathParam("job_id")); });
+    h["api_retry_batch_api_v1_batches__job_id__retry_post"] = jsonHandler(
+        [&b](const HttpRequest& r) { return b.retry(r.principal, r.pathParam("job_id")); });
     h["api_complete_batch_upload_api_v1_batches__job_id__uploads_complete_post"] =
-        handler([&b](const HttpRequest& r) {
+        jsonHandler([&b](const HttpRequest& r) {
             return b.completeUpload(r.principal, r.pathParam("job_id"), r.body);
         });
-    h["api_list_operations_api_v1_operations_get"] = handler([&b](const HttpRequest& r) {
+    h["api_list_operations_api_v1_operations_get"] = jsonHandler([&b](const HttpRequest& r) {
         return b.listOperations(r.principal, scopeOf(r), r.queryParam("status"), limitOf(r));
     });
     h["api_get_operation_api_v1_operations__operation_id__get"] =
-        handler([&b](const HttpRequest& r) {
+        jsonHandler([&b](const HttpRequest& r) {
             return b.getOperation(r.principal, r.pathParam("operation_id"));
         });
     return h;

@@ -49,20 +49,6 @@ std::string descriptor(const nlohmann::json& node) {
     return {};
 }
 
-std::string escapePointer(const std::string& key) {
-    std::string out;
-    for (const char c : key) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 /// A path segment's words; `item` = an array item's (its descriptor or position).
 struct Segment {
     std::string words;
@@ -122,7 +108,7 @@ void walk(const nlohmann::json& node, const std::string& path, std::vector<Segme
     if (node.is_object()) {
         for (const auto& [key, child] : node.items()) {
             segments.push_back({humanize(key), false});
-            walk(child, path + "/" + escapePointer(key), segments, out);
+            walk(child, (nlohmann::json::json_pointer(path) / key).to_string(), segments, out);
             segments.pop_back();
         }
     } else if (node.is_array()) {

@@ -32,6 +32,21 @@ std::string keyOf(const json& body) {
     return it != body.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+/// The batch the caller already started with this body's idempotency_key (none without a key);
+/// 409 `idempotency_key_reused` when the key named a batch of another kind.
+plugin::Result<std::optional<BatchJob>> earlierJob(storage::BatchRepository& batches,
+                                                   const plugin::Principal& caller,
+                                                   const json& body, const std::string& kind) {
+    const std::string key = keyOf(body);
+    if (key.empty()) return std::optional<BatchJob>();
+    auto existing = batches.findByKey(caller.user_id, key);
+    if (existing && existing->has_value() && (*existing)->kind != kind) {
+        return plugin::Error::conflict("idempotency_key_reused",
+                                       "this idempotency_key names another batch job");
+    }
+    return existing;
+}
+
 json nullable(const std::string& s) { return s.empty() ? json() : json(s); }
 
 ItemOutcome failed(const plugin::Error& e) { return {"failed", e.code, e.message, json()}; }
@@ -180,18 +195,9 @@ plugin::Result<json> BatchService::createUpload(const plugin::Principal& caller,
     auto scope = scopeOf(caller, workspaceOf(body, header_workspace),
                          auth::WorkspaceAction::kManageDocuments);
     if (!scope) return scope.error();
-    const std::string key = keyOf(body);
-    if (!key.empty()) {
-        auto existing = p_.batches.findByKey(caller.user_id, key);
-        if (!existing) return existing.error();
-        if (existing->has_value()) {
-            if ((*existing)->kind != "upload") {
-                return plugin::Error::conflict("idempotency_key_reused",
-                                               "this idempotency_key names another batch job");
-            }
-            return results(caller, (*existing)->id);
-        }
-    }
+    auto earlier = earlierJob(p_.batches, caller, body, "upload");
+    if (!earlier) return earlier.error();
+    if (earlier->has_value()) return results(caller, (*earlier)->id);
     const auto& files = body["files"];
     for (const auto& f : files) {
         if (f.value("file_size", std::int64_t{0}) > p_.uploads.limits().max_bytes) {
@@ -209,7 +215,7 @@ plugin::Result<json> BatchService::createUpload(const plugin::Principal& caller,
     b.workspace_id = *scope;
     b.status = "awaiting_upload";
     b.options = {{"redact_pii", redact}};
-    b.idempotency_key = key;
+    b.idempotency_key = keyOf(body);
     std::vector<BatchItem> items;
     for (const auto& f : files) {
         json one{{"filename", f["filename"]},
@@ -274,18 +280,9 @@ plugin::Result<json> BatchService::startDocuments(const plugin::Principal& calle
     auto scope = scopeOf(caller, workspaceOf(body, header_workspace),
                          auth::WorkspaceAction::kManageDocuments);
     if (!scope) return scope.error();
-    const std::string key = keyOf(body);
-    if (!key.empty()) {
-        auto existing = p_.batches.findByKey(caller.user_id, key);
-        if (!existing) return existing.error();
-        if (existing->has_value()) {
-            if ((*existing)->kind != kind) {
-                return plugin::Error::conflict("idempotency_key_reused",
-                                               "this idempotency_key names another batch job");
-            }
-            return batchJson(**existing);
-        }
-    }
+    auto earlier = earlierJob(p_.batches, caller, body, kind);
+    if (!earlier) return earlier.error();
+    if (earlier->has_value()) return batchJson(**earlier);
     BatchJob b;
     b.id = common::newUuid();
     b.kind = kind;
@@ -294,7 +291,7 @@ plugin::Result<json> BatchService::startDocuments(const plugin::Principal& calle
     b.status = "queued";
     b.concurrency = body.value("concurrency", 3);
     b.force = body.value("force", false);
-    b.idempotency_key = key;
+    b.idempotency_key = keyOf(body);
     std::vector<BatchItem> items;
     std::set<std::string> seen;
     for (const auto& v : body["document_ids"]) {
@@ -331,18 +328,9 @@ plugin::Result<json> BatchService::startWorkspaceSummary(const plugin::Principal
                                                          const json& body) {
     auto scope = scopeOf(caller, workspaceOf(body, ""), auth::WorkspaceAction::kManageDocuments);
     if (!scope) return scope.error();
-    const std::string key = keyOf(body);
-    if (!key.empty()) {
-        auto existing = p_.batches.findByKey(caller.user_id, key);
-        if (!existing) return existing.error();
-        if (existing->has_value()) {
-            if ((*existing)->kind != "workspace_summary") {
-                return plugin::Error::conflict("idempotency_key_reused",
-                                               "this idempotency_key names another batch job");
-            }
-            return batchJson(**existing);
-        }
-    }
+    auto earlier = earlierJob(p_.batches, caller, body, "workspace_summary");
+    if (!earlier) return earlier.error();
+    if (earlier->has_value()) return batchJson(**earlier);
     const std::string type = body.value("summary_type", "executive");
     if (type == "custom" && body.value("custom_prompt", "").empty()) {
         return plugin::Error{
@@ -405,7 +393,7 @@ plugin::Result<json> BatchService::startWorkspaceSummary(const plugin::Principal
                  {"custom_prompt", body.value("custom_prompt", "")},
                  {"redact_pii", body.value("redact_pii", false)},
                  {"language", body.value("language", "en")}};
-    b.idempotency_key = key;
+    b.idempotency_key = keyOf(body);
     std::vector<BatchItem> items;
     for (const auto& d : docs) {
         BatchItem item;

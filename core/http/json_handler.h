@@ -1,0 +1,28 @@
+#pragma once
+
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "plugin_api/http_types.h"
+
+namespace docintel::http {
+
+/// A service call that returns JSON, as a route handler: its value is the JSON body; an error
+/// `validation_error` (whose message is the detail array) becomes the 422 validation shape;
+/// other errors pass through to the error mapper.
+template <typename Call>
+plugin::HttpHandler jsonHandler(Call&& call) {
+    return [call = std::forward<Call>(call)](
+               const plugin::HttpRequest& req) -> plugin::Result<plugin::HttpResponse> {
+        plugin::Result<nlohmann::json> out = call(req);
+        if (out) return plugin::HttpResponse::json(std::move(out).value());
+        if (out.error().code == "validation_error") {
+            return plugin::HttpResponse::json(
+                422, {{"detail", nlohmann::json::parse(out.error().message)}});
+        }
+        return out.error();
+    };
+}
+
+}  // namespace docintel::http
