@@ -265,13 +265,7 @@ plugin::Result<json> BatchService::completeUpload(const plugin::Principal& calle
         positions.push_back(it->position);
     }
     const int concurrency = body.value("concurrency", b->concurrency);
-    auto moved = p_.batches.moveItems(id, positions, {"awaiting_upload"}, "queued", "queued", true,
-                                      concurrency);
-    if (!moved) return moved.error();
-    wake();
-    auto out = view(id);
-    if (out) out.value()["completed_now"] = *moved;
-    return out;
+    return requeue(id, positions, {"awaiting_upload"}, "completed_now", concurrency);
 }
 
 plugin::Result<json> BatchService::startDocuments(const plugin::Principal& caller,
@@ -475,12 +469,7 @@ plugin::Result<json> BatchService::resume(const plugin::Principal& caller, const
     if (b->status == "completed") {
         return plugin::Error::conflict("batch_finished", "the batch job has nothing left to do");
     }
-    auto moved = p_.batches.moveItems(id, {}, {"cancelled", "queued"}, "queued", "queued", true);
-    if (!moved) return moved.error();
-    wake();
-    auto out = view(id);
-    if (out) out.value()["resumed_items"] = *moved;
-    return out;
+    return requeue(id, {}, {"cancelled", "queued"}, "resumed_items");
 }
 
 plugin::Result<json> BatchService::retry(const plugin::Principal& caller, const std::string& id) {
@@ -492,11 +481,18 @@ plugin::Result<json> BatchService::retry(const plugin::Principal& caller, const 
     if (b->kind == "workspace_summary") {
         (void)p_.batches.setResult(id, json(), "", "");  // the summary is made again
     }
-    auto moved = p_.batches.moveItems(id, {}, {"failed"}, "queued", "queued", true);
+    return requeue(id, {}, {"failed"}, "retried_items");
+}
+
+plugin::Result<json> BatchService::requeue(const std::string& id, const std::vector<int>& positions,
+                                           const std::vector<std::string>& from,
+                                           const char* count_field,
+                                           std::optional<int> concurrency) {
+    auto moved = p_.batches.moveItems(id, positions, from, "queued", "queued", true, concurrency);
     if (!moved) return moved.error();
     wake();
     auto out = view(id);
-    if (out) out.value()["retried_items"] = *moved;
+    if (out) out.value()[count_field] = *moved;
     return out;
 }
 

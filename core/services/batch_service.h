@@ -1,7 +1,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -107,6 +109,12 @@ class BatchService {
     /// when it is still in flight).
     storage::ItemOutcome checkItem(const storage::BatchJob& b, const storage::BatchItem& item);
     plugin::Status summarize(const storage::BatchJob& b);
+    /// Moves the items at `positions` (all when empty) whose status is in `from` to `queued`,
+    /// starts the job, and returns its view with the number moved under `count_field`.
+    plugin::Result<nlohmann::json> requeue(const std::string& id, const std::vector<int>& positions,
+                                           const std::vector<std::string>& from,
+                                           const char* count_field,
+                                           std::optional<int> concurrency = std::nullopt);
     void wake() const {
         if (wake_) wake_();
     }

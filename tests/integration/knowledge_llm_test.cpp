@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "support/fake_llm.h"
+#include "support/sample_texts.h"
 #include "support/test_server.h"
 
 namespace docintel::test {
@@ -46,13 +47,7 @@ class KnowledgeLlm : public ::testing::Test {
         server_ = new TestServer(options);
         user_ = server_->createUser("llm@example.com");
         token_ = server_->token(user_, TestServer::allScopes());
-        lease_ = server_->uploadDocument(
-            token_, "lease.txt", "text/plain",
-            "Commercial Lease Agreement\n\n"
-            "The Tenant shall pay a monthly base rent of $4,500, due on the first day of each "
-            "month. A late fee of 5% applies to payments received after the tenth day.\n\n"
-            "The security deposit is $9,000 and is returned within 30 days after the lease "
-            "ends.\n\nThe initial term is five years, starting on March 1, 2025.");
+        lease_ = server_->uploadDocument(token_, "lease.txt", "text/plain", kLeaseText);
         ASSERT_EQ(server_->waitForDocument(lease_, token_)["status"], "embedded");
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         const auto has_sources = [] {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <thread>
 
+#include "support/sample_texts.h"
 #include "support/test_server.h"
 
 namespace docintel::test {
@@ -33,15 +34,8 @@ class KnowledgeQuery : public ::testing::Test {
         server_ = new TestServer();
         user_ = server_->createUser("asker@example.com");
         token_ = server_->token(user_, TestServer::allScopes());
-        lease_ = server_->uploadDocument(
-            token_, "lease.txt", "text/plain",
-            "Commercial Lease Agreement\n\n"
-            "The Tenant shall pay a monthly base rent of $4,500, due on the first day of each "
-            "month. A late fee of 5% applies to payments received after the tenth day.\n\n"
-            "The security deposit is $9,000 and is returned within 30 days after the lease "
-            "ends.\n\nThe initial term is five years, starting on March 1, 2025. The Tenant may "
-            "renew for one additional term of three years by giving six months' written "
-            "notice.");
+        lease_ = server_->uploadDocument(token_, "lease.txt", "text/plain",
+                                         std::string(kLeaseText) + kLeaseRenewal);
         memo_ = server_->uploadDocument(
             token_, "memo.txt", "text/plain",
             "Production memo\n\nThe bottling plant in Leeds produced 20,000 bottles of sparkling "

@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "support/sample_texts.h"
 #include "support/test_server.h"
 
 namespace docintel::test {
@@ -94,15 +95,8 @@ class KnowledgeSessions : public ::testing::Test {
         bob_ = server_->createUser("bob@example.com");
         alice_rest_ = server_->token(alice_, TestServer::allScopes());
         bob_rest_ = server_->token(bob_, TestServer::allScopes());
-        lease_ = server_->uploadDocument(
-            alice_rest_, "lease.txt", "text/plain",
-            "Commercial Lease Agreement\n\n"
-            "The Tenant shall pay a monthly base rent of $4,500, due on the first day of each "
-            "month. A late fee of 5% applies to payments received after the tenth day.\n\n"
-            "The security deposit is $9,000 and is returned within 30 days after the lease "
-            "ends.\n\nThe initial term is five years, starting on March 1, 2025. The Tenant may "
-            "renew for one additional term of three years by giving six months' written "
-            "notice.");
+        lease_ = server_->uploadDocument(alice_rest_, "lease.txt", "text/plain",
+                                         std::string(kLeaseText) + kLeaseRenewal);
         contacts_ = server_->uploadDocument(
             alice_rest_, "contacts.txt", "text/plain",
             "Building contacts\n\nThe property manager can be reached by e-mail at "

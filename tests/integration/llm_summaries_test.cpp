@@ -10,33 +10,19 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
 #include "classify/llm_classifier.h"
 #include "support/fake_llm.h"
 #include "support/mcp_client.h"
+#include "support/sample_texts.h"
 #include "support/test_server.h"
 
 namespace docintel::test {
 namespace {
 
 using nlohmann::json;
-
-const char* kLease =
-    "Commercial Lease Agreement\n\n"
-    "The Tenant shall pay a monthly base rent of $4,500, due on the first day of each month. A "
-    "late fee of 5% applies to payments received after the tenth day.\n\n"
-    "The security deposit is $9,000 and is returned within 30 days after the lease ends.\n\n"
-    "The initial term is five years, starting on March 1, 2025.";
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 /// What the fake endpoint answers; changed by the tests.
 struct Behaviour {
@@ -139,7 +125,7 @@ class LlmSummaries : public ::testing::Test {
         server_ = new TestServer(options);
         user_ = server_->createUser("llm-summaries@example.com");
         token_ = server_->token(user_, TestServer::allScopes());
-        lease_ = server_->uploadDocument(token_, "lease.txt", "text/plain", kLease);
+        lease_ = server_->uploadDocument(token_, "lease.txt", "text/plain", kLeaseText);
         long_ = server_->uploadDocument(
             token_, "norwich-city.txt", "text/plain",
             readFile(sharedDir() + "/datasets/doc-corpus/text/norwich-city.txt"));
@@ -370,7 +356,7 @@ TEST_F(LlmSummaries, ClassificationTakesAValidLlmLabelElseTheLocalOne) {
         std::lock_guard lock(behaviour_->mutex);
         behaviour_->classification = R"({"doc_type": "invoice", "confidence": 0.93})";
     }
-    const auto by_llm = server_->uploadDocument(token_, "lease-a.txt", "text/plain", kLease);
+    const auto by_llm = server_->uploadDocument(token_, "lease-a.txt", "text/plain", kLeaseText);
     auto doc = server_->waitForDocument(by_llm, token_);
     ASSERT_EQ(doc["status"], "embedded");
     EXPECT_EQ(doc["doc_type"], "invoice") << "the LLM's label, valid, wins";
@@ -389,7 +375,7 @@ TEST_F(LlmSummaries, ClassificationTakesAValidLlmLabelElseTheLocalOne) {
         std::lock_guard lock(behaviour_->mutex);
         behaviour_->classification = "It is probably a banana.";
     }
-    const auto local = server_->uploadDocument(token_, "lease-b.txt", "text/plain", kLease);
+    const auto local = server_->uploadDocument(token_, "lease-b.txt", "text/plain", kLeaseText);
     doc = server_->waitForDocument(local, token_);
     ASSERT_EQ(doc["status"], "embedded");
     EXPECT_EQ(doc["doc_type"], "lease") << "nonsense from the LLM → the local classifier";

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -19,13 +18,6 @@ using nlohmann::json;
 
 const std::map<std::string, std::string> kAccept = {
     {"Accept", "application/json, text/event-stream"}};
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 json rpc(const std::string& method, json params = json::object(), json id = 1) {
     json m = {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};

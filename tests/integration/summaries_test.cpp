@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -18,13 +17,6 @@ namespace docintel::test {
 namespace {
 
 using nlohmann::json;
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string dataFile(const std::string& name) {
     return readFile(sourceDir() + "/tests/data/summaries/" + name);
