@@ -1,6 +1,5 @@
 #include "http/api_routes.h"
 
-#include "http/batch_routes.h"
 #include "http/error_mapper.h"
 #include "http/json_handler.h"
 
@@ -49,6 +48,19 @@ template <typename Fn, typename Call>
 plugin::HttpHandler engine(const Fn& fn, Call&& call) {
     if (!fn) return notImplemented;
     return jsonHandler(std::forward<Call>(call));
+}
+
+/// Adapts a BatchService call (decision 0053); 501 when the node has none.
+template <typename Call>
+plugin::HttpHandler batchHandler(services::BatchService* batches, Call&& call) {
+    if (!batches) return notImplemented;
+    return jsonHandler(std::forward<Call>(call));
+}
+
+/// The `limit` query parameter of the batch and operation lists (validated 1..200), else 50.
+int batchLimit(const HttpRequest& r) {
+    const std::string v = r.queryParam("limit");
+    return v.empty() ? 50 : std::stoi(v);
 }
 
 /// Adapts an ArtifactService call (decision 0056); 501 when the node has none.
@@ -569,35 +581,146 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {stringParam("workspace_id"), stringParam("operation"), stringParam("status"),
-          limitParam(200)}},
-        {"POST", "/api/v1/batches/classification",
+          limitParam(200)},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->list(
+                              r.principal, r.queryParam("workspace_id", r.workspace_id),
+                              r.queryParam("operation"), r.queryParam("status"), batchLimit(r));
+                      })},
+        {"POST",
+         "/api/v1/batches/classification",
          "api_start_batch_classification_api_v1_batches_classification_post",
-         "Start batch classification", "batches", batch_write, "DocumentBatchRequest", 202},
-        {"POST", "/api/v1/batches/embedding",
-         "api_start_batch_embedding_api_v1_batches_embedding_post", "Start batch embedding",
-         "batches", batch_write, "DocumentBatchRequest", 202},
-        {"POST", "/api/v1/batches/uploads", "api_create_batch_upload_api_v1_batches_uploads_post",
-         "Create a batch upload", "batches", batch_write, "BatchUploadRequest", 201},
-        {"POST", "/api/v1/batches/workspace-summary",
+         "Start batch classification",
+         "batches",
+         batch_write,
+         "DocumentBatchRequest",
+         202,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->startDocuments(r.principal, r.workspace_id,
+                                                           "classification", r.body);
+                      })},
+        {"POST",
+         "/api/v1/batches/embedding",
+         "api_start_batch_embedding_api_v1_batches_embedding_post",
+         "Start batch embedding",
+         "batches",
+         batch_write,
+         "DocumentBatchRequest",
+         202,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->startDocuments(r.principal, r.workspace_id, "embedding",
+                                                           r.body);
+                      })},
+        {"POST",
+         "/api/v1/batches/uploads",
+         "api_create_batch_upload_api_v1_batches_uploads_post",
+         "Create a batch upload",
+         "batches",
+         batch_write,
+         "BatchUploadRequest",
+         201,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->createUpload(r.principal, r.workspace_id, r.body);
+                      })},
+        {"POST",
+         "/api/v1/batches/workspace-summary",
          "api_start_workspace_summary_api_v1_batches_workspace_summary_post",
-         "Start a workspace summary", "batches", batch_write, "WorkspaceSummaryRequest", 202},
-        {"GET", "/api/v1/batches/{job_id}", "api_get_batch_status_api_v1_batches__job_id__get",
-         "Batch job status", "batches", batch_read},
-        {"POST", "/api/v1/batches/{job_id}/cancel",
-         "api_cancel_batch_api_v1_batches__job_id__cancel_post", "Cancel a batch job", "batches",
-         batch_write, "", 202},
-        {"GET", "/api/v1/batches/{job_id}/results",
-         "api_get_batch_results_api_v1_batches__job_id__results_get", "Batch item results",
-         "batches", batch_read},
-        {"POST", "/api/v1/batches/{job_id}/resume",
-         "api_resume_batch_api_v1_batches__job_id__resume_post", "Resume a batch job", "batches",
-         batch_write, "", 202},
-        {"POST", "/api/v1/batches/{job_id}/retry",
-         "api_retry_batch_api_v1_batches__job_id__retry_post", "Retry failed items", "batches",
-         batch_write, "", 202},
-        {"POST", "/api/v1/batches/{job_id}/uploads/complete",
+         "Start a workspace summary",
+         "batches",
+         batch_write,
+         "WorkspaceSummaryRequest",
+         202,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->startWorkspaceSummary(r.principal, r.body);
+                      })},
+        {"GET",
+         "/api/v1/batches/{job_id}",
+         "api_get_batch_status_api_v1_batches__job_id__get",
+         "Batch job status",
+         "batches",
+         batch_read,
+         "",
+         200,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->get(r.principal, r.pathParam("job_id"));
+                      })},
+        {"POST",
+         "/api/v1/batches/{job_id}/cancel",
+         "api_cancel_batch_api_v1_batches__job_id__cancel_post",
+         "Cancel a batch job",
+         "batches",
+         batch_write,
+         "",
+         202,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->cancel(r.principal, r.pathParam("job_id"));
+                      })},
+        {"GET",
+         "/api/v1/batches/{job_id}/results",
+         "api_get_batch_results_api_v1_batches__job_id__results_get",
+         "Batch item results",
+         "batches",
+         batch_read,
+         "",
+         200,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->results(r.principal, r.pathParam("job_id"));
+                      })},
+        {"POST",
+         "/api/v1/batches/{job_id}/resume",
+         "api_resume_batch_api_v1_batches__job_id__resume_post",
+         "Resume a batch job",
+         "batches",
+         batch_write,
+         "",
+         202,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->resume(r.principal, r.pathParam("job_id"));
+                      })},
+        {"POST",
+         "/api/v1/batches/{job_id}/retry",
+         "api_retry_batch_api_v1_batches__job_id__retry_post",
+         "Retry failed items",
+         "batches",
+         batch_write,
+         "",
+         202,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->retry(r.principal, r.pathParam("job_id"));
+                      })},
+        {"POST",
+         "/api/v1/batches/{job_id}/uploads/complete",
          "api_complete_batch_upload_api_v1_batches__job_id__uploads_complete_post",
-         "Complete a batch upload", "batches", batch_write, "CompleteBatchUploadRequest", 202},
+         "Complete a batch upload",
+         "batches",
+         batch_write,
+         "CompleteBatchUploadRequest",
+         202,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->completeUpload(r.principal, r.pathParam("job_id"),
+                                                           r.body);
+                      })},
         {"GET",
          "/api/v1/operations",
          "api_list_operations_api_v1_operations_get",
@@ -606,7 +729,13 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          batch_read,
          "",
          200,
-         {stringParam("workspace_id"), stringParam("status"), limitParam(200)}},
+         {stringParam("workspace_id"), stringParam("status"), limitParam(200)},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->listOperations(
+                              r.principal, r.queryParam("workspace_id", r.workspace_id),
+                              r.queryParam("status"), batchLimit(r));
+                      })},
         {"GET",
          "/api/v1/operations/catalog",
          "api_operations_catalog_api_v1_operations_catalog_get",
@@ -618,9 +747,19 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          {},
          engine(wf.operations_catalog,
                 [&wf](const HttpRequest&) { return wf.operations_catalog(); })},
-        {"GET", "/api/v1/operations/{operation_id}",
-         "api_get_operation_api_v1_operations__operation_id__get", "Get an operation", "operations",
-         batch_read},
+        {"GET",
+         "/api/v1/operations/{operation_id}",
+         "api_get_operation_api_v1_operations__operation_id__get",
+         "Get an operation",
+         "operations",
+         batch_read,
+         "",
+         200,
+         {},
+         batchHandler(s.batches,
+                      [&s](const HttpRequest& r) {
+                          return s.batches->getOperation(r.principal, r.pathParam("operation_id"));
+                      })},
 
         // Workflows.
         {"GET",
@@ -790,15 +929,6 @@ void registerApiRoutes(Router& router, ApiServices& s) {
                     return wf.decide_review(r.principal, r.pathParam("task_id"), r.body);
                 })},
     };
-
-    if (s.batches) {
-        const auto handlers = batchHandlers(*s.batches);
-        for (auto& op : ops) {
-            if (const auto it = handlers.find(op.operation_id); it != handlers.end()) {
-                op.handler = it->second;
-            }
-        }
-    }
 
     for (auto& op : ops) {
         plugin::RouteDefinition def;
