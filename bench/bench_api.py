@@ -5,6 +5,7 @@ for documents to finish ingestion. Import with `sys.path.insert(0, "bench")` fro
 
 import json
 import re
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -64,16 +65,33 @@ class Api:
 
 
 def ingest_report(log, documents, errors, wall, workers):
-    """Prints documents/s, chunks/s and the share of the workers' time spent inside the encoder
-    (the `encode_ms` of the server's `document_embedded` lines over wall time × workers);
-    returns the number of chunks embedded."""
-    encode_ms = chunks = 0
+    """Prints documents/s, chunks/s and the share of wall time the server's encoding thread spent
+    inside the encoder (the last `encoder_busy_ms` of its `document_embedded` lines; one encoding
+    thread per server, docs/decisions/0059); returns the number of chunks embedded."""
+    busy_ms = chunks = calls = 0
     for line in open(log):
         if "event=document_embedded" in line:
-            encode_ms += int(re.search(r"encode_ms=(\d+)", line).group(1))
-            chunks += int(re.search(r"chunks=(\d+)", line).group(1))
-    share = encode_ms / 1000 / (wall * workers)
+            field = lambda name: int((re.search(rf" {name}=(\d+)", line) or [0, 0])[1])
+            chunks += field("chunks")
+            busy_ms = max(busy_ms, field("encoder_busy_ms"))
+            calls = max(calls, field("encoder_calls"))
+    share = busy_ms / 1000 / wall
     print(f"documents={documents} errors={errors} chunks={chunks} wall_s={wall:.1f} "
           f"documents/s={documents / wall:.1f} chunks/s={chunks / wall:.1f} "
-          f"worker_threads={workers} encoder_share={share:.0%} pipeline_overhead={1 - share:.0%}")
+          f"worker_threads={workers} encoder_calls={calls} encoder_share={share:.0%} "
+          f"pipeline_overhead={1 - share:.0%}")
     return chunks
+
+
+def encoder_alone(api, doc_ids, build_dir, model_dir, path):
+    """Seconds the encoder alone (bench/encoder's encoder_bench, 2 threads, batch 32, one call)
+    takes for the chunks of `doc_ids` as the server stored them: the baseline the ingestion's
+    wall time is compared with. Writes the texts to `path` (one JSON string per line)."""
+    with open(path, "w") as out:
+        for doc_id in doc_ids:
+            for c in api.call("GET", f"/api/v1/documents/{doc_id}/chunks")["chunks"]:
+                out.write(json.dumps(c["text"]) + "\n")
+    line = subprocess.run([f"{build_dir}/bench/encoder/encoder_bench", model_dir, "--threads",
+                           "2", "--batches", "32", "--texts", path],
+                          check=True, capture_output=True, text=True).stdout.split()
+    return float(line[3])  # model batch chunks seconds chunks/s tokens/s

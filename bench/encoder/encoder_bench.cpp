@@ -1,10 +1,15 @@
 // Throughput of the built-in encoder on chunks of a fixed token count: prints one line per
 // batch size, "model batch chunks seconds chunks/s tokens/s", for bench/encoder/run.sh.
+// With --texts FILE (one JSON string per line) it encodes those texts instead — bench/ingest's
+// "encoder alone" time for the chunks it ingested.
 // Usage: encoder_bench <model-dir> [--threads N] [--tokens N] [--chunks N] [--batches 1,8,32]
+//                      [--texts FILE]
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,19 +44,21 @@ int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr,
                      "usage: %s <model-dir> [--threads N] [--tokens N] [--chunks N] "
-                     "[--batches 1,8,32]\n",
+                     "[--batches 1,8,32] [--texts FILE]\n",
                      argv[0]);
         return 2;
     }
     std::string model_dir = argv[1];
     int threads = 2, tokens = 256, chunks = 64;
     std::string batches = "1,8,32";
+    std::string texts_file;
     for (int i = 2; i + 1 < argc; i += 2) {
         std::string flag = argv[i];
         if (flag == "--threads") threads = std::atoi(argv[i + 1]);
         if (flag == "--tokens") tokens = std::atoi(argv[i + 1]);
         if (flag == "--chunks") chunks = std::atoi(argv[i + 1]);
         if (flag == "--batches") batches = argv[i + 1];
+        if (flag == "--texts") texts_file = argv[i + 1];
     }
     auto encoder = docintel::embed::SentenceEncoder::load(model_dir, {.threads = threads});
     if (!encoder) {
@@ -60,7 +67,18 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::vector<std::string> texts;
-    for (int i = 0; i < chunks; ++i) texts.push_back(chunkText(**encoder, tokens, i));
+    if (texts_file.empty()) {
+        for (int i = 0; i < chunks; ++i) texts.push_back(chunkText(**encoder, tokens, i));
+    } else {
+        std::ifstream in(texts_file);
+        for (std::string line; std::getline(in, line);) {
+            if (!line.empty()) texts.push_back(nlohmann::json::parse(line).get<std::string>());
+        }
+        chunks = static_cast<int>(texts.size());
+        long long total = 0;
+        for (const auto& t : texts) total += static_cast<long long>((*encoder)->tokenize(t).size());
+        tokens = chunks ? static_cast<int>(total / chunks) : 0;  // the mean, for tokens/s
+    }
     (void)(*encoder)->encode({texts[0]}, 1);  // warm-up: page in the weights
 
     std::stringstream list(batches);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Ingestion throughput through the real API: SciFact abstracts (each uploaded as a text
 # document: create → PUT → complete) from first upload to last `embedded`. Prints documents/s,
-# chunks/s and the share of the workers' time spent inside the encoder (encode time summed from
-# the server's `document_embedded encode_ms=` lines, over wall time × DOCINTEL_WORKER_THREADS).
+# chunks/s and the share of wall time the server's encoding thread spent inside the encoder
+# (`encoder_busy_ms` of the `document_embedded` lines; docs/decisions/0059). Then the same chunks,
+# read back through the API, are encoded by the encoder alone (encoder_bench, 2 threads, batch
+# 32): `overhead_vs_encoder_alone` = 1 − that time / the ingestion's wall time.
 # Run via `make bench-ingest`; DOCS=N limits the number of abstracts (default all 5,183).
 # CORPUS=pdfs ingests the text PDFs of ../shared/datasets/doc-corpus instead (every category of
 # MANIFEST.json with a text layer), REPEAT times each (default 5). Needs `make model`.
@@ -13,16 +15,19 @@ docs=${DOCS:-0}
 export DOCINTEL_MODELS_DIR=${DOCINTEL_MODELS_DIR:-$PWD/var/models}
 source bench/server.sh
 start_bench_server 18282 "documents:read documents:write"
+[[ -x "$build/bench/encoder/encoder_bench" ]] ||
+    cmake --build "$build" --target encoder_bench -j1 >/dev/null
 
-python3 - "$port" "$token" "$docs" "${CORPUS:-scifact}" "${REPEAT:-5}" "$work/server.log" \
-  "${DOCINTEL_WORKER_THREADS:-2}" <<'PY'
+python3 - "$port" "$token" "$docs" "${CORPUS:-scifact}" "${REPEAT:-5}" "$work" \
+  "${DOCINTEL_WORKER_THREADS:-2}" "$build" "$DOCINTEL_MODELS_DIR/${DOCINTEL_MODEL:-all-MiniLM-L6-v2}" \
+  <<'PY'
 import concurrent.futures, json, re, sys, time
 sys.path.insert(0, "bench")
-from bench_api import Api, ingest_report
+from bench_api import Api, encoder_alone, ingest_report
 
-port, token, limit, corpus, repeat, log = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
+port, token, limit, corpus, repeat, work = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
     sys.argv[4], int(sys.argv[5]), sys.argv[6]
-workers = int(sys.argv[7])
+workers, build, model = int(sys.argv[7]), sys.argv[8], sys.argv[9]
 api = Api(port, token)
 datasets = "../shared/datasets"
 TEXT_PDFS = {"pdf-text", "pdf-text-rtl", "pdf-long", "pdf-multicolumn", "pdf-table",
@@ -50,5 +55,7 @@ listed = api.wait_all(len(ids))
 wall = time.time() - start
 errors = sum(1 for d in listed if d["status"] == "error")
 print(f"uploads done after {uploaded - start:.1f} s")
-ingest_report(log, len(ids), errors, wall, workers)
+ingest_report(f"{work}/server.log", len(ids), errors, wall, workers)
+alone = encoder_alone(api, ids, build, model, f"{work}/chunks.jsonl")
+print(f"encoder_alone_s={alone:.1f} overhead_vs_encoder_alone={1 - alone / wall:.0%}")
 PY

@@ -5,6 +5,7 @@
 
 #include "classify/document_classifier.h"
 #include "classify/llm_classifier.h"
+#include "embed/batching_encoder.h"
 #include "embed/sentence_encoder.h"
 #include "jobs/worker_pool.h"
 #include "objects/object_store.h"
@@ -22,7 +23,9 @@ namespace docintel::services {
 /// encoder (no model installed) documents stop at `chunked`. Documents uploaded with
 /// `redact_pii` have personal data replaced by placeholders before chunking
 /// (docs/redaction.md). After embedding (or chunking, without an encoder) each document is
-/// classified: `doc_type` and its confidence (docs/classification.md). Thread-safe.
+/// classified: `doc_type` and its confidence (docs/classification.md). The jobs' chunks are
+/// encoded on one thread of the service's (embed::BatchingEncoder), several documents' chunks
+/// per encoder call, while the job threads do the rest. Thread-safe.
 class IngestionService {
   public:
     static constexpr const char* kEmbedJob = "embed_document";
@@ -30,7 +33,10 @@ class IngestionService {
     /// `encoder` may be null; it must outlive the service.
     IngestionService(storage::DocumentRepository& documents, objects::ObjectStore& objects,
                      const embed::SentenceEncoder* encoder)
-        : documents_(documents), objects_(objects), encoder_(encoder) {}
+        : documents_(documents),
+          objects_(objects),
+          encoder_(encoder),
+          batcher_(encoder ? std::make_unique<embed::BatchingEncoder>(*encoder) : nullptr) {}
 
     /// doc_type by the LLM when `config` is enabled (docs/classification.md "LLM mode"); the
     /// local classifier stays the default and the fallback. Set once before serving.
@@ -56,6 +62,7 @@ class IngestionService {
     storage::DocumentRepository& documents_;
     objects::ObjectStore& objects_;
     const embed::SentenceEncoder* encoder_;
+    std::unique_ptr<embed::BatchingEncoder> batcher_;  ///< null without an encoder
     /// Built on first use (it embeds the class descriptions); guarded by classifier_once_.
     std::once_flag classifier_once_;
     std::unique_ptr<classify::DocumentClassifier> classifier_;

@@ -32,11 +32,6 @@ namespace fs = std::filesystem;
 
 std::string binary(const std::string& name) { return DOCINTEL_BINARY_DIR "/server/" + name; }
 
-std::string modelsDir() {
-    const char* dir = std::getenv("DOCINTEL_MODELS_DIR");
-    return dir && *dir ? std::string(dir) : sourceDir() + "/var/models";
-}
-
 int freePort() {
     Poco::Net::ServerSocket s(Poco::Net::SocketAddress("127.0.0.1", 0));
     return s.address().port();

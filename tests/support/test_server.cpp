@@ -49,6 +49,11 @@ std::string Response::header(const std::string& lower_name) const {
 std::string sharedDir() { return DOCINTEL_SOURCE_DIR "/../shared"; }
 std::string sourceDir() { return DOCINTEL_SOURCE_DIR; }
 
+std::string modelsDir() {
+    const char* env = std::getenv("DOCINTEL_MODELS_DIR");
+    return env != nullptr && *env != '\0' ? env : sourceDir() + "/var/models";
+}
+
 std::vector<nlohmann::json> sseFrames(const std::string& body) {
     std::vector<nlohmann::json> frames;
     std::size_t at = 0;
@@ -130,8 +135,7 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.mcp_port = 0;
     config.mcp_test_profile = options.mcp_test_profile;
     config.plugins_dir = plugins_dir_;
-    const char* models = std::getenv("DOCINTEL_MODELS_DIR");
-    config.models_dir = models && *models ? std::string(models) : sourceDir() + "/var/models";
+    config.models_dir = modelsDir();
     config.plugin_poll_ms = options.plugin_poll_ms;
     config.rate_limit_per_minute = options.rate_limit_per_minute;
     config.db_pool_size = 8;

@@ -130,6 +130,8 @@ std::vector<nlohmann::json> sseFrames(const std::string& body);
 std::string readFile(const std::string& path);
 /// The source tree root.
 std::string sourceDir();
+/// The encoder models' folder: $DOCINTEL_MODELS_DIR, else <source>/var/models (`make model`).
+std::string modelsDir();
 /// The folder the fixture plugins (tests/plugin_abi/fixtures) are built into.
 std::string testPluginDir();
 

@@ -14,12 +14,7 @@
 namespace docintel::classify {
 namespace {
 
-std::string modelDir() {
-    const char* env = std::getenv("DOCINTEL_MODELS_DIR");
-    const std::string dir =
-        env != nullptr && *env != '\0' ? env : test::sourceDir() + "/var/models";
-    return dir + "/all-MiniLM-L6-v2";
-}
+std::string modelDir() { return test::modelsDir() + "/all-MiniLM-L6-v2"; }
 
 class DocumentClassifierTest : public ::testing::Test {
   protected:

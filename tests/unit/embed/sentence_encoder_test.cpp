@@ -32,11 +32,6 @@ namespace fs = std::filesystem;
 
 constexpr double kMinCosine = 0.999;
 
-std::string modelsDir() {
-    const char* env = std::getenv("DOCINTEL_MODELS_DIR");
-    return env != nullptr && *env != '\0' ? env : test::sourceDir() + "/var/models";
-}
-
 fs::path referencePath(const std::string& model) {
     return fs::path(test::sourceDir()) / "tests" / "data" /
            ("encoder_reference_" + model + ".json");
@@ -62,7 +57,7 @@ double cosine(const std::vector<float>& a, const std::vector<double>& b) {
 // A model whose reference file says it is derived: the base model's files, with the listed
 // config files replaced, in a fresh folder named after the model. Returns the folder.
 fs::path buildDerivedModel(const std::string& model, const nlohmann::json& derived) {
-    const fs::path base = fs::path(modelsDir()) / derived["from"].get<std::string>();
+    const fs::path base = fs::path(test::modelsDir()) / derived["from"].get<std::string>();
     const fs::path root = fs::temp_directory_path() /
                           ("docintel-derived-" + std::to_string(::getpid()) + "-" + model);
     const fs::path dir = root / model;
@@ -82,7 +77,7 @@ fs::path buildDerivedModel(const std::string& model, const nlohmann::json& deriv
 }
 
 std::unique_ptr<SentenceEncoder> loadOrFail(const std::string& model) {
-    std::string dir = modelsDir() + "/" + model;
+    std::string dir = test::modelsDir() + "/" + model;
     nlohmann::json ref = readReference(model);
     std::optional<fs::path> derived_root;
     if (ref.is_object() && ref.contains("derived")) {

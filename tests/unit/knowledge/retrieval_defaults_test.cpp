@@ -35,12 +35,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string modelDir() {
-    const char* env = std::getenv("DOCINTEL_MODELS_DIR");
-    const std::string dir =
-        env != nullptr && *env != '\0' ? env : test::sourceDir() + "/var/models";
-    return dir + "/all-MiniLM-L6-v2";
-}
+std::string modelDir() { return test::modelsDir() + "/all-MiniLM-L6-v2"; }
 
 /// Index keys are UUIDs: SciFact's numeric ids as the last 12 digits of one.
 std::string uuidOf(const std::string& id) {
