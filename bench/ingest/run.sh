@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Ingestion throughput through the real API: SciFact abstracts (each uploaded as a text
 # document: create → PUT → complete) from first upload to last `embedded`. Prints documents/s,
-# chunks/s and the share of wall time the server's encoding thread spent inside the encoder
+# chunks/s and the share of the server's encoding threads' wall time spent inside the encoder
 # (`encoder_busy_ms` of the `document_embedded` lines; docs/decisions/0059). Then the same chunks,
 # read back through the API, are encoded by the encoder alone (encoder_bench, 2 threads, batch
 # 32): `overhead_vs_encoder_alone` = 1 − that time / the ingestion's wall time.
@@ -51,7 +51,7 @@ start = time.time()
 with concurrent.futures.ThreadPoolExecutor(8) as pool:
     ids = list(pool.map(ingest, docs))
 uploaded = time.time()
-listed = api.wait_all(len(ids))
+listed = api.wait_all(ids)
 wall = time.time() - start
 errors = sum(1 for d in listed if d["status"] == "error")
 print(f"uploads done after {uploaded - start:.1f} s")

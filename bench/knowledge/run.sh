@@ -56,7 +56,7 @@ if limit:  # keep the abstracts the chosen claims cite
 start = time.time()
 with concurrent.futures.ThreadPoolExecutor(8) as pool:
     ids = dict(pool.map(ingest, docs))
-listed = api.wait_all(len(ids))
+listed = api.wait_all(list(ids.values()))
 chunks = ingest_report(f"{work}/server.log", len(ids),
                        sum(d["status"] == "error" for d in listed), time.time() - start,
                        int(os.environ.get("DOCINTEL_WORKER_THREADS", "2")))

@@ -1,5 +1,6 @@
 #include "embed/batching_encoder.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "common/clock.h"
@@ -7,7 +8,10 @@
 namespace docintel::embed {
 
 BatchingEncoder::BatchingEncoder(const SentenceEncoder& encoder, Options options)
-    : encoder_(encoder), options_(options), thread_([this] { run(); }) {}
+    : encoder_(encoder), options_(options) {
+    stats_.encoders = options_.encoders > 0 ? options_.encoders : encoder_.threads();
+    for (int i = 0; i < stats_.encoders; ++i) threads_.emplace_back([this] { run(); });
+}
 
 BatchingEncoder::~BatchingEncoder() {
     {
@@ -15,7 +19,7 @@ BatchingEncoder::~BatchingEncoder() {
         stopping_ = true;
     }
     queued_.notify_all();
-    thread_.join();
+    for (auto& thread : threads_) thread.join();
 }
 
 plugin::Result<std::vector<std::vector<float>>> BatchingEncoder::encode(
@@ -56,7 +60,7 @@ void BatchingEncoder::run() {
         texts.reserve(count);
         for (Request* r : taken) texts.insert(texts.end(), r->texts.begin(), r->texts.end());
         const auto started = std::chrono::steady_clock::now();
-        auto vectors = encoder_.encode(texts, options_.batch_size);
+        auto vectors = encoder_.encode(texts, options_.batch_size, 1);
         const double busy = common::millisecondsSince(started);
 
         lock.lock();

@@ -13,26 +13,31 @@
 
 namespace docintel::embed {
 
-/// One encoding thread shared by the threads that embed documents (docs/decisions/0059).
-/// encode() queues its texts and blocks until they are encoded; the encoding thread takes every
-/// request waiting (up to `max_texts` texts, at least one request) and encodes them as one call
-/// of the SentenceEncoder, so the chunks of several small documents share a batch, and the
-/// callers' other work — parsing, the database — runs while the encoder computes instead of
-/// two encoders sharing the same cores. Thread-safe; the destructor fails what is still queued.
+/// Encoding threads shared by the threads that embed documents (docs/decisions/0059). encode()
+/// queues its texts and blocks until they are encoded; a free encoding thread takes every
+/// request waiting (up to `max_texts` texts, at least one request) and encodes them as one
+/// single-threaded call of the SentenceEncoder. So the callers' other work — parsing, the
+/// database — runs while the encoders compute, the number of computing threads never exceeds
+/// the cores given to the encoder, and no encoder call waits at a barrier for a thread the
+/// scheduler gave to Postgres. Thread-safe; the destructor fails what is still queued.
 class BatchingEncoder {
   public:
     struct Options {
         /// Texts per encoder call at most (one request larger than this is encoded whole).
         std::size_t max_texts = 256;
         int batch_size = 32;  ///< SentenceEncoder::encode's batch size
+        /// Encoding threads, each computing on one core; 0 = the SentenceEncoder's
+        /// Options::threads.
+        int encoders = 0;
     };
 
-    /// What the encoding thread has done since start.
+    /// What the encoding threads have done since start.
     struct Stats {
         std::uint64_t calls = 0;     ///< encoder calls
         std::uint64_t requests = 0;  ///< encode() requests served
         std::uint64_t texts = 0;
-        double busy_ms = 0;  ///< time inside SentenceEncoder::encode
+        double busy_ms = 0;  ///< time inside SentenceEncoder::encode, summed over encoders
+        int encoders = 1;    ///< encoding threads
     };
 
     /// `encoder` must outlive this object.
@@ -67,7 +72,7 @@ class BatchingEncoder {
     std::deque<Request*> queue_;
     bool stopping_ = false;
     Stats stats_;
-    std::thread thread_;  ///< last: started once the members above exist
+    std::vector<std::thread> threads_;  ///< last: started once the members above exist
 };
 
 }  // namespace docintel::embed

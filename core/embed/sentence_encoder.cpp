@@ -133,7 +133,7 @@ plugin::Result<std::unique_ptr<SentenceEncoder>> SentenceEncoder::load(const std
 }
 
 plugin::Result<std::vector<std::vector<float>>> SentenceEncoder::encode(
-    const std::vector<std::string>& texts, int batch_size) const {
+    const std::vector<std::string>& texts, int batch_size, int threads) const {
     if (batch_size < 1) {
         return plugin::Error::badRequest("invalid_batch_size", "batch size must be at least 1");
     }
@@ -151,7 +151,8 @@ plugin::Result<std::vector<std::vector<float>>> SentenceEncoder::encode(
         size_t end = std::min(order.size(), start + static_cast<size_t>(batch_size));
         batch_ids.clear();
         for (size_t i = start; i < end; ++i) batch_ids.push_back(&ids[order[i]]);
-        std::vector<float> hidden = encoder_->forward(batch_ids, batch, threads_);
+        std::vector<float> hidden =
+            encoder_->forward(batch_ids, batch, threads > 0 ? threads : threads_);
         for (size_t i = start; i < end; ++i) pool(hidden.data(), batch, i - start, out[order[i]]);
     }
     return out;

@@ -40,9 +40,11 @@ class SentenceEncoder {
 
     /// One vector of dimension() floats per text, in the order given. Texts are sorted by
     /// token count and encoded `batch_size` at a time, so similar lengths share a batch.
-    /// Texts longer than maxTokens() are truncated. Errors: `invalid_batch_size` (< 1).
+    /// Texts longer than maxTokens() are truncated. `threads` > 0 overrides Options::threads
+    /// for this call. Errors: `invalid_batch_size` (< 1).
     plugin::Result<std::vector<std::vector<float>>> encode(const std::vector<std::string>& texts,
-                                                           int batch_size = 32) const;
+                                                           int batch_size = 32,
+                                                           int threads = 0) const;
 
     /// The token ids encode() feeds the encoder for `text`, [CLS] ... [SEP], truncated.
     std::vector<int32_t> tokenize(const std::string& text) const {
@@ -57,6 +59,7 @@ class SentenceEncoder {
     const std::string& modelVersion() const { return version_; }
     int dimension() const { return encoder_->config().hidden_size; }
     int maxTokens() const { return tokenizer_->maxTokens(); }
+    int threads() const { return threads_; }  ///< Options::threads
     Pooling pooling() const { return pooling_; }
     bool normalizes() const { return normalize_; }
 

@@ -89,8 +89,8 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
         if (last) break;
     }
     // embed_ms: this document's embedding, waits for the encoder included; encoder_busy_ms and
-    // encoder_calls: the encoding thread's totals so far (bench/ingest reads the share of wall
-    // time spent inside the encoder from them).
+    // encoder_calls: the encoding threads' totals so far, encoder_threads how many there are
+    // (bench/ingest reads the share of wall time spent inside the encoder from them).
     const auto totals = batcher_->stats();
     common::log(common::LogLevel::kInfo, "document_embedded",
                 {{"document_id", id},
@@ -98,6 +98,7 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
                  {"embed_ms", std::to_string(std::llround(common::millisecondsSince(started)))},
                  {"encoder_busy_ms", std::to_string(std::llround(totals.busy_ms))},
                  {"encoder_calls", std::to_string(totals.calls)},
+                 {"encoder_threads", std::to_string(totals.encoders)},
                  {"model", encoder_->modelName()}});
     return context.mark("embedded");
 }

@@ -24,8 +24,8 @@ namespace docintel::services {
 /// `redact_pii` have personal data replaced by placeholders before chunking
 /// (docs/redaction.md). After embedding (or chunking, without an encoder) each document is
 /// classified: `doc_type` and its confidence (docs/classification.md). The jobs' chunks are
-/// encoded on one thread of the service's (embed::BatchingEncoder), several documents' chunks
-/// per encoder call, while the job threads do the rest. Thread-safe.
+/// encoded by the service's encoding threads (embed::BatchingEncoder, one per encoder thread)
+/// while the job threads do the rest. Thread-safe.
 class IngestionService {
   public:
     static constexpr const char* kEmbedJob = "embed_document";

@@ -61,17 +61,17 @@ class BatchingEncoderTest : public ::testing::Test {
 SentenceEncoder* BatchingEncoderTest::encoder_ = nullptr;
 
 TEST_F(BatchingEncoderTest, ConcurrentCallersGetTheirOwnVectorsInOrderAndShareEncoderCalls) {
-    BatchingEncoder batcher(*encoder_);
+    BatchingEncoder batcher(*encoder_, {.encoders = 2});
     constexpr int kCallers = 8;
     std::vector<std::vector<std::string>> texts;
-    for (int c = 0; c < kCallers; ++c) texts.push_back(textsOf(c, 3 + c));
+    // The first two requests are large: they keep both encoding threads busy while the others
+    // queue.
+    for (int c = 0; c < kCallers; ++c) texts.push_back(textsOf(c, c < 2 ? 48 : 3 + c));
     std::vector<plugin::Result<std::vector<std::vector<float>>>> results(
         kCallers, plugin::Error::internal("not run"));
     {
-        // A large first request keeps the encoding thread busy while the others queue.
         std::vector<std::thread> threads;
-        threads.emplace_back([&] { results[0] = batcher.encode(texts[0]); });
-        for (int c = 1; c < kCallers; ++c) {
+        for (int c = 0; c < kCallers; ++c) {
             threads.emplace_back([&, c] { results[c] = batcher.encode(texts[c]); });
         }
         for (auto& t : threads) t.join();
@@ -85,12 +85,13 @@ TEST_F(BatchingEncoderTest, ConcurrentCallersGetTheirOwnVectorsInOrderAndShareEn
     const auto stats = batcher.stats();
     EXPECT_EQ(stats.requests, static_cast<std::uint64_t>(kCallers));
     EXPECT_EQ(stats.texts, total);
+    EXPECT_EQ(stats.encoders, 2);
     EXPECT_LT(stats.calls, stats.requests) << "queued requests were not encoded together";
     EXPECT_GT(stats.busy_ms, 0.0);
 }
 
 TEST_F(BatchingEncoderTest, ARequestLargerThanTheLimitIsEncodedWholeAndEmptyOnesAreFree) {
-    BatchingEncoder batcher(*encoder_, {.max_texts = 4, .batch_size = 2});
+    BatchingEncoder batcher(*encoder_, {.max_texts = 4, .batch_size = 2, .encoders = 1});
     const auto texts = textsOf(1, 9);
     auto got = batcher.encode(texts);
     ASSERT_TRUE(got) << got.error().message;
