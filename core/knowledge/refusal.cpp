@@ -194,6 +194,89 @@ bool hasNewName(const std::string& text, const std::set<std::string>& question_w
     return found;
 }
 
+/// Whether the question word `q` matches the source word `w` (fuzzyContains's rule).
+bool matchesWord(const std::string& q, const std::string& w) {
+    if (q == w) return true;
+    if (isNumber(q)) {
+        return w.size() > q.size() && w.compare(0, q.size(), q) == 0 &&
+               !std::isdigit(static_cast<unsigned char>(w[q.size()]));
+    }
+    if (q.size() < 3) return false;
+    const std::size_t need = std::min<std::size_t>(5, q.size());
+    return w.size() >= need && w.compare(0, need, q, 0, need) == 0;
+}
+
+/// Whether `a` and `b` match words of `sequence` at most two content words apart.
+bool standTogether(const std::vector<std::string>& sequence, const std::string& a,
+                   const std::string& b) {
+    constexpr std::size_t kReach = 2;
+    for (std::size_t i = 0; i < sequence.size(); ++i) {
+        if (!matchesWord(a, sequence[i])) continue;
+        const std::size_t from = i >= kReach ? i - kReach : 0;
+        for (std::size_t j = from; j <= i + kReach && j < sequence.size(); ++j) {
+            if (j != i && matchesWord(b, sequence[j])) return true;
+        }
+    }
+    return false;
+}
+
+bool hasYear(const std::string& text) {
+    bool found = false;
+    forEachWord(text, [&](const std::string& w, char) {
+        std::size_t digits = 0;
+        while (digits < w.size() && std::isdigit(static_cast<unsigned char>(w[digits]))) ++digits;
+        found = found || ((digits == 3 || digits == 4) &&
+                          (digits == w.size() || w == w.substr(0, digits) + "s"));
+    });
+    return found;
+}
+
+bool hasPercent(const std::string& text) {
+    if (text.find('%') != std::string::npos) return true;
+    bool found = false;
+    forEachWord(text, [&](const std::string& w, char) {
+        found = found || w == "percent" || w == "percentage" || w == "cent";
+    });
+    return found;
+}
+
+bool hasDuration(const std::string& text) {
+    if (hasQuantity(text)) return true;
+    static const std::set<std::string> words = {
+        "second", "seconds", "minute",  "minutes",   "hour",   "hours",   "day",
+        "days",   "week",    "weeks",   "month",     "months", "year",    "years",
+        "decade", "decades", "century", "centuries", "long",   "briefly", "brief"};
+    bool found = false;
+    forEachWord(text, [&](const std::string& w, char) { found = found || words.count(w) > 0; });
+    return found;
+}
+
+/// The refined answer type of decision 0057's amendment, checked on `window`.
+bool typeMismatchInWindow(const std::string& question, const std::string& window,
+                          const std::set<std::string>& question_lower) {
+    std::string lower;
+    forEachWord(question,
+                [&](const std::string& w, char) { lower += (lower.empty() ? "" : " ") + w; });
+    for (const char* p : {"what percentage", "what percent", "which percentage"}) {
+        if (containsPhrase(lower, p)) return !hasPercent(window);
+    }
+    if (containsPhrase(lower, "how long")) return !hasDuration(window);
+    for (const char* p : {"what year", "which year"}) {
+        if (containsPhrase(lower, p)) return !hasYear(window);
+    }
+    switch (wantedType(question)) {
+        case Wanted::kDate:
+            return !hasDate(window);
+        case Wanted::kQuantity:
+            return !hasQuantity(window);
+        case Wanted::kName:
+            return !hasNewName(window, question_lower);
+        case Wanted::kAny:
+            break;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::set<std::string> refusalWords(const std::string& text) {
@@ -241,9 +324,14 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
                                 const std::set<std::string>& source_words, double cosine,
-                                double overlap) {
+                                double overlap, double runner_up_cosine,
+                                const std::vector<std::string>& source_texts, double mean_cosine) {
     RefusalEvidence e;
+    e.cosine_lift = cosine - mean_cosine;
+    e.sentences = static_cast<int>(sentence_words.size());
+    const auto best_words = refusalWords(best_sentence);
     e.cosine = cosine;
+    e.cosine_margin = cosine - runner_up_cosine;
     e.overlap = overlap;
     auto q_words = refusalWords(question);
     for (auto it = q_words.begin(); it != q_words.end();) {
@@ -252,14 +340,21 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
     const auto window_words = refusalWords(window);
     e.question_words = static_cast<int>(q_words.size());
 
-    double total = 0, covered = 0;
+    double total = 0, covered = 0, in_sources = 0, in_best = 0;
     const double n = static_cast<double>(sentence_words.size());
     for (const auto& q : q_words) {
         double holding = 0;
         for (const auto& words : sentence_words) holding += fuzzyContains(words, q);
         const double weight = std::log((n + 1) / (holding + 0.5));
         total += weight;
-        if (fuzzyContains(window_words, q)) covered += weight;
+        const bool in_window = fuzzyContains(window_words, q);
+        if (in_window) covered += weight;
+        if (fuzzyContains(best_words, q)) in_best += weight;
+        if (fuzzyContains(source_words, q)) in_sources += weight;
+        if (!in_window) {
+            e.rarest_missing = std::max(e.rarest_missing, weight / std::log((n + 1) / 0.5));
+            e.window_missing += fuzzyContains(source_words, q);
+        }
         if (!fuzzyContains(source_words, q)) {
             ++e.missing;
             e.missing_long += q.size() >= 8;
@@ -267,18 +362,55 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         }
     }
     e.window_coverage = total > 0 ? covered / total : 0;
+    e.source_coverage = total > 0 ? in_sources / total : 0;
+    e.best_coverage = total > 0 ? in_best / total : 0;
 
     for (const auto& term : keyTerms(foldLatin(question))) {
         const auto normalised = contentWords(term);  // stop words out, plural "s" dropped
-        if (!normalised.empty() && !fuzzyContains(source_words, normalised.front())) {
+        if (normalised.empty()) continue;
+        if (!fuzzyContains(source_words, normalised.front())) {
             ++e.missing_names;
+        } else if (!fuzzyContains(window_words, normalised.front())) {
+            ++e.displaced_names;
         }
+    }
+
+    // The question's adjacent content words, in order, and where they stand together.
+    std::vector<std::string> q_sequence;
+    for (auto& w : contentWords(foldLatin(question))) {
+        if (!isContractionStem(w)) q_sequence.push_back(std::move(w));
+    }
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (std::size_t i = 0; i + 1 < q_sequence.size(); ++i) {
+        if (q_sequence[i] != q_sequence[i + 1]) pairs.emplace(q_sequence[i], q_sequence[i + 1]);
+    }
+    if (!pairs.empty()) {
+        const auto window_sequence = contentWords(foldLatin(window));
+        std::vector<std::vector<std::string>> source_sequences;
+        for (const auto& text : source_texts)
+            source_sequences.push_back(contentWords(foldLatin(text)));
+        int aligned = 0;
+        for (const auto& [a, b] : pairs) {
+            aligned += standTogether(window_sequence, a, b);
+            if (source_sequences.empty() || !fuzzyContains(source_words, a) ||
+                !fuzzyContains(source_words, b)) {
+                continue;
+            }
+            const bool together = std::any_of(
+                source_sequences.begin(), source_sequences.end(),
+                [&](const std::vector<std::string>& seq) { return standTogether(seq, a, b); });
+            e.pairs_apart += !together;
+        }
+        e.pair_alignment = static_cast<double>(aligned) / static_cast<double>(pairs.size());
     }
 
     e.negation_unmatched = negates(question) && !negates(window);
 
     std::set<std::string> question_lower;
     forEachWord(question, [&](const std::string& w, char) { question_lower.insert(w); });
+    for (std::size_t i = 0; i < kQuestionWords.size(); ++i) {
+        e.asks[i] = question_lower.count(kQuestionWords[i]) > 0;
+    }
     switch (wantedType(question)) {
         case Wanted::kDate:
             e.type_mismatch = !hasDate(best_sentence);
@@ -292,6 +424,7 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         case Wanted::kAny:
             break;
     }
+    e.type_mismatch_window = typeMismatchInWindow(question, window, question_lower);
     return e;
 }
 
