@@ -205,21 +205,7 @@ int main(int argc, char** argv) {
                                        {"split", split},
                                        {"answerable", o.answerable},
                                        {"gold", o.contains_gold},
-                                       {"features", std::vector<double>(f.begin(), f.end())},
-                                       {"candidates",
-                                        {{"pair_alignment", answer.evidence.pair_alignment},
-                                         {"pairs_apart", answer.evidence.pairs_apart},
-                                         {"displaced_names", answer.evidence.displaced_names},
-                                         {"cosine_margin", answer.evidence.cosine_margin},
-                                         {"window_missing", answer.evidence.window_missing},
-                                         {"rarest_missing", answer.evidence.rarest_missing},
-                                         {"type_mismatch_window",
-                                          answer.evidence.type_mismatch_window ? 1 : 0},
-                                         {"asks", answer.evidence.asks},
-                                         {"cosine_lift", answer.evidence.cosine_lift},
-                                         {"sentences", answer.evidence.sentences},
-                                         {"source_coverage", answer.evidence.source_coverage},
-                                         {"best_coverage", answer.evidence.best_coverage}}}}
+                                       {"features", std::vector<double>(f.begin(), f.end())}}
                             .dump()
                      << "\n";
         }

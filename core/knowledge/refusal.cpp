@@ -11,9 +11,10 @@ namespace {
 // Logistic weights over refusalFeatures (bias first), fit by bench/qa/fit_refusal.py on the
 // even-numbered articles of the SQuAD v2 dev file (docs/decisions/0057). Regenerate with
 // `bench/qa/run.sh --features FILE --fit-data` then `bench/qa/fit_refusal.py FILE`.
-constexpr double kBias = -2.1682;
+constexpr double kBias = -2.4976;
 constexpr std::array<double, kRefusalFeatures> kWeights = {
-    3.3523, 0.4707, 1.6154, 0.5486, -0.5983, -0.4830, -3.4692, -1.1411, 0.1332, -1.0244};
+    4.1527, -0.2019, 0.1610, 0.5610, -0.6163, -0.4788, -3.5696, -1.2635, 0.1319,  -1.0951, 0.1361,
+    0.3179, 0.8258,  0.8850, 0.0982, 0.4735,  0.4247,  1.9764,  0.0904,  -0.4386, -2.0361, 0.1354};
 
 /// Latin letters with diacritics (U+00C0–U+017F) as their base letters, so "Yesun Temur" matches
 /// "Yesün Temür".
@@ -220,63 +221,6 @@ bool standTogether(const std::vector<std::string>& sequence, const std::string& 
     return false;
 }
 
-bool hasYear(const std::string& text) {
-    bool found = false;
-    forEachWord(text, [&](const std::string& w, char) {
-        std::size_t digits = 0;
-        while (digits < w.size() && std::isdigit(static_cast<unsigned char>(w[digits]))) ++digits;
-        found = found || ((digits == 3 || digits == 4) &&
-                          (digits == w.size() || w == w.substr(0, digits) + "s"));
-    });
-    return found;
-}
-
-bool hasPercent(const std::string& text) {
-    if (text.find('%') != std::string::npos) return true;
-    bool found = false;
-    forEachWord(text, [&](const std::string& w, char) {
-        found = found || w == "percent" || w == "percentage" || w == "cent";
-    });
-    return found;
-}
-
-bool hasDuration(const std::string& text) {
-    if (hasQuantity(text)) return true;
-    static const std::set<std::string> words = {
-        "second", "seconds", "minute",  "minutes",   "hour",   "hours",   "day",
-        "days",   "week",    "weeks",   "month",     "months", "year",    "years",
-        "decade", "decades", "century", "centuries", "long",   "briefly", "brief"};
-    bool found = false;
-    forEachWord(text, [&](const std::string& w, char) { found = found || words.count(w) > 0; });
-    return found;
-}
-
-/// The refined answer type of decision 0057's amendment, checked on `window`.
-bool typeMismatchInWindow(const std::string& question, const std::string& window,
-                          const std::set<std::string>& question_lower) {
-    std::string lower;
-    forEachWord(question,
-                [&](const std::string& w, char) { lower += (lower.empty() ? "" : " ") + w; });
-    for (const char* p : {"what percentage", "what percent", "which percentage"}) {
-        if (containsPhrase(lower, p)) return !hasPercent(window);
-    }
-    if (containsPhrase(lower, "how long")) return !hasDuration(window);
-    for (const char* p : {"what year", "which year"}) {
-        if (containsPhrase(lower, p)) return !hasYear(window);
-    }
-    switch (wantedType(question)) {
-        case Wanted::kDate:
-            return !hasDate(window);
-        case Wanted::kQuantity:
-            return !hasQuantity(window);
-        case Wanted::kName:
-            return !hasNewName(window, question_lower);
-        case Wanted::kAny:
-            break;
-    }
-    return false;
-}
-
 }  // namespace
 
 std::set<std::string> refusalWords(const std::string& text) {
@@ -301,6 +245,7 @@ bool fuzzyContains(const std::set<std::string>& words, const std::string& word) 
 }
 
 std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e) {
+    const auto asks = [&](std::size_t i) { return e.asks[i] ? 1.0 : 0.0; };
     return {e.cosine,
             e.overlap,
             e.window_coverage,
@@ -310,7 +255,19 @@ std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e) {
             e.negation_unmatched ? 1.0 : 0.0,
             e.type_mismatch ? 1.0 : 0.0,
             static_cast<double>(std::min(e.missing_long, 2)),
-            std::log1p(static_cast<double>(e.question_words))};
+            std::log1p(static_cast<double>(e.question_words)),
+            asks(0),
+            asks(1),
+            asks(2),
+            asks(3),
+            asks(4),
+            asks(5),
+            asks(6),
+            e.best_coverage,
+            static_cast<double>(std::min(e.pairs_apart, 3)),
+            static_cast<double>(std::min(e.displaced_names, 2)),
+            e.cosine_lift,
+            std::log1p(static_cast<double>(e.sentences))};
 }
 
 double answerProbability(const RefusalEvidence& e) {
@@ -324,15 +281,14 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
                                 const std::set<std::string>& source_words, double cosine,
-                                double overlap, double runner_up_cosine,
-                                const std::vector<std::string>& source_texts, double mean_cosine) {
+                                double overlap, const std::vector<std::string>& source_texts,
+                                double mean_cosine) {
     RefusalEvidence e;
+    e.cosine = cosine;
+    e.overlap = overlap;
     e.cosine_lift = cosine - mean_cosine;
     e.sentences = static_cast<int>(sentence_words.size());
     const auto best_words = refusalWords(best_sentence);
-    e.cosine = cosine;
-    e.cosine_margin = cosine - runner_up_cosine;
-    e.overlap = overlap;
     auto q_words = refusalWords(question);
     for (auto it = q_words.begin(); it != q_words.end();) {
         it = isContractionStem(*it) ? q_words.erase(it) : std::next(it);
@@ -340,21 +296,15 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
     const auto window_words = refusalWords(window);
     e.question_words = static_cast<int>(q_words.size());
 
-    double total = 0, covered = 0, in_sources = 0, in_best = 0;
+    double total = 0, covered = 0, in_best = 0;
     const double n = static_cast<double>(sentence_words.size());
     for (const auto& q : q_words) {
         double holding = 0;
         for (const auto& words : sentence_words) holding += fuzzyContains(words, q);
         const double weight = std::log((n + 1) / (holding + 0.5));
         total += weight;
-        const bool in_window = fuzzyContains(window_words, q);
-        if (in_window) covered += weight;
+        if (fuzzyContains(window_words, q)) covered += weight;
         if (fuzzyContains(best_words, q)) in_best += weight;
-        if (fuzzyContains(source_words, q)) in_sources += weight;
-        if (!in_window) {
-            e.rarest_missing = std::max(e.rarest_missing, weight / std::log((n + 1) / 0.5));
-            e.window_missing += fuzzyContains(source_words, q);
-        }
         if (!fuzzyContains(source_words, q)) {
             ++e.missing;
             e.missing_long += q.size() >= 8;
@@ -362,7 +312,6 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         }
     }
     e.window_coverage = total > 0 ? covered / total : 0;
-    e.source_coverage = total > 0 ? in_sources / total : 0;
     e.best_coverage = total > 0 ? in_best / total : 0;
 
     for (const auto& term : keyTerms(foldLatin(question))) {
@@ -375,7 +324,7 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         }
     }
 
-    // The question's adjacent content words, in order, and where they stand together.
+    // The question's adjacent content words, in order, that no source holds together.
     std::vector<std::string> q_sequence;
     for (auto& w : contentWords(foldLatin(question))) {
         if (!isContractionStem(w)) q_sequence.push_back(std::move(w));
@@ -384,24 +333,17 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
     for (std::size_t i = 0; i + 1 < q_sequence.size(); ++i) {
         if (q_sequence[i] != q_sequence[i + 1]) pairs.emplace(q_sequence[i], q_sequence[i + 1]);
     }
+    std::vector<std::vector<std::string>> source_sequences;
     if (!pairs.empty()) {
-        const auto window_sequence = contentWords(foldLatin(window));
-        std::vector<std::vector<std::string>> source_sequences;
-        for (const auto& text : source_texts)
+        for (const auto& text : source_texts) {
             source_sequences.push_back(contentWords(foldLatin(text)));
-        int aligned = 0;
-        for (const auto& [a, b] : pairs) {
-            aligned += standTogether(window_sequence, a, b);
-            if (source_sequences.empty() || !fuzzyContains(source_words, a) ||
-                !fuzzyContains(source_words, b)) {
-                continue;
-            }
-            const bool together = std::any_of(
-                source_sequences.begin(), source_sequences.end(),
-                [&](const std::vector<std::string>& seq) { return standTogether(seq, a, b); });
-            e.pairs_apart += !together;
         }
-        e.pair_alignment = static_cast<double>(aligned) / static_cast<double>(pairs.size());
+    }
+    for (const auto& [a, b] : pairs) {
+        if (!fuzzyContains(source_words, a) || !fuzzyContains(source_words, b)) continue;
+        e.pairs_apart += std::none_of(
+            source_sequences.begin(), source_sequences.end(),
+            [&](const std::vector<std::string>& words) { return standTogether(words, a, b); });
     }
 
     e.negation_unmatched = negates(question) && !negates(window);
@@ -424,7 +366,6 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         case Wanted::kAny:
             break;
     }
-    e.type_mismatch_window = typeMismatchInWindow(question, window, question_lower);
     return e;
 }
 
