@@ -3,11 +3,12 @@
 (docs/decisions/0057, amendment). The report half (split "report") is dropped on loading.
 
 Input: a features file of `bench/qa/run.sh --features FILE --fit-data` written by a build whose
-qa_bench adds a "candidates" object to each row (commit of the amendment's measurement). Each
-candidate is scored by 5-fold cross-validation over all even questions, repeated over 12 seeds:
-the mean best smaller margin to the goals (answered >= 80 %, refused >= 50 %) over thresholds of
-the out-of-fold probabilities, and the mean AUC (answered-with-gold vs unanswerable). A
-candidate joins when it raises both; the greedy search stops when none does.
+qa_bench adds a "candidates" object to each row (commit 44dd69a; later commits keep only the
+chosen features, inside "features", and this script then has nothing to choose from). Each
+candidate is scored by 5-fold cross-validation over all even questions, repeated over 12
+seeds: the mean best smaller margin to the goals (answered >= 80 %, refused >= 50 %) over
+thresholds of the out-of-fold probabilities, and the mean AUC (answered-with-gold vs
+unanswerable). A candidate joins when it raises both; the greedy search stops when none does.
 
 Usage: bench/qa/select_refusal_features.py FEATURES_FILE
 """
