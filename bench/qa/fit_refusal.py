@@ -20,7 +20,9 @@ import sys
 import numpy as np
 
 NAMES = ["cosine", "overlap", "window_coverage", "missing", "missing_names", "altered",
-         "negation_unmatched", "type_mismatch", "missing_long", "log1p_question_words"]
+         "negation_unmatched", "type_mismatch", "missing_long", "log1p_question_words",
+         "asks_what", "asks_who", "asks_when", "asks_which", "asks_how", "asks_why", "asks_where",
+         "best_coverage", "pairs_apart", "displaced_names", "cosine_lift", "log1p_sentences"]
 
 
 def load(path):

@@ -196,8 +196,15 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
         std::vector<std::set<std::string>> sentence_words;
         sentence_words.reserve(candidates.size());
         for (const auto& c : candidates) sentence_words.push_back(refusalWords(c.text));
+        double mean_cosine = 0;
+        for (const auto& c : candidates) {
+            mean_cosine += c.cosine / static_cast<double>(candidates.size());
+        }
+        std::vector<std::string> source_texts;
+        source_texts.reserve(sources.size());
+        for (const auto& s : sources) source_texts.push_back(s.passage.chunk.text);
         out.evidence = refusalEvidence(question, best->text, window, sentence_words, source_words,
-                                       best->cosine, best->overlap);
+                                       best->cosine, best->overlap, source_texts, mean_cosine);
         out.confidence = answerProbability(out.evidence);
     }
     if (best == candidates.end() || out.confidence < options_.refuse_below) {

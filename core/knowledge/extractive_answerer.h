@@ -51,7 +51,7 @@ struct ExtractiveOptions {
     /// Below this confidence (Answer::confidence, a probability) the answerer refuses. Chosen
     /// with the weights on the even-numbered articles of SQuAD v2 (bench/qa,
     /// docs/decisions/0057).
-    double refuse_below = 0.36;
+    double refuse_below = 0.35;
     /// Sentences within this fraction of the best one's support join the answer.
     double keep_within = 0.85;
 };

@@ -11,9 +11,10 @@ namespace {
 // Logistic weights over refusalFeatures (bias first), fit by bench/qa/fit_refusal.py on the
 // even-numbered articles of the SQuAD v2 dev file (docs/decisions/0057). Regenerate with
 // `bench/qa/run.sh --features FILE --fit-data` then `bench/qa/fit_refusal.py FILE`.
-constexpr double kBias = -2.1682;
+constexpr double kBias = -2.4976;
 constexpr std::array<double, kRefusalFeatures> kWeights = {
-    3.3523, 0.4707, 1.6154, 0.5486, -0.5983, -0.4830, -3.4692, -1.1411, 0.1332, -1.0244};
+    4.1527, -0.2019, 0.1610, 0.5610, -0.6163, -0.4788, -3.5696, -1.2635, 0.1319,  -1.0951, 0.1361,
+    0.3179, 0.8258,  0.8850, 0.0982, 0.4735,  0.4247,  1.9764,  0.0904,  -0.4386, -2.0361, 0.1354};
 
 /// Latin letters with diacritics (U+00C0–U+017F) as their base letters, so "Yesun Temur" matches
 /// "Yesün Temür".
@@ -194,6 +195,32 @@ bool hasNewName(const std::string& text, const std::set<std::string>& question_w
     return found;
 }
 
+/// Whether the question word `q` matches the source word `w` (fuzzyContains's rule).
+bool matchesWord(const std::string& q, const std::string& w) {
+    if (q == w) return true;
+    if (isNumber(q)) {
+        return w.size() > q.size() && w.compare(0, q.size(), q) == 0 &&
+               !std::isdigit(static_cast<unsigned char>(w[q.size()]));
+    }
+    if (q.size() < 3) return false;
+    const std::size_t need = std::min<std::size_t>(5, q.size());
+    return w.size() >= need && w.compare(0, need, q, 0, need) == 0;
+}
+
+/// Whether `a` and `b` match words of `sequence` at most two content words apart.
+bool standTogether(const std::vector<std::string>& sequence, const std::string& a,
+                   const std::string& b) {
+    constexpr std::size_t kReach = 2;
+    for (std::size_t i = 0; i < sequence.size(); ++i) {
+        if (!matchesWord(a, sequence[i])) continue;
+        const std::size_t from = i >= kReach ? i - kReach : 0;
+        for (std::size_t j = from; j <= i + kReach && j < sequence.size(); ++j) {
+            if (j != i && matchesWord(b, sequence[j])) return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 std::set<std::string> refusalWords(const std::string& text) {
@@ -218,6 +245,7 @@ bool fuzzyContains(const std::set<std::string>& words, const std::string& word) 
 }
 
 std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e) {
+    const auto asks = [&](std::size_t i) { return e.asks[i] ? 1.0 : 0.0; };
     return {e.cosine,
             e.overlap,
             e.window_coverage,
@@ -227,7 +255,19 @@ std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e) {
             e.negation_unmatched ? 1.0 : 0.0,
             e.type_mismatch ? 1.0 : 0.0,
             static_cast<double>(std::min(e.missing_long, 2)),
-            std::log1p(static_cast<double>(e.question_words))};
+            std::log1p(static_cast<double>(e.question_words)),
+            asks(0),
+            asks(1),
+            asks(2),
+            asks(3),
+            asks(4),
+            asks(5),
+            asks(6),
+            e.best_coverage,
+            static_cast<double>(std::min(e.pairs_apart, 3)),
+            static_cast<double>(std::min(e.displaced_names, 2)),
+            e.cosine_lift,
+            std::log1p(static_cast<double>(e.sentences))};
 }
 
 double answerProbability(const RefusalEvidence& e) {
@@ -241,10 +281,14 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
                                 const std::set<std::string>& source_words, double cosine,
-                                double overlap) {
+                                double overlap, const std::vector<std::string>& source_texts,
+                                double mean_cosine) {
     RefusalEvidence e;
     e.cosine = cosine;
     e.overlap = overlap;
+    e.cosine_lift = cosine - mean_cosine;
+    e.sentences = static_cast<int>(sentence_words.size());
+    const auto best_words = refusalWords(best_sentence);
     auto q_words = refusalWords(question);
     for (auto it = q_words.begin(); it != q_words.end();) {
         it = isContractionStem(*it) ? q_words.erase(it) : std::next(it);
@@ -252,7 +296,7 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
     const auto window_words = refusalWords(window);
     e.question_words = static_cast<int>(q_words.size());
 
-    double total = 0, covered = 0;
+    double total = 0, covered = 0, in_best = 0;
     const double n = static_cast<double>(sentence_words.size());
     for (const auto& q : q_words) {
         double holding = 0;
@@ -260,6 +304,7 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         const double weight = std::log((n + 1) / (holding + 0.5));
         total += weight;
         if (fuzzyContains(window_words, q)) covered += weight;
+        if (fuzzyContains(best_words, q)) in_best += weight;
         if (!fuzzyContains(source_words, q)) {
             ++e.missing;
             e.missing_long += q.size() >= 8;
@@ -267,18 +312,47 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         }
     }
     e.window_coverage = total > 0 ? covered / total : 0;
+    e.best_coverage = total > 0 ? in_best / total : 0;
 
     for (const auto& term : keyTerms(foldLatin(question))) {
         const auto normalised = contentWords(term);  // stop words out, plural "s" dropped
-        if (!normalised.empty() && !fuzzyContains(source_words, normalised.front())) {
+        if (normalised.empty()) continue;
+        if (!fuzzyContains(source_words, normalised.front())) {
             ++e.missing_names;
+        } else if (!fuzzyContains(window_words, normalised.front())) {
+            ++e.displaced_names;
         }
+    }
+
+    // The question's adjacent content words, in order, that no source holds together.
+    std::vector<std::string> q_sequence;
+    for (auto& w : contentWords(foldLatin(question))) {
+        if (!isContractionStem(w)) q_sequence.push_back(std::move(w));
+    }
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (std::size_t i = 0; i + 1 < q_sequence.size(); ++i) {
+        if (q_sequence[i] != q_sequence[i + 1]) pairs.emplace(q_sequence[i], q_sequence[i + 1]);
+    }
+    std::vector<std::vector<std::string>> source_sequences;
+    if (!pairs.empty()) {
+        for (const auto& text : source_texts) {
+            source_sequences.push_back(contentWords(foldLatin(text)));
+        }
+    }
+    for (const auto& [a, b] : pairs) {
+        if (!fuzzyContains(source_words, a) || !fuzzyContains(source_words, b)) continue;
+        e.pairs_apart += std::none_of(
+            source_sequences.begin(), source_sequences.end(),
+            [&](const std::vector<std::string>& words) { return standTogether(words, a, b); });
     }
 
     e.negation_unmatched = negates(question) && !negates(window);
 
     std::set<std::string> question_lower;
     forEachWord(question, [&](const std::string& w, char) { question_lower.insert(w); });
+    for (std::size_t i = 0; i < kQuestionWords.size(); ++i) {
+        e.asks[i] = question_lower.count(kQuestionWords[i]) > 0;
+    }
     switch (wantedType(question)) {
         case Wanted::kDate:
             e.type_mismatch = !hasDate(best_sentence);

@@ -34,10 +34,28 @@ struct RefusalEvidence {
     /// The question asks for a date (when, what year), a quantity (how many/much) or a person
     /// or place (who, where) and the best sentence holds no date, number or new name.
     bool type_mismatch = false;
+
+    // Added by decision 0057's amendment (chosen by bench/qa/select_refusal_features.py).
+    /// Adjacent content-word pairs of the question ("Bretton Woods", "second oil") whose two words
+    /// are both in the sources but never within two content words of each other in any source:
+    /// words the question combines that the sources keep apart.
+    int pairs_apart = 0;
+    /// Names and numbers of the question the sources hold but the window does not: the
+    /// question's subject is in another sentence.
+    int displaced_names = 0;
+    /// The English question words the question holds, in kQuestionWords' order.
+    std::array<bool, 7> asks{};
+    double cosine_lift = 0;    ///< the best cosine minus the candidates' mean cosine
+    int sentences = 0;         ///< candidate sentences
+    double best_coverage = 0;  ///< window_coverage of the best sentence alone
 };
 
+/// The question words of RefusalEvidence::asks (English; no effect in other languages).
+constexpr std::array<const char*, 7> kQuestionWords = {"what", "who", "when", "which",
+                                                       "how",  "why", "where"};
+
 /// Features in the order of the fitted weights (bench/qa/fit_refusal.py).
-constexpr std::size_t kRefusalFeatures = 10;
+constexpr std::size_t kRefusalFeatures = 22;
 std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e);
 
 /// The probability that the question is answered by the sources, from a logistic combination
@@ -46,12 +64,14 @@ double answerProbability(const RefusalEvidence& e);
 
 /// The evidence for `question` given its best sentence, the sentences around it (the best one
 /// included), every candidate sentence (for the rarity of words) and the words of all sources
-/// (refusalWords of each candidate sentence and of all the sources' texts).
+/// (refusalWords of each candidate sentence and of all the sources' texts), the sources' texts
+/// (for the words' positions) and the candidate sentences' mean cosine.
 RefusalEvidence refusalEvidence(const std::string& question, const std::string& best_sentence,
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
                                 const std::set<std::string>& source_words, double cosine,
-                                double overlap);
+                                double overlap, const std::vector<std::string>& source_texts,
+                                double mean_cosine);
 
 /// The content words of a text as the refusal compares them: contentWordSet with Latin letters'
 /// diacritics dropped ("Temür" is "temur").

@@ -3,6 +3,8 @@
 // (a missing name or number, a near-duplicate word, an unmatched negation, no date where one is
 // asked for); and the fitted probability ordering a supported question above an altered one.
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "knowledge/extractive_answerer.h"
@@ -18,7 +20,7 @@ const std::string kPassage =
     "developed informal imperialism.";
 
 RefusalEvidence evidenceFor(const std::string& question, const std::string& best,
-                            double cosine = 0.7) {
+                            double cosine = 0.7, const std::string& window = "") {
     std::vector<std::set<std::string>> sentences;
     for (const char* s : {"The Normans were the people who in the 10th and 11th centuries gave "
                           "their name to Normandy, a region in France.",
@@ -29,8 +31,9 @@ RefusalEvidence evidenceFor(const std::string& question, const std::string& best
         sentences.push_back(refusalWords(s));
     }
     const auto q = contentWordSet(question);
-    return refusalEvidence(question, best, best, sentences, refusalWords(kPassage), cosine,
-                           coverage(q, contentWordSet(best)));
+    return refusalEvidence(question, best, window.empty() ? best : window, sentences,
+                           refusalWords(kPassage), cosine, coverage(q, contentWordSet(best)),
+                           {kPassage}, 0.4);
 }
 
 TEST(Refusal, WordsMatchAcrossCasingPunctuationAndInflection) {
@@ -95,6 +98,63 @@ TEST(Refusal, AlteredQuestionsShowTheirSigns) {
                     "Packets are normally forwarded asynchronously by intermediate network nodes.");
     EXPECT_GT(answerProbability(supported), answerProbability(asynchronous));
     EXPECT_GT(answerProbability(dated), answerProbability(year));
+}
+
+TEST(Refusal, QuestionWordsAreFlaggedWhateverTheirCase) {
+    const auto when = evidenceFor("When was the Treaty of Paris signed?",
+                                  "The Treaty of Paris was signed in 1763.");
+    const auto which = evidenceFor("WHICH treaty was signed in 1763, and who signed it?",
+                                   "The Treaty of Paris was signed in 1763.");
+    for (std::size_t i = 0; i < kQuestionWords.size(); ++i) {
+        const std::string word = kQuestionWords[i];
+        EXPECT_EQ(when.asks[i], word == "when") << word;
+        EXPECT_EQ(which.asks[i], word == "which" || word == "who") << word;
+    }
+    EXPECT_FALSE(evidenceFor("Somewhat of a treaty?", "The Treaty of Paris was signed in 1763.")
+                     .asks[0]);  // "somewhat" is not "what"
+}
+
+TEST(Refusal, BestSentenceCoverageLeavesTheNeighboursOut) {
+    const std::string best = "The Treaty of Paris was signed in 1763.";
+    const std::string window = best + " Western powers developed informal imperialism.";
+    const auto e =
+        evidenceFor("Which Western powers signed the Treaty of Paris?", best, 0.7, window);
+    EXPECT_DOUBLE_EQ(e.window_coverage, 1.0);  // "western" and "power" are in the neighbour
+    EXPECT_GT(e.best_coverage, 0.3);
+    EXPECT_LT(e.best_coverage, e.window_coverage);
+    EXPECT_DOUBLE_EQ(evidenceFor("When was the treaty of Paris signed?", best).best_coverage, 1.0);
+}
+
+TEST(Refusal, PairsTheSourcesKeepApart) {
+    const std::string best = "The Treaty of Paris was signed in 1763.";
+    // "treaty paris" and "paris signed" stand together in the passage, whatever the casing.
+    EXPECT_EQ(evidenceFor("When was the TREATY of paris signed?", best).pairs_apart, 0);
+    // "western packets" and "packets signed": each word is in the passage, never together.
+    EXPECT_EQ(evidenceFor("When were Western packets signed?", best).pairs_apart, 2);
+    // A word no source holds makes a missing word, not a pair kept apart.
+    EXPECT_EQ(evidenceFor("When were purple treaties signed?", best).pairs_apart, 0);
+}
+
+TEST(Refusal, NamesInAnotherSentenceAreDisplaced) {
+    const std::string best = "The Treaty of Paris was signed in 1763.";
+    const auto moved = evidenceFor("When did the Normans sign the Treaty of Paris?", best);
+    EXPECT_EQ(moved.displaced_names, 1);  // "Normans" is in the passage, not in the window
+    EXPECT_EQ(moved.missing_names, 0);
+    const auto absent = evidenceFor("When did the Saxons sign the Treaty of Paris?", best);
+    EXPECT_EQ(absent.displaced_names, 0);
+    EXPECT_EQ(absent.missing_names, 1);
+    EXPECT_EQ(evidenceFor("When was the Treaty of Paris signed?", best).displaced_names, 0);
+}
+
+TEST(Refusal, CosineLiftAndSentenceCount) {
+    const auto e = evidenceFor("When was the Treaty of Paris signed?",
+                               "The Treaty of Paris was signed in 1763.", 0.7);
+    EXPECT_NEAR(e.cosine_lift, 0.3, 1e-12);  // 0.7 against a mean of 0.4
+    EXPECT_EQ(e.sentences, 4);
+    const auto f = refusalFeatures(e);
+    EXPECT_DOUBLE_EQ(f[20], e.cosine_lift);
+    EXPECT_DOUBLE_EQ(f[21], std::log1p(4.0));
+    EXPECT_DOUBLE_EQ(f[12], 1.0);  // asks "when"
 }
 
 }  // namespace
