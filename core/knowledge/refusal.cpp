@@ -195,7 +195,10 @@ bool hasNewName(const std::string& text, const std::set<std::string>& question_w
     return found;
 }
 
-/// Whether the question word `q` matches the source word `w` (fuzzyContains's rule).
+/// Whether the question word `q` matches the source word `w`: the same word, the same first
+/// five letters (the whole word when shorter; words under three letters only exactly), or for a
+/// number the same digits followed by letters ("1950" matches "1950s" and "10" "10th", never
+/// "100").
 bool matchesWord(const std::string& q, const std::string& w) {
     if (q == w) return true;
     if (isNumber(q)) {
@@ -228,20 +231,15 @@ std::set<std::string> refusalWords(const std::string& text) {
 }
 
 bool fuzzyContains(const std::set<std::string>& words, const std::string& word) {
-    if (words.count(word)) return true;
-    if (isNumber(word)) {
-        // "1950" matches "1950s" and "10" "10th", never "100".
-        for (auto it = words.upper_bound(word); it != words.end(); ++it) {
-            if (it->compare(0, word.size(), word) != 0) break;
-            if (!std::isdigit(static_cast<unsigned char>((*it)[word.size()]))) return true;
-        }
-        return false;
+    // Every word matchesWord accepts begins with the word's first five letters (a number's
+    // digits, all of them), so only that range of the sorted set is looked at.
+    const std::string prefix =
+        isNumber(word) ? word : word.substr(0, std::min<std::size_t>(5, word.size()));
+    for (auto it = words.lower_bound(prefix);
+         it != words.end() && it->compare(0, prefix.size(), prefix) == 0; ++it) {
+        if (matchesWord(word, *it)) return true;
     }
-    if (word.size() < 3) return false;
-    const std::size_t need = std::min<std::size_t>(5, word.size());
-    const std::string prefix = word.substr(0, need);
-    const auto it = words.lower_bound(prefix);
-    return it != words.end() && it->compare(0, prefix.size(), prefix) == 0;
+    return false;
 }
 
 std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e) {
