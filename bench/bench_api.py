@@ -84,8 +84,7 @@ def ingest_report(log, documents, errors, wall, workers):
     print(f"documents={documents} errors={errors} chunks={chunks} wall_s={wall:.1f} "
           f"documents/s={documents / wall:.1f} chunks/s={chunks / wall:.1f} "
           f"worker_threads={workers} encoder_threads={encoders} encoder_calls={calls} "
-          f"encoder_share={share:.0%} "
-          f"pipeline_overhead={1 - share:.0%}")
+          f"encoder_share={share:.0%} pipeline_overhead={1 - share:.0%}")
     return chunks
 
 

@@ -15,8 +15,9 @@ docs=${DOCS:-0}
 export DOCINTEL_MODELS_DIR=${DOCINTEL_MODELS_DIR:-$PWD/var/models}
 source bench/server.sh
 start_bench_server 18282 "documents:read documents:write"
-[[ -x "$build/bench/encoder/encoder_bench" ]] ||
-    cmake --build "$build" --target encoder_bench -j1 >/dev/null
+# (A build folder without CMakeCache.txt — a copy of an older build's binaries, for comparison —
+# must hold bench/encoder/encoder_bench already.)
+[[ ! -f "$build/CMakeCache.txt" ]] || cmake --build "$build" --target encoder_bench -j1 >/dev/null
 
 python3 - "$port" "$token" "$docs" "${CORPUS:-scifact}" "${REPEAT:-5}" "$work" \
   "${DOCINTEL_WORKER_THREADS:-2}" "$build" "$DOCINTEL_MODELS_DIR/${DOCINTEL_MODEL:-all-MiniLM-L6-v2}" \
