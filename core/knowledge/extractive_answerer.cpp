@@ -182,11 +182,6 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
         [](const Candidate& a, const Candidate& b) { return a.support < b.support; });
     out.best_support = best == candidates.end() ? 0 : best->support;
     if (best != candidates.end()) {
-        std::set<std::string> source_words;
-        for (const auto& s : sources) {
-            auto words = refusalWords(s.passage.chunk.text);
-            source_words.insert(words.begin(), words.end());
-        }
         // The best sentence with its neighbours in the same chunk.
         std::string window;
         const auto at = static_cast<std::size_t>(best - candidates.begin());
@@ -203,8 +198,8 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
         std::vector<std::string> source_texts;
         source_texts.reserve(sources.size());
         for (const auto& s : sources) source_texts.push_back(s.passage.chunk.text);
-        out.evidence = refusalEvidence(question, best->text, window, sentence_words, source_words,
-                                       best->cosine, best->overlap, source_texts, mean_cosine);
+        out.evidence = refusalEvidence(question, best->text, window, sentence_words, source_texts,
+                                       best->cosine, best->overlap, mean_cosine);
         out.confidence = answerProbability(out.evidence);
     }
     if (best == candidates.end() || out.confidence < options_.refuse_below) {

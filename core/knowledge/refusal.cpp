@@ -278,9 +278,15 @@ double answerProbability(const RefusalEvidence& e) {
 RefusalEvidence refusalEvidence(const std::string& question, const std::string& best_sentence,
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
-                                const std::set<std::string>& source_words, double cosine,
-                                double overlap, const std::vector<std::string>& source_texts,
-                                double mean_cosine) {
+                                const std::vector<std::string>& source_texts, double cosine,
+                                double overlap, double mean_cosine) {
+    // Each source's words in order (for the pairs kept apart) and all of them (refusalWords).
+    std::vector<std::vector<std::string>> source_sequences;
+    std::set<std::string> source_words;
+    for (const auto& text : source_texts) {
+        source_sequences.push_back(contentWords(foldLatin(text)));
+        source_words.insert(source_sequences.back().begin(), source_sequences.back().end());
+    }
     RefusalEvidence e;
     e.cosine = cosine;
     e.overlap = overlap;
@@ -330,12 +336,6 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
     std::set<std::pair<std::string, std::string>> pairs;
     for (std::size_t i = 0; i + 1 < q_sequence.size(); ++i) {
         if (q_sequence[i] != q_sequence[i + 1]) pairs.emplace(q_sequence[i], q_sequence[i + 1]);
-    }
-    std::vector<std::vector<std::string>> source_sequences;
-    if (!pairs.empty()) {
-        for (const auto& text : source_texts) {
-            source_sequences.push_back(contentWords(foldLatin(text)));
-        }
     }
     for (const auto& [a, b] : pairs) {
         if (!fuzzyContains(source_words, a) || !fuzzyContains(source_words, b)) continue;

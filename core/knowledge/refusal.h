@@ -63,15 +63,14 @@ std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e);
 double answerProbability(const RefusalEvidence& e);
 
 /// The evidence for `question` given its best sentence, the sentences around it (the best one
-/// included), every candidate sentence (for the rarity of words) and the words of all sources
-/// (refusalWords of each candidate sentence and of all the sources' texts), the sources' texts
-/// (for the words' positions) and the candidate sentences' mean cosine.
+/// included), the words of every candidate sentence (refusalWords; for the rarity of words),
+/// the sources' texts (their words and the words' positions) and the candidate sentences' mean
+/// cosine.
 RefusalEvidence refusalEvidence(const std::string& question, const std::string& best_sentence,
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
-                                const std::set<std::string>& source_words, double cosine,
-                                double overlap, const std::vector<std::string>& source_texts,
-                                double mean_cosine);
+                                const std::vector<std::string>& source_texts, double cosine,
+                                double overlap, double mean_cosine);
 
 /// The content words of a text as the refusal compares them: contentWordSet with Latin letters'
 /// diacritics dropped ("Temür" is "temur").
