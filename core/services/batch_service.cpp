@@ -49,6 +49,65 @@ plugin::Result<std::optional<BatchJob>> earlierJob(storage::BatchRepository& bat
 
 json nullable(const std::string& s) { return s.empty() ? json() : json(s); }
 
+/// A 422 in the shape of the request validator's, with one detail item.
+plugin::Error validationError(const json& loc, const std::string& msg) {
+    return {"validation_error",
+            json::array({{{"loc", loc}, {"msg", msg}, {"type", "value_error"}}}).dump(), 422};
+}
+
+/// A new batch job of `kind` in the caller's `workspace_id` ("" personal), with the body's
+/// idempotency_key.
+BatchJob newBatch(const plugin::Principal& caller, const std::string& workspace_id,
+                  const std::string& kind, const std::string& status, const json& body) {
+    BatchJob b;
+    b.id = common::newUuid();
+    b.kind = kind;
+    b.owner_id = caller.user_id;
+    b.workspace_id = workspace_id;
+    b.status = status;
+    b.idempotency_key = keyOf(body);
+    return b;
+}
+
+/// The distinct documents `ids` names, in order; each must be in `workspace_id` and allow the
+/// caller `action` — else document_not_found (404) or the access error.
+plugin::Result<std::vector<storage::Document>> namedDocuments(const BatchService::Parts& p,
+                                                              const plugin::Principal& caller,
+                                                              const json& ids,
+                                                              const std::string& workspace_id,
+                                                              auth::WorkspaceAction action) {
+    std::vector<storage::Document> docs;
+    std::set<std::string> seen;
+    for (const auto& v : ids) {
+        const std::string doc_id = v.get<std::string>();
+        if (!seen.insert(doc_id).second) continue;
+        plugin::Error not_found{"document_not_found", "document " + doc_id + " not found", 404};
+        if (!common::isUuid(doc_id)) return not_found;
+        auto d = p.documents.find(doc_id);
+        if (!d) return d.error();
+        if (!d->has_value() || (*d)->workspace_id != workspace_id) return not_found;
+        if (auto ok = p.document_access.require(caller.user_id, **d, action); !ok) {
+            return ok.error();
+        }
+        docs.push_back(std::move(**d));
+    }
+    return docs;
+}
+
+/// One queued item per document, in order.
+std::vector<BatchItem> queuedItems(const std::vector<storage::Document>& docs) {
+    std::vector<BatchItem> items;
+    for (const auto& d : docs) {
+        BatchItem item;
+        item.position = static_cast<int>(items.size());
+        item.document_id = d.id;
+        item.filename = d.filename;
+        item.status = "queued";
+        items.push_back(std::move(item));
+    }
+    return items;
+}
+
 ItemOutcome failed(const plugin::Error& e) { return {"failed", e.code, e.message, json()}; }
 
 json itemJson(const BatchItem& i) {
@@ -208,14 +267,8 @@ plugin::Result<json> BatchService::createUpload(const plugin::Principal& caller,
         }
     }
     const bool redact = body.value("redact_pii", false);
-    BatchJob b;
-    b.id = common::newUuid();
-    b.kind = "upload";
-    b.owner_id = caller.user_id;
-    b.workspace_id = *scope;
-    b.status = "awaiting_upload";
+    BatchJob b = newBatch(caller, *scope, "upload", "awaiting_upload", body);
     b.options = {{"redact_pii", redact}};
-    b.idempotency_key = keyOf(body);
     std::vector<BatchItem> items;
     for (const auto& f : files) {
         json one{{"filename", f["filename"]},
@@ -277,37 +330,13 @@ plugin::Result<json> BatchService::startDocuments(const plugin::Principal& calle
     auto earlier = earlierJob(p_.batches, caller, body, kind);
     if (!earlier) return earlier.error();
     if (earlier->has_value()) return batchJson(**earlier);
-    BatchJob b;
-    b.id = common::newUuid();
-    b.kind = kind;
-    b.owner_id = caller.user_id;
-    b.workspace_id = *scope;
-    b.status = "queued";
+    BatchJob b = newBatch(caller, *scope, kind, "queued", body);
     b.concurrency = body.value("concurrency", 3);
     b.force = body.value("force", false);
-    b.idempotency_key = keyOf(body);
-    std::vector<BatchItem> items;
-    std::set<std::string> seen;
-    for (const auto& v : body["document_ids"]) {
-        const std::string doc_id = v.get<std::string>();
-        if (!seen.insert(doc_id).second) continue;
-        plugin::Error not_found{"document_not_found", "document " + doc_id + " not found", 404};
-        if (!common::isUuid(doc_id)) return not_found;
-        auto d = p_.documents.find(doc_id);
-        if (!d) return d.error();
-        if (!d->has_value() || (*d)->workspace_id != b.workspace_id) return not_found;
-        if (auto ok = p_.document_access.require(caller.user_id, **d,
-                                                 auth::WorkspaceAction::kManageDocuments);
-            !ok) {
-            return ok.error();
-        }
-        BatchItem item;
-        item.position = static_cast<int>(items.size());
-        item.document_id = doc_id;
-        item.filename = (*d)->filename;
-        item.status = "queued";
-        items.push_back(std::move(item));
-    }
+    auto docs = namedDocuments(p_, caller, body["document_ids"], b.workspace_id,
+                               auth::WorkspaceAction::kManageDocuments);
+    if (!docs) return docs.error();
+    const std::vector<BatchItem> items = queuedItems(*docs);
     auto created = p_.batches.create(b, items, true);
     if (!created) return created.error();
     if (created->second) {
@@ -327,13 +356,8 @@ plugin::Result<json> BatchService::startWorkspaceSummary(const plugin::Principal
     if (earlier->has_value()) return batchJson(**earlier);
     const std::string type = body.value("summary_type", "executive");
     if (type == "custom" && body.value("custom_prompt", "").empty()) {
-        return plugin::Error{
-            "validation_error",
-            json::array({{{"loc", {"body", "custom_prompt"}},
-                          {"msg", "custom_prompt is required with summary_type custom"},
-                          {"type", "value_error"}}})
-                .dump(),
-            422};
+        return validationError({"body", "custom_prompt"},
+                               "custom_prompt is required with summary_type custom");
     }
     std::vector<storage::Document> docs;
     const json ids = body.value("document_ids", json::array());
@@ -347,57 +371,24 @@ plugin::Result<json> BatchService::startWorkspaceSummary(const plugin::Principal
             }
         }
     } else {
-        std::set<std::string> seen;
-        for (const auto& v : ids) {
-            const std::string doc_id = v.get<std::string>();
-            if (!seen.insert(doc_id).second) continue;
-            plugin::Error not_found{"document_not_found", "document " + doc_id + " not found", 404};
-            if (!common::isUuid(doc_id)) return not_found;
-            auto d = p_.documents.find(doc_id);
-            if (!d) return d.error();
-            if (!d->has_value() || (*d)->workspace_id != *scope) return not_found;
-            if (auto ok =
-                    p_.document_access.require(caller.user_id, **d, auth::WorkspaceAction::kAsk);
-                !ok) {
-                return ok.error();
-            }
-            docs.push_back(std::move(**d));
-        }
+        auto named = namedDocuments(p_, caller, ids, *scope, auth::WorkspaceAction::kAsk);
+        if (!named) return named.error();
+        docs = std::move(named).value();
     }
     const int max_documents = knowledge::SummaryOptions{}.max_documents;
     if (docs.empty() || static_cast<int>(docs.size()) > max_documents) {
-        return plugin::Error{
-            "validation_error",
-            json::array({{{"loc", {"body", "document_ids"}},
-                          {"msg", "a workspace summary covers between 1 and " +
-                                      std::to_string(max_documents) + " chunked documents; found " +
-                                      std::to_string(docs.size())},
-                          {"type", "value_error"}}})
-                .dump(),
-            422};
+        return validationError({"body", "document_ids"},
+                               "a workspace summary covers between 1 and " +
+                                   std::to_string(max_documents) + " chunked documents; found " +
+                                   std::to_string(docs.size()));
     }
-    BatchJob b;
-    b.id = common::newUuid();
-    b.kind = "workspace_summary";
-    b.owner_id = caller.user_id;
-    b.workspace_id = *scope;
-    b.status = "queued";
+    BatchJob b = newBatch(caller, *scope, "workspace_summary", "queued", body);
     b.concurrency = body.value("concurrency", 2);
     b.options = {{"summary_type", type},
                  {"custom_prompt", body.value("custom_prompt", "")},
                  {"redact_pii", body.value("redact_pii", false)},
                  {"language", body.value("language", "en")}};
-    b.idempotency_key = keyOf(body);
-    std::vector<BatchItem> items;
-    for (const auto& d : docs) {
-        BatchItem item;
-        item.position = static_cast<int>(items.size());
-        item.document_id = d.id;
-        item.filename = d.filename;
-        item.status = "queued";
-        items.push_back(std::move(item));
-    }
-    auto created = p_.batches.create(b, items, true);
+    auto created = p_.batches.create(b, queuedItems(docs), true);
     if (!created) return created.error();
     if (created->second) wake();
     return batchJson(created->first);
