@@ -43,17 +43,11 @@ HttpResponse sseResponse(
 
 Result<HttpResponse> notImplemented(const HttpRequest&) { return plugin::Error::notImplemented(); }
 
-/// Adapts a workflow engine call: unset → 501; `validation_error` → the 422 detail shape.
-template <typename Fn, typename Call>
-plugin::HttpHandler engine(const Fn& fn, Call&& call) {
-    if (!fn) return notImplemented;
-    return jsonHandler(std::forward<Call>(call));
-}
-
-/// Adapts a BatchService call (decision 0053); 501 when the node has none.
-template <typename Call>
-plugin::HttpHandler batchHandler(services::BatchService* batches, Call&& call) {
-    if (!batches) return notImplemented;
+/// Adapts a call on a part this node may lack — a workflow engine function, the BatchService
+/// (decision 0053), the ArtifactService (0056) — as jsonHandler does; 501 when `part` is unset.
+template <typename Part, typename Call>
+plugin::HttpHandler ifPresent(const Part& part, Call&& call) {
+    if (!part) return notImplemented;
     return jsonHandler(std::forward<Call>(call));
 }
 
@@ -61,13 +55,6 @@ plugin::HttpHandler batchHandler(services::BatchService* batches, Call&& call) {
 int batchLimit(const HttpRequest& r) {
     const std::string v = r.queryParam("limit");
     return v.empty() ? 50 : std::stoi(v);
-}
-
-/// Adapts an ArtifactService call (decision 0056); 501 when the node has none.
-template <typename Call>
-plugin::HttpHandler artifactHandler(services::ArtifactService* artifacts, Call&& call) {
-    if (!artifacts) return notImplemented;
-    return json(std::forward<Call>(call));
 }
 
 QueryParam limitParam(long long max) {
@@ -582,12 +569,12 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          200,
          {stringParam("workspace_id"), stringParam("operation"), stringParam("status"),
           limitParam(200)},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->list(
-                              r.principal, r.queryParam("workspace_id", r.workspace_id),
-                              r.queryParam("operation"), r.queryParam("status"), batchLimit(r));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->list(
+                           r.principal, r.queryParam("workspace_id", r.workspace_id),
+                           r.queryParam("operation"), r.queryParam("status"), batchLimit(r));
+                   })},
         {"POST",
          "/api/v1/batches/classification",
          "api_start_batch_classification_api_v1_batches_classification_post",
@@ -597,11 +584,11 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "DocumentBatchRequest",
          202,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->startDocuments(r.principal, r.workspace_id,
-                                                           "classification", r.body);
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->startDocuments(r.principal, r.workspace_id,
+                                                        "classification", r.body);
+                   })},
         {"POST",
          "/api/v1/batches/embedding",
          "api_start_batch_embedding_api_v1_batches_embedding_post",
@@ -611,11 +598,11 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "DocumentBatchRequest",
          202,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->startDocuments(r.principal, r.workspace_id, "embedding",
-                                                           r.body);
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->startDocuments(r.principal, r.workspace_id, "embedding",
+                                                        r.body);
+                   })},
         {"POST",
          "/api/v1/batches/uploads",
          "api_create_batch_upload_api_v1_batches_uploads_post",
@@ -625,10 +612,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "BatchUploadRequest",
          201,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->createUpload(r.principal, r.workspace_id, r.body);
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->createUpload(r.principal, r.workspace_id, r.body);
+                   })},
         {"POST",
          "/api/v1/batches/workspace-summary",
          "api_start_workspace_summary_api_v1_batches_workspace_summary_post",
@@ -638,10 +625,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "WorkspaceSummaryRequest",
          202,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->startWorkspaceSummary(r.principal, r.body);
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->startWorkspaceSummary(r.principal, r.body);
+                   })},
         {"GET",
          "/api/v1/batches/{job_id}",
          "api_get_batch_status_api_v1_batches__job_id__get",
@@ -651,10 +638,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->get(r.principal, r.pathParam("job_id"));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->get(r.principal, r.pathParam("job_id"));
+                   })},
         {"POST",
          "/api/v1/batches/{job_id}/cancel",
          "api_cancel_batch_api_v1_batches__job_id__cancel_post",
@@ -664,10 +651,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          202,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->cancel(r.principal, r.pathParam("job_id"));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->cancel(r.principal, r.pathParam("job_id"));
+                   })},
         {"GET",
          "/api/v1/batches/{job_id}/results",
          "api_get_batch_results_api_v1_batches__job_id__results_get",
@@ -677,10 +664,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->results(r.principal, r.pathParam("job_id"));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->results(r.principal, r.pathParam("job_id"));
+                   })},
         {"POST",
          "/api/v1/batches/{job_id}/resume",
          "api_resume_batch_api_v1_batches__job_id__resume_post",
@@ -690,10 +677,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          202,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->resume(r.principal, r.pathParam("job_id"));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->resume(r.principal, r.pathParam("job_id"));
+                   })},
         {"POST",
          "/api/v1/batches/{job_id}/retry",
          "api_retry_batch_api_v1_batches__job_id__retry_post",
@@ -703,10 +690,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          202,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->retry(r.principal, r.pathParam("job_id"));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->retry(r.principal, r.pathParam("job_id"));
+                   })},
         {"POST",
          "/api/v1/batches/{job_id}/uploads/complete",
          "api_complete_batch_upload_api_v1_batches__job_id__uploads_complete_post",
@@ -716,11 +703,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "CompleteBatchUploadRequest",
          202,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->completeUpload(r.principal, r.pathParam("job_id"),
-                                                           r.body);
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->completeUpload(r.principal, r.pathParam("job_id"), r.body);
+                   })},
         {"GET",
          "/api/v1/operations",
          "api_list_operations_api_v1_operations_get",
@@ -730,12 +716,12 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {stringParam("workspace_id"), stringParam("status"), limitParam(200)},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->listOperations(
-                              r.principal, r.queryParam("workspace_id", r.workspace_id),
-                              r.queryParam("status"), batchLimit(r));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->listOperations(
+                           r.principal, r.queryParam("workspace_id", r.workspace_id),
+                           r.queryParam("status"), batchLimit(r));
+                   })},
         {"GET",
          "/api/v1/operations/catalog",
          "api_operations_catalog_api_v1_operations_catalog_get",
@@ -745,8 +731,8 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         engine(wf.operations_catalog,
-                [&wf](const HttpRequest&) { return wf.operations_catalog(); })},
+         ifPresent(wf.operations_catalog,
+                   [&wf](const HttpRequest&) { return wf.operations_catalog(); })},
         {"GET",
          "/api/v1/operations/{operation_id}",
          "api_get_operation_api_v1_operations__operation_id__get",
@@ -756,10 +742,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         batchHandler(s.batches,
-                      [&s](const HttpRequest& r) {
-                          return s.batches->getOperation(r.principal, r.pathParam("operation_id"));
-                      })},
+         ifPresent(s.batches,
+                   [&s](const HttpRequest& r) {
+                       return s.batches->getOperation(r.principal, r.pathParam("operation_id"));
+                   })},
 
         // Workflows.
         {"GET",
@@ -771,8 +757,8 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         engine(wf.schema,
-                [&wf](const HttpRequest& r) { return wf.schema(r.pathParam("workflow")); })},
+         ifPresent(wf.schema,
+                   [&wf](const HttpRequest& r) { return wf.schema(r.pathParam("workflow")); })},
         {"POST",
          "/api/v1/workflows/{workflow}/validate",
          "api_validate_workflow_api_v1_workflows__workflow__validate_post",
@@ -782,7 +768,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "_object",
          200,
          {},
-         engine(
+         ifPresent(
              wf.validate,
              [&wf](const HttpRequest& r) { return wf.validate(r.pathParam("workflow"), r.body); })},
 
@@ -841,11 +827,11 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {stringParam("workspace_id")},
-         artifactHandler(s.artifacts,
-                         [&s](const HttpRequest& r) {
-                             return s.artifacts->list(r.principal,
-                                                      r.queryParam("workspace_id", r.workspace_id));
-                         })},
+         ifPresent(s.artifacts,
+                   [&s](const HttpRequest& r) {
+                       return s.artifacts->list(r.principal,
+                                                r.queryParam("workspace_id", r.workspace_id));
+                   })},
         {"POST",
          "/api/v1/artifacts",
          "api_create_artifact_api_v1_artifacts_post",
@@ -855,10 +841,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "ArtifactInput",
          201,
          {},
-         artifactHandler(s.artifacts,
-                         [&s](const HttpRequest& r) {
-                             return s.artifacts->create(r.principal, r.workspace_id, r.body);
-                         })},
+         ifPresent(s.artifacts,
+                   [&s](const HttpRequest& r) {
+                       return s.artifacts->create(r.principal, r.workspace_id, r.body);
+                   })},
         {"POST",
          "/api/v1/evaluations",
          "api_run_evaluation_api_v1_evaluations_post",
@@ -886,11 +872,11 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {stringParam("status"), limitParam(200)},
-         engine(wf.list_reviews,
-                [&wf](const HttpRequest& r) {
-                    return wf.list_reviews(r.principal, r.queryParam("status"),
-                                           std::stoi(r.queryParam("limit", "50")));
-                })},
+         ifPresent(wf.list_reviews,
+                   [&wf](const HttpRequest& r) {
+                       return wf.list_reviews(r.principal, r.queryParam("status"),
+                                              std::stoi(r.queryParam("limit", "50")));
+                   })},
         {"POST",
          "/api/v1/reviews",
          "api_create_review_api_v1_reviews_post",
@@ -900,8 +886,8 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "ReviewTaskInput",
          201,
          {},
-         engine(wf.create_review,
-                [&wf](const HttpRequest& r) { return wf.create_review(r.principal, r.body); })},
+         ifPresent(wf.create_review,
+                   [&wf](const HttpRequest& r) { return wf.create_review(r.principal, r.body); })},
         {"POST",
          "/api/v1/reviews/{task_id}/assign",
          "api_assign_review_api_v1_reviews__task_id__assign_post",
@@ -911,10 +897,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         engine(wf.assign_review,
-                [&wf](const HttpRequest& r) {
-                    return wf.assign_review(r.principal, r.pathParam("task_id"));
-                })},
+         ifPresent(wf.assign_review,
+                   [&wf](const HttpRequest& r) {
+                       return wf.assign_review(r.principal, r.pathParam("task_id"));
+                   })},
         {"POST",
          "/api/v1/reviews/{task_id}/decision",
          "api_decide_review_api_v1_reviews__task_id__decision_post",
@@ -924,10 +910,10 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "ReviewDecisionInput",
          200,
          {},
-         engine(wf.decide_review,
-                [&wf](const HttpRequest& r) {
-                    return wf.decide_review(r.principal, r.pathParam("task_id"), r.body);
-                })},
+         ifPresent(wf.decide_review,
+                   [&wf](const HttpRequest& r) {
+                       return wf.decide_review(r.principal, r.pathParam("task_id"), r.body);
+                   })},
     };
 
     for (auto& op : ops) {
