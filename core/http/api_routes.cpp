@@ -96,6 +96,14 @@ void registerApiRoutes(Router& router, ApiServices& s) {
     auto& docs = s.documents;
     auto& uploads = s.uploads;
     auto& wf = s.workflows;
+    // A BatchService call on the path's `{job_id}`.
+    using JobCall = Result<nlohmann::json> (services::BatchService::*)(const plugin::Principal&,
+                                                                       const std::string&);
+    auto onJob = [&s](JobCall call) {
+        return ifPresent(s.batches, [&s, call](const HttpRequest& r) {
+            return (s.batches->*call)(r.principal, r.pathParam("job_id"));
+        });
+    };
 
     std::vector<Op> ops = {
         // Discovery and OAuth. core/auth/oauth/oauth_server.cpp answers these in front of the
@@ -638,10 +646,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         ifPresent(s.batches,
-                   [&s](const HttpRequest& r) {
-                       return s.batches->get(r.principal, r.pathParam("job_id"));
-                   })},
+         onJob(&services::BatchService::get)},
         {"POST",
          "/api/v1/batches/{job_id}/cancel",
          "api_cancel_batch_api_v1_batches__job_id__cancel_post",
@@ -651,10 +656,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          202,
          {},
-         ifPresent(s.batches,
-                   [&s](const HttpRequest& r) {
-                       return s.batches->cancel(r.principal, r.pathParam("job_id"));
-                   })},
+         onJob(&services::BatchService::cancel)},
         {"GET",
          "/api/v1/batches/{job_id}/results",
          "api_get_batch_results_api_v1_batches__job_id__results_get",
@@ -664,10 +666,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {},
-         ifPresent(s.batches,
-                   [&s](const HttpRequest& r) {
-                       return s.batches->results(r.principal, r.pathParam("job_id"));
-                   })},
+         onJob(&services::BatchService::results)},
         {"POST",
          "/api/v1/batches/{job_id}/resume",
          "api_resume_batch_api_v1_batches__job_id__resume_post",
@@ -677,10 +676,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          202,
          {},
-         ifPresent(s.batches,
-                   [&s](const HttpRequest& r) {
-                       return s.batches->resume(r.principal, r.pathParam("job_id"));
-                   })},
+         onJob(&services::BatchService::resume)},
         {"POST",
          "/api/v1/batches/{job_id}/retry",
          "api_retry_batch_api_v1_batches__job_id__retry_post",
@@ -690,10 +686,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          202,
          {},
-         ifPresent(s.batches,
-                   [&s](const HttpRequest& r) {
-                       return s.batches->retry(r.principal, r.pathParam("job_id"));
-                   })},
+         onJob(&services::BatchService::retry)},
         {"POST",
          "/api/v1/batches/{job_id}/uploads/complete",
          "api_complete_batch_upload_api_v1_batches__job_id__uploads_complete_post",
