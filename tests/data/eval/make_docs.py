@@ -72,6 +72,20 @@ def make_docx(src, out):
     cp.created = cp.modified = FIXED
     cp.revision = 1
     d.save(out)
+    fix_zip_times(out)
+
+
+def fix_zip_times(path):
+    """python-docx stamps zip entries with the current time; rewrite them with a fixed one."""
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        entries = [(i.filename, z.read(i.filename)) for i in z.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(2025, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data)
 
 
 def wrap(text, fits):
