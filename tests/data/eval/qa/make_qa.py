@@ -235,9 +235,9 @@ Q = [
     (NOR, "Who was Roberts' agent?", "David Speedie", ["Speedie"], 1, "person"),
     (NOR, "Which player partnered Roberts up front and scored 19 goals?", "Craig Bellamy", ["Bellamy"], 1, "person"),
     (NOR, "Against which club did Roberts score a hat-trick for Leicester in April 1994?", "Derby County", ["Derby"], 1, "organization"),
-    (NOR, "How many children does Iwan Roberts have?", None, [], None, "number"),
+    (NOR, "What is the name of Roberts' wife?", None, [], None, "person"),
     (NOR, "What shirt number did Roberts wear at Norwich?", None, [], None, "number"),
-    (NOR, "What transfer fee did Gillingham pay Norwich for Roberts?", None, [], None, "money"),
+    (NOR, "In what year did Roberts obtain the UEFA Pro Licence?", None, [], None, "date"),
     (NOR, "In what year did Roberts become manager of Norwich City?", None, [], None, "date"),
 ]
 
