@@ -1,7 +1,9 @@
 """Vertical extraction against the blind evaluation set (bench/extraction/run.sh starts the server
 and drops the plugins in). For each case of the split: the case's document is uploaded and
 embedded, the case's workflow run on it to `pending_review` (the same document fills the
-workflow's required document input: the prior-auth policy, the job description), and every
+workflow's required document input: the prior-auth policy, a job description case's job
+description; a candidate case is read against tests/data/workflows/talent's sample job
+description), and every
 expected field scored by scoring.score_field. Prints, per workflow and overall, the fields,
 `exact` (value right after normalisation; list fields by recall) and `exact_page` (right and
 cited on the gold page of the case's document).
@@ -29,11 +31,24 @@ TYPES = {".txt": "text/plain", ".md": "text/markdown", ".pdf": "application/pdf"
          ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
 
 
-def inputs_for(workflow, doc_id):
+SAMPLE_JOB = "tests/data/workflows/talent/job_description.pdf"
+sample_job_id = None
+
+
+def inputs_for(api, workflow, doc_id, case):
+    global sample_job_id
     if workflow == "healthcare_prior_auth":
         return {"policy_document_ids": [doc_id]}
     if workflow in ("talent_readiness", "employee_mobility"):
-        return {"job_description_id": doc_id}
+        # A job description case is its own job description; a candidate case is read against
+        # the repository's sample job description (the run needs one with requirements).
+        if any(path.startswith("requirements.") for path in case["fields"]):
+            return {"job_description_id": doc_id}
+        if sample_job_id is None:
+            sample_job_id = api.upload(os.path.basename(SAMPLE_JOB), open(SAMPLE_JOB, "rb").read(),
+                                       "application/pdf")
+            api.wait_doc(sample_job_id)
+        return {"job_description_id": sample_job_id}
     if workflow == "finance_tax_readiness":
         return {"client_name": "Evaluation client", "tax_year": 2024}
     return {}
@@ -48,7 +63,7 @@ def run_case(api, workflow, case):
         return doc_id, None, f"document {doc['status']}"
     runs = f"/api/v1/verticals/{VERTICAL[workflow]}/runs"
     status, run = api.request("POST", runs, {"workflow": workflow, "document_ids": [doc_id],
-                                             "inputs": inputs_for(workflow, doc_id)})
+                                             "inputs": inputs_for(api, workflow, doc_id, case)})
     if status != 202:
         return doc_id, None, f"start {status} {run}"
     deadline = time.time() + 120
@@ -97,7 +112,8 @@ def main():
                     mark = "OK " if credit == 1 and page else ("val" if credit == 1 else "-- ")
                     if 0 < credit < 1:
                         mark = f"{credit:.2f}"
-                    shown = json.dumps(got, ensure_ascii=False)
+                    shown = json.dumps(got["value"] if isinstance(got, dict) and "value" in got
+                                       else got, ensure_ascii=False)
                     print(f"    {mark} {path} want={json.dumps(entry['value'])[:90]} "
                           f"got={shown[:160]}")
         print(f"{workflow} split={split} cases={len(cases)} fields={int(n)} "

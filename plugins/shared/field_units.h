@@ -101,6 +101,53 @@ inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::str
     return out;
 }
 
+/// Where the labels of a form's fields start in `clean` ("Member name: Ann Roe Date of birth:
+/// 04/17/1961 Member ID: X"): a parser that folds a paragraph's lines into one leaves them
+/// side by side. A label is the words before a ":" back to the nearest capitalised word (with
+/// the Title-case word before a short code such as "ID"); a ":" after a digit (a time) or with
+/// no capitalised word within four words is no label.
+inline std::vector<std::size_t> labelStarts(const std::string& clean) {
+    std::vector<std::size_t> out;
+    for (std::size_t colon = clean.find(':'); colon != std::string::npos;
+         colon = clean.find(':', colon + 1)) {
+        if (colon == 0 || clean[colon - 1] == ':' ||
+            std::isdigit(static_cast<unsigned char>(clean[colon - 1]))) {
+            continue;
+        }
+        std::size_t end = colon;
+        while (end > 0 && clean[end - 1] == ' ') --end;
+        std::size_t start = std::string::npos;
+        std::size_t w_end = end;
+        for (int words = 0; words < 4 && w_end > 0; ++words) {
+            std::size_t w = w_end;
+            while (w > 0 && clean[w - 1] != ' ' && clean[w - 1] != ':') --w;
+            if (w == w_end) break;
+            const char first = clean[w];
+            if (std::isupper(static_cast<unsigned char>(first))) {
+                start = w;
+                // "Member ID": a short upper-case word takes the Title-case word before it.
+                const std::string word = clean.substr(w, w_end - w);
+                bool short_code = word.size() <= 3;
+                for (const char c : word)
+                    short_code = short_code && std::isupper(static_cast<unsigned char>(c));
+                if (short_code && w >= 2 && clean[w - 1] == ' ') {
+                    std::size_t p = w - 1;
+                    while (p > 0 && clean[p - 1] != ' ' && clean[p - 1] != ':') --p;
+                    if (std::isupper(static_cast<unsigned char>(clean[p])) &&
+                        std::islower(static_cast<unsigned char>(clean[p + 1]))) {
+                        start = p;
+                    }
+                }
+                break;
+            }
+            if (!std::isalpha(static_cast<unsigned char>(first)) && first != '(') break;
+            w_end = w > 0 ? w - 1 : 0;
+        }
+        if (start != std::string::npos) out.push_back(start);
+    }
+    return out;
+}
+
 /// The units of a document, in reading order.
 inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
     std::vector<FieldUnit> out;
@@ -154,7 +201,18 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                            clean + " " + cleanLine(next.text), heading, false});
         }
         for (const auto& [s, n] : sentences(clean)) {
-            out.push_back({line.pos + s, n, clean.substr(s, n), heading, false});
+            // A folded form ("Name: A Date of birth: B") is read one label at a time.
+            const std::string sentence = clean.substr(s, n);
+            std::vector<std::size_t> cuts = labelStarts(sentence);
+            if (cuts.size() < 2) cuts.clear();
+            if (cuts.empty() || cuts.front() != 0) cuts.insert(cuts.begin(), 0);
+            for (std::size_t k = 0; k < cuts.size(); ++k) {
+                const std::size_t from = cuts[k];
+                const std::size_t to = k + 1 < cuts.size() ? cuts[k + 1] : sentence.size();
+                if (to <= from) continue;
+                out.push_back({line.pos + s + from, to - from, sentence.substr(from, to - from),
+                               heading, false});
+            }
         }
     }
     return out;

@@ -155,7 +155,7 @@ inline std::string moneyPeriod(const std::string& text, std::size_t pos, std::si
 /// out (they are prices, not amounts).
 inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
-        R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars)",
+        R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
         std::regex::icase);
     static const std::regex per_area(R"(^\s*(?:per|/)\s*(?:rentable\s+)?(?:sf|sq|square))",
                                      std::regex::icase);
@@ -166,6 +166,12 @@ inline std::vector<Found> money(const std::string& text) {
         const auto pos = static_cast<std::size_t>(m.position(0));
         const auto len = static_cast<std::size_t>(m.length(0));
         if (std::regex_search(text.substr(pos + len, 24), per_area)) continue;
+        if (m[3].matched) {  // a bare amount with cents ("87,412.50"), as forms write them
+            const auto at = static_cast<std::size_t>(m.position(3));
+            const auto n = static_cast<std::size_t>(m.length(3));
+            out.push_back({at, n, moneyText(number(m[3].str()), "")});
+            continue;
+        }
         const double amount = number(m[1].matched ? m[1].str() : m[2].str());
         out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len))});
     }
@@ -347,6 +353,16 @@ inline std::vector<Found> names(const std::string& text) {
             if (w == end) break;
             const std::string word = text.substr(end, w - end);
             const bool cap = std::isupper(static_cast<unsigned char>(word[0]));
+            // "Ann Roe DOB": an upper-case word after a Title-case name starts something else.
+            bool all_caps = word.size() >= 2;
+            for (const char c : word) {
+                all_caps = all_caps && !std::islower(static_cast<unsigned char>(c));
+            }
+            const bool title_before =
+                end > start && std::islower(static_cast<unsigned char>(text[start + 1]));
+            bool is_suffix = false;
+            for (const auto& x : suffixes) is_suffix = is_suffix || lower(x) == lower(word);
+            if (cap && all_caps && title_before && end != start && !is_suffix) break;
             const bool join = std::find(joiners.begin(), joiners.end(), word) != joiners.end();
             if (!cap && !join) break;
             end = w;
@@ -359,9 +375,10 @@ inline std::vector<Found> names(const std::string& text) {
                 std::size_t e = s;
                 while (e < text.size() && wordChar(text[e])) ++e;
                 const std::string suffix = text.substr(s, e - s);
-                const std::string bare = suffix.size() > 1 && suffix.back() == '.' &&
-                                                 suffix != "Inc." && suffix != "Ltd." &&
-                                                 suffix != "Corp." && suffix != "Co." &&
+                const std::string low = lower(suffix);
+                const bool keeps_dot = low == "inc." || low == "ltd." || low == "corp." ||
+                                       low == "co." || low == "jr." || low == "sr.";
+                const std::string bare = !keeps_dot && suffix.size() > 1 && suffix.back() == '.' &&
                                                  suffix.find('.') == suffix.size() - 1
                                              ? suffix.substr(0, suffix.size() - 1)
                                              : suffix;
