@@ -31,6 +31,7 @@
 #include "auth/token_service.h"
 #include "common/clock.h"
 #include "common/id.h"
+#include "engine/workflow_catalog.h"
 #include "http/router.h"
 #include "http/schema_validator.h"
 #include "plugin_host/plugin_loader.h"
@@ -209,6 +210,8 @@ int pluginsList(const Config& config) {
     docintel::http::SchemaRegistry schemas;
     schemas.loadBuiltins();
     docintel::plugin_host::PluginRegistry registry;
+    // The vertical route schemas the server registers, so plugins load here as they do there.
+    docintel::engine::WorkflowCatalog(registry, schemas).registerSchemas();
     docintel::plugin_host::PluginLoader loader(router, schemas, registry, host);
     auto counts = loader.loadDirectory(config.plugins_dir);
     if (!counts) return fail(config.plugins_dir + ": " + counts.error().message);
