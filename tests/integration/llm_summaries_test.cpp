@@ -238,6 +238,18 @@ TEST_F(LlmSummaries, BulletsAndCustomPromptsReachTheModelAndKeepTheirLayout) {
               std::string::npos);
 }
 
+TEST_F(LlmSummaries, ANumberedListIsShownAsBulletsAndItsNumbersAreNotClaims) {
+    // Models often number their points; "2." is not a figure the sources must state.
+    script("1. The monthly base rent is $4,500 [1].\n2) The security deposit is $9,000 [1].");
+    const auto s = summarize(lease_, {{"summary_type", "bullets"}});
+    const auto& done = s.done();
+    EXPECT_EQ(done["answerer"], "llm") << done.dump();
+    EXPECT_EQ(done["unsupported_removed"], 0) << done.dump();
+    EXPECT_EQ(done["summary"],
+              "- The monthly base rent is $4,500. [1]\n- The security deposit is $9,000. [1]")
+        << done.dump();
+}
+
 TEST_F(LlmSummaries, AnInventedSentenceIsRemovedAndCounted) {
     script(
         "The monthly base rent is $4,500 [1]. The landlord also provides a free parking garage "
