@@ -75,6 +75,12 @@ std::vector<Block> layoutBlocks(const std::string& text) {
             // "1. …", "2) …": a numbered list is shown as bullets; its numbers are not claims.
             out.push_back({Block::kBullet, trim(line.substr(skip))});
             open_paragraph = false;
+        } else if (line[0] == '[' && line.size() > 1 &&
+                   std::isdigit(static_cast<unsigned char>(line[1]))) {
+            // "[2] …": a line the model opened with its source's number stands alone, so the
+            // number stays with it (not with the sentence of the line before).
+            out.push_back({Block::kParagraph, line});
+            open_paragraph = false;
         } else if (open_paragraph) {
             out.back().text += " " + line;
         } else {

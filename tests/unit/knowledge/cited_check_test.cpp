@@ -50,6 +50,15 @@ TEST(DraftedSentences, ShapesASmallModelWrites) {
     EXPECT_EQ(d[1].claim, "They drove for 15 hours.");
     EXPECT_EQ(d[1].cited, (std::vector<int>{1, 2}));
 
+    // Lines the model opens with the sources' numbers ("[1] …\n[2] …"): each number labels
+    // its own line, not the sentence of the line before.
+    d = draftedSentences("[1] There were 3 trucks.\n[2] They drove for 15 hours.\n[3] End");
+    ASSERT_EQ(d.size(), 3u);
+    EXPECT_EQ(d[0].claim, "There were 3 trucks.");
+    EXPECT_EQ(d[0].cited, std::vector<int>{1});
+    EXPECT_EQ(d[1].cited, std::vector<int>{2});
+    EXPECT_EQ(d[2].cited, std::vector<int>{3});
+
     // The refusal inside a sentence of the model's own, with a quotation around it.
     d = draftedSentences(
         "The source is not explicitly mentioned, but the answer is: \"The provided documents "
