@@ -335,7 +335,11 @@ TEST(KnowledgeRealLlmKilled, AnEngineKilledMidAnswerGivesTheExtractiveAnswerAtOn
     ASSERT_TRUE(rig.error.empty()) << rig.error;
 
     LiveQuery query(*rig.server, rig.token,
-                    {{"question", "Describe everything that was delivered, item by item."},
+                    // SmolLM2 answers this with a numbered list of ~120 tokens: the kill lands
+                    // mid-answer.
+                    {{"question",
+                      "Describe, item by item, how many bottles of water, blankets and laptops "
+                      "were delivered."},
                      {"document_ids", {memo}}});
     ASSERT_EQ(query.status(), 200);
     Stream s;
@@ -357,6 +361,7 @@ TEST(KnowledgeRealLlmKilled, AnEngineKilledMidAnswerGivesTheExtractiveAnswerAtOn
     EXPECT_EQ(done["llm_fallback"]["code"], "llm_unavailable") << done.dump();
     EXPECT_TRUE(done["revised"].get<bool>()) << "the streamed start is replaced";
     EXPECT_LT(waited, std::chrono::milliseconds(kTimeoutMs / 4)) << "not after the timeout";
+    EXPECT_FALSE(done["refused"].get<bool>()) << "the memo answers it: " << done.dump();
     expectEverySentenceCitedAndQuoted(*rig.server, rig.token, s, done["answer"]);
 }
 
