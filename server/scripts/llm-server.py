@@ -9,7 +9,8 @@ Without --model it serves SmolLM2-135M-Instruct, the GGUF shipped by the llm-smo
 The API root is http://HOST:PORT/v1 (DOCINTEL_LLM_BASE_URL); the model answers to the name
 given by --alias (DOCINTEL_LLM_MODEL). --port 0 takes a free port; --address-file receives the
 server's address once the model is loaded and the port listens. The server stops on SIGTERM
-or SIGINT, and when the process that started it goes (a test that crashed leaves no engine).
+or SIGINT, and with --exit-with-parent also when the process that started it goes (a test that
+crashed leaves no engine behind).
 """
 
 import argparse
@@ -39,6 +40,8 @@ def main():
     parser.add_argument("--max-tokens", type=int, default=-1,
                         help="tokens a completion may generate when the request sets none")
     parser.add_argument("--address-file", help="written with http://HOST:PORT when ready")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="stop when the process that started this one goes (tests)")
     args = parser.parse_args()
 
     import xllamacpp as xlc
@@ -75,7 +78,7 @@ def main():
     print(f"llm-server: {args.alias} at {address}/v1", flush=True)
 
     while not stop.wait(0.5):
-        if os.getppid() != parent:
+        if args.exit_with_parent and os.getppid() != parent:
             break
     del server
     # llama.cpp's threads are not Python's: leave without waiting for them.

@@ -71,13 +71,19 @@ LlamaServer::LlamaServer(Options options) {
     const std::string address_file = dir_ + "/address";
     const std::string log = dir_ + "/engine.log";
 
-    std::vector<std::string> args = {
-        python,           sourceDir() + "/server/scripts/llm-server.py",
-        "--port",         "0",
-        "--ctx",          std::to_string(options.context_tokens),
-        "--threads",      std::to_string(options.threads),
-        "--max-tokens",   std::to_string(options.max_tokens),
-        "--address-file", address_file};
+    std::vector<std::string> args = {python,
+                                     sourceDir() + "/server/scripts/llm-server.py",
+                                     "--port",
+                                     "0",
+                                     "--ctx",
+                                     std::to_string(options.context_tokens),
+                                     "--threads",
+                                     std::to_string(options.threads),
+                                     "--max-tokens",
+                                     std::to_string(options.max_tokens),
+                                     "--address-file",
+                                     address_file,
+                                     "--exit-with-parent"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
