@@ -80,8 +80,8 @@ def main():
     while not stop.wait(0.5):
         if args.exit_with_parent and os.getppid() != parent:
             break
-    del server
-    # llama.cpp's threads are not Python's: leave without waiting for them.
+    # Leave without the server's destructor: it waits for the request in progress, which can
+    # take minutes on a busy machine. The process exit closes the port.
     os._exit(0)
 
 
