@@ -34,11 +34,20 @@ void addNumbers(const std::string& list, std::vector<int>& into) {
 
 std::vector<DraftedSentence> draftedSentences(const std::string& text) {
     std::vector<DraftedSentence> out;
+    bool line_start = true;  // the piece opens a line: its leading markers are its own
     for (const auto& [a, b] : ingest::boundaries(text, true)) {
-        std::string piece =
-            trim(text.substr(static_cast<std::size_t>(a), static_cast<std::size_t>(b - a)));
+        const std::string raw =
+            text.substr(static_cast<std::size_t>(a), static_cast<std::size_t>(b - a));
+        std::string piece = trim(raw);
+        const bool opens_line = line_start;
+        line_start = raw.find('\n') != std::string::npos &&
+                     raw.find_first_not_of(" \t\r\n", raw.find_last_of('\n')) == std::string::npos;
         std::smatch m;
-        while (!out.empty() && std::regex_search(piece, m, markerPattern()) && m.position(0) == 0) {
+        // "… rent. [1] The deposit …": a marker after the full stop cites the sentence before;
+        // "[2] The deposit …" opening a line labels its own line (a list the model numbered
+        // with the sources' numbers).
+        while (!out.empty() && !opens_line && std::regex_search(piece, m, markerPattern()) &&
+               m.position(0) == 0) {
             addNumbers(m[1].str(), out.back().cited);
             piece = trim(piece.substr(static_cast<std::size_t>(m.length(0))));
         }

@@ -6,6 +6,7 @@
 
 #include "ingest/chunker.h"
 #include "knowledge/extractive_answerer.h"
+#include "knowledge/stated_numbers.h"
 
 namespace docintel::knowledge {
 namespace {
@@ -55,10 +56,21 @@ plugin::Result<std::vector<std::vector<SentenceSupport>>> SupportChecker::judge(
         if (!encoded) return encoded.error();
         vectors = std::move(encoded).value();
     }
+    // The numbers each distinct text states, found once.
+    std::vector<std::set<std::string>> numbers(table.texts().size());
+    std::vector<bool> numbered(table.texts().size(), false);
+    const auto numbersOf = [&](std::size_t row) -> const std::set<std::string>& {
+        if (!numbered[row]) {
+            numbers[row] = statedNumbers(table.texts()[row]);
+            numbered[row] = true;
+        }
+        return numbers[row];
+    };
     std::vector<std::vector<SentenceSupport>> out;
     for (std::size_t c = 0; c < claims.size(); ++c) {
         const auto& claim = claims[c];
         const auto words = contentWordSet(claim.sentence);
+        const auto& claimed = numbersOf(sentence_rows[c]);
         out.emplace_back();
         for (std::size_t k = 0; k < claim.texts.size(); ++k) {
             SentenceSupport s;
@@ -73,6 +85,11 @@ plugin::Result<std::vector<std::vector<SentenceSupport>>> SupportChecker::judge(
                                    s.cosine >= thresholds_.cosine_with_lexical) ||
                                   s.cosine >= thresholds_.cosine_alone;
                 }
+                // Words and meaning may match while a figure differs ("3 bottles" for "20,000
+                // bottles"): every number the sentence states must be in the text.
+                const auto& stated = numbersOf(text_rows[c][k]);
+                s.supported = s.supported && std::includes(stated.begin(), stated.end(),
+                                                           claimed.begin(), claimed.end());
             }
             out.back().push_back(s);
         }

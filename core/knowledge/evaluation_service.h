@@ -33,7 +33,8 @@ struct SentenceSupport {
     bool supported = false;
 };
 
-/// The sentence-support check (lexical share + encoder cosine under EvaluationThresholds):
+/// The sentence-support check (lexical share + encoder cosine under EvaluationThresholds; and
+/// every number the sentence states, statedNumbers, must be in the text):
 /// the groundedness evaluation scores stored answers with it, and LLM mode checks every
 /// generated sentence against the source it cites with it (docs/knowledge.md "LLM mode").
 /// Thread-safe (the encoder is).

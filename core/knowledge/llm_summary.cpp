@@ -6,6 +6,7 @@
 // extractive summary, with `llm_fallback`.
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <optional>
 
@@ -38,6 +39,17 @@ struct Block {
     std::string text;
 };
 
+/// The length of a list enumerator opening `line` ("1. ", "12) "), else 0.
+std::size_t enumeratorLength(const std::string& line) {
+    std::size_t i = 0;
+    while (i < line.size() && i < 3 && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+    if (i == 0 || i + 1 >= line.size() || (line[i] != '.' && line[i] != ')') ||
+        line[i + 1] != ' ') {
+        return 0;
+    }
+    return i + 2;
+}
+
 std::vector<Block> layoutBlocks(const std::string& text) {
     std::vector<Block> out;
     bool open_paragraph = false;
@@ -58,6 +70,16 @@ std::vector<Block> layoutBlocks(const std::string& text) {
                    line.rfind("\xE2\x80\xA2", 0) == 0) {
             const std::size_t skip = line[0] == '\xE2' ? 3 : 2;
             out.push_back({Block::kBullet, trim(line.substr(skip))});
+            open_paragraph = false;
+        } else if (const std::size_t skip = enumeratorLength(line); skip > 0) {
+            // "1. …", "2) …": a numbered list is shown as bullets; its numbers are not claims.
+            out.push_back({Block::kBullet, trim(line.substr(skip))});
+            open_paragraph = false;
+        } else if (line[0] == '[' && line.size() > 1 &&
+                   std::isdigit(static_cast<unsigned char>(line[1]))) {
+            // "[2] …": a line the model opened with its source's number stands alone, so the
+            // number stays with it (not with the sentence of the line before).
+            out.push_back({Block::kParagraph, line});
             open_paragraph = false;
         } else if (open_paragraph) {
             out.back().text += " " + line;

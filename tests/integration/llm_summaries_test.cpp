@@ -238,6 +238,22 @@ TEST_F(LlmSummaries, BulletsAndCustomPromptsReachTheModelAndKeepTheirLayout) {
               std::string::npos);
 }
 
+TEST_F(LlmSummaries, NumberedAndSourceLabelledLinesKeepTheirOwnCitations) {
+    // Models often number their points ("2." is not a figure the sources must state) or open a
+    // line with the source's number ("[1] …", which cites that line).
+    script(
+        "1. The monthly base rent is $4,500 [1].\n2) The security deposit is $9,000 [1].\n"
+        "[1] The late fee is 5% for payments received after the tenth day.");
+    const auto s = summarize(lease_, {{"summary_type", "bullets"}});
+    const auto& done = s.done();
+    EXPECT_EQ(done["answerer"], "llm") << done.dump();
+    EXPECT_EQ(done["unsupported_removed"], 0) << done.dump();
+    EXPECT_EQ(done["summary"],
+              "- The monthly base rent is $4,500. [1]\n- The security deposit is $9,000. [1]\n\n"
+              "The late fee is 5% for payments received after the tenth day. [1]")
+        << done.dump();
+}
+
 TEST_F(LlmSummaries, AnInventedSentenceIsRemovedAndCounted) {
     script(
         "The monthly base rent is $4,500 [1]. The landlord also provides a free parking garage "
