@@ -152,24 +152,29 @@ class HttpConnection final : public Poco::Net::TCPServerConnection {
     bool serveOne(Poco::Net::HTTPServerSession& session, ConnectionGuard::Watch& watch) {
         HTTPServerResponseImpl response(session);
         std::unique_ptr<HTTPServerRequestImpl> request;
+        // When the request cannot be built, `response` points at the dead request: answer on a
+        // fresh one (as Poco's HTTPServerConnection does).
+        const auto refuseUnparsed = [&](const plugin::Error& error) {
+            HTTPServerResponseImpl fresh(session);
+            fresh.setVersion(Poco::Net::HTTPMessage::HTTP_1_1);
+            RawRequest raw;
+            raw.remote_address = address_;
+            refuse(fresh, error, raw);
+        };
         try {
             request =
                 std::make_unique<HTTPServerRequestImpl>(response, session, context_.params.get());
         } catch (const Poco::Net::NoMessageException&) {
             return false;  // closed (or idle past its deadline) before a request began
-        } catch (const Poco::Net::MessageException& e) {
-            RawRequest raw;
-            raw.remote_address = address_;
+        } catch (const Poco::Net::MessageException&) {
             if (watch.expired()) {
-                refuse(response, timedOut(), raw);
+                refuseUnparsed(timedOut());
             } else if (!session.networkException()) {
-                refuse(response, {"bad_request", "malformed request head", 400}, raw);
+                refuseUnparsed({"bad_request", "malformed request head", 400});
             }
             return false;
         } catch (const Poco::SyntaxException&) {
-            RawRequest raw;
-            raw.remote_address = address_;
-            refuse(response, malformedContentLength(), raw);
+            refuseUnparsed(malformedContentLength());
             linger(socket());
             return false;
         }
@@ -178,6 +183,13 @@ class HttpConnection final : public Poco::Net::TCPServerConnection {
         response.setKeepAlive(context_.params->getKeepAlive() && request->getKeepAlive() &&
                               session.canKeepAlive());
         RawRequest raw = rawRequest(*request);
+        // Poco takes end-of-file for the end of a head, so a head cut by the deadline can parse
+        // as a shorter request: a head that finished late is never served.
+        watch.disarm();
+        if (watch.expired()) {
+            refuse(response, timedOut(), raw);
+            return false;
+        }
 
         Framing framing;
         if (auto error = framingError(*request, framing)) {
