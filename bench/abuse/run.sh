@@ -4,7 +4,8 @@
 #    127.0.0.1 time GET /healthz and GET /api/v1/workspaces/{id} (fresh connection each);
 #  - memory: 32 and 64 concurrent POSTs of a 14 MB body of 7 million integers; peak RSS.
 # RUNS runs of each (default 3) and their medians. BENCH_SERVER=<binary> measures another
-# build (e.g. main's, for a baseline). Run via `make bench-abuse`.
+# build (e.g. main's, for a baseline); SCENARIOS="connections" or "memory" runs one. Run via
+# `make bench-abuse`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -23,6 +24,8 @@ abuse() { python3 bench/abuse/abuse.py "$@"; }
 field() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
 
 declare -a h50 h99 a50 a99 hfail m32 m64
+scenarios=${SCENARIOS:-connections memory}
+if [[ $scenarios == *connections* ]]; then
 for i in $(seq 1 "$runs"); do
   out=$(abuse connections --port "$port" --token "$token" --path "/api/v1/workspaces/$ws" \
     --seconds "$seconds")
@@ -36,7 +39,9 @@ done
 echo "median connections: healthz p50_ms=$(median "${h50[@]}") p99_ms=$(median "${h99[@]}")" \
   "failed=$(median "${hfail[@]}"); authenticated GET p50_ms=$(median "${a50[@]}")" \
   "p99_ms=$(median "${a99[@]}")"
+fi
 
+[[ $scenarios == *memory* ]] || exit 0
 for i in $(seq 1 "$runs"); do
   for c in 32 64; do
     out=$(abuse memory --port "$port" --token "$token" --pid "$server_pid" --concurrency "$c")
