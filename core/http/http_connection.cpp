@@ -46,7 +46,9 @@ void send(HTTPServerResponseImpl& resp, const plugin::HttpResponse& out) {
             : out.raw_body;
     resp.setContentType(out.content_type);
     resp.setContentLength64(static_cast<std::int64_t>(body.size()));
-    resp.send().write(body.data(), static_cast<std::streamsize>(body.size()));
+    std::ostream& os = resp.send();
+    os.write(body.data(), static_cast<std::streamsize>(body.size()));
+    os.flush();  // now, not when the response goes: a refusal shuts the socket down after
 }
 
 /// Answers a request the transport refuses (framing, size, deadline) in the error shape with
