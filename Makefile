@@ -29,7 +29,7 @@ ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
 .PHONY: deps configure build db db-stop model migrate admin plugins env-file token run test format format-check \
-  bench-http bench-encoder bench-ingest bench-workflows clean e2e-deps
+  bench-http bench-abuse bench-encoder bench-ingest bench-workflows clean e2e-deps
 
 deps:
 	@server/scripts/install-deps.sh
@@ -108,6 +108,10 @@ format-check: deps
 
 bench-http: build db
 	@bench/http/run.sh
+
+# Idle/slow-header connections and 14 MB integer bodies (issue 21, decision 0061).
+bench-abuse: build db
+	@bench/abuse/run.sh
 
 bench-encoder: build model
 	@bench/encoder/run.sh

@@ -1,5 +1,6 @@
 # Sourced by the benchmarks: starts docintel-server on BENCH_PORT with a throw-away data folder
-# and a fresh user, and stops it on exit. Sets: build, port, work, token, server_pid. Also the
+# and a fresh user, and stops it on exit (BENCH_SERVER: another server binary, e.g. a baseline
+# build). Sets: build, port, work, token, server_pid. Also the
 # helpers that read wrk's figures and take medians.
 # Usage: start_bench_server <default port> <scopes> [rest|mcp (the token's audience; rest)]
 start_bench_server() {
@@ -15,7 +16,7 @@ start_bench_server() {
     "$build/server/docintel-admin" user create --email "$email" --password bench-password >/dev/null
     token=$("$build/server/docintel-admin" token --email "$email" --audience "${3:-rest}" --ttl 7200 \
         --scope "$2")
-    "$build/server/docintel-server" >"$work/server.log" 2>&1 &
+    "${BENCH_SERVER:-$build/server/docintel-server}" >"$work/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 100); do
         curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && return 0

@@ -222,6 +222,10 @@ void App::start(bool migrate) {
     options.host = config_.host;
     options.port = config_.port;
     options.max_threads = config_.http_threads;
+    options.connections.header_timeout_ms = config_.http_header_timeout_ms;
+    options.connections.keep_alive_timeout_ms = config_.http_keep_alive_timeout_ms;
+    options.connections.body_timeout_ms = config_.http_body_timeout_ms;
+    options.connections.max_per_address = config_.http_max_connections_per_address;
     p.http = std::make_unique<http::HttpServer>(options, [this](const http::RawRequest& r) {
         const Parts& parts = *parts_;
         if (r.method == "GET") {
@@ -240,6 +244,9 @@ void App::start(bool migrate) {
             if (auto handled = parts_->oauth->handle(r)) return std::move(*handled);
         }
         return parts.dispatcher->dispatch(r);
+    });
+    p.http->setBodyLimit([this](const std::string& method, const std::string& path) {
+        return parts_->router.maxBodyBytes(method, path, http::kDefaultMaxBodyBytes);
     });
     p.http->bind();
     if (config_.role != "worker") {

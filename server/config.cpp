@@ -71,6 +71,12 @@ void applyFile(Config& c, const std::string& path) {
     c.rate_limit_per_minute = j.value("rate_limit_per_minute", c.rate_limit_per_minute);
     c.db_pool_size = j.value("db_pool_size", c.db_pool_size);
     c.http_threads = j.value("http_threads", c.http_threads);
+    c.http_header_timeout_ms = j.value("http_header_timeout_ms", c.http_header_timeout_ms);
+    c.http_keep_alive_timeout_ms =
+        j.value("http_keep_alive_timeout_ms", c.http_keep_alive_timeout_ms);
+    c.http_body_timeout_ms = j.value("http_body_timeout_ms", c.http_body_timeout_ms);
+    c.http_max_connections_per_address =
+        j.value("http_max_connections_per_address", c.http_max_connections_per_address);
     c.max_upload_bytes = j.value("max_upload_bytes", c.max_upload_bytes);
     c.worker_threads = j.value("worker_threads", c.worker_threads);
     c.job_lease_seconds = j.value("job_lease_seconds", c.job_lease_seconds);
@@ -127,6 +133,14 @@ Config Config::fromEnvironment() {
         envInt("DOCINTEL_RATE_LIMIT_PER_MINUTE", c.rate_limit_per_minute, 1, 100000000);
     c.db_pool_size = envInt("DOCINTEL_DB_POOL_SIZE", c.db_pool_size, 1, 512);
     c.http_threads = envInt("DOCINTEL_HTTP_THREADS", c.http_threads, 2, 1024);
+    c.http_header_timeout_ms =
+        envInt("DOCINTEL_HTTP_HEADER_TIMEOUT_MS", c.http_header_timeout_ms, 100, 600000);
+    c.http_keep_alive_timeout_ms =
+        envInt("DOCINTEL_HTTP_KEEPALIVE_TIMEOUT_MS", c.http_keep_alive_timeout_ms, 100, 600000);
+    c.http_body_timeout_ms =
+        envInt("DOCINTEL_HTTP_BODY_TIMEOUT_MS", c.http_body_timeout_ms, 100, 3600000);
+    c.http_max_connections_per_address = envInt("DOCINTEL_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+                                                c.http_max_connections_per_address, 0, 1000000);
     c.worker_threads = envInt("DOCINTEL_WORKER_THREADS", c.worker_threads, 1, 64);
     c.job_lease_seconds = envInt("DOCINTEL_JOB_LEASE_SECONDS", c.job_lease_seconds, 2, 3600);
     c.max_upload_bytes = static_cast<long long>(envInt(

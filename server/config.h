@@ -28,7 +28,13 @@ struct Config {
     /// Two connections per core (at least 4): more backends than cores only contend, and on
     /// 2 cores a pool of 16 tripled the p99 of a simple read (decision 0052).
     int db_pool_size = std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));
-    int http_threads = 64;
+    /// Connection threads of each listener; an idle or slow client holds one only until its
+    /// deadline, and one address at most `http_max_connections_per_address` (decision 0061).
+    int http_threads = 128;
+    int http_header_timeout_ms = 10000;         ///< request line + headers, in total
+    int http_keep_alive_timeout_ms = 5000;      ///< idle wait for the next request
+    int http_body_timeout_ms = 30000;           ///< reading a body (uploads: plus 1 s per 256 KiB)
+    int http_max_connections_per_address = 64;  ///< 0 = no cap (e.g. behind a proxy)
     long long max_upload_bytes = 100LL * 1024 * 1024;
     int worker_threads = 2;
     int job_lease_seconds = 30;

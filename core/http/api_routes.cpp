@@ -3,6 +3,7 @@
 #include "http/error_mapper.h"
 #include "http/json_handler.h"
 
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,20 @@ using plugin::HttpResponse;
 using plugin::QueryParam;
 using plugin::Result;
 using Scopes = std::vector<std::string>;
+
+/// The operations whose bodies may pass the default 1 MiB (decision 0061): an artifact's
+/// content alone may hold 1 MiB of JSON (ArtifactService::kMaxContentBytes) and a course
+/// artifact's text is as long; a batch upload lists up to ~10,000 file manifests. Everything
+/// else (uploads included: their bytes go to the signed /objects/ URL) stays at the default.
+std::size_t maxBodyBytes(const std::string& operation_id) {
+    static const std::map<std::string, std::size_t> kLarger = {
+        {"api_create_artifact_api_v1_artifacts_post", 2u << 20},
+        {"api_save_learning_artifact_api_v1_learning_courses__course_id__artifacts_post", 2u << 20},
+        {"api_create_batch_upload_api_v1_batches_uploads_post", 4u << 20},
+    };
+    auto it = kLarger.find(operation_id);
+    return it == kLarger.end() ? 0 : it->second;
+}
 
 /// Adapts a service call returning JSON into a handler.
 template <typename F>
@@ -921,6 +936,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
         def.query_params = std::move(op.query);
         def.handler = std::move(op.handler);
         def.is_public = op.is_public;
+        def.max_body_bytes = maxBodyBytes(def.operation_id);
         if (auto r = router.add(std::move(def), op.tag); !r) {
             throw std::logic_error("built-in route rejected: " + r.error().message);
         }

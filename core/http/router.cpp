@@ -121,4 +121,10 @@ RouteMatch Router::match(const std::string& method, const std::string& path) con
     return result;
 }
 
+std::size_t Router::maxBodyBytes(const std::string& method, const std::string& path,
+                                 std::size_t fallback) const {
+    const RouteMatch m = match(method, path);
+    return m.route && m.route->def.max_body_bytes > 0 ? m.route->def.max_body_bytes : fallback;
+}
+
 }  // namespace docintel::http

@@ -43,6 +43,11 @@ class Router {
 
     RouteMatch match(const std::string& method, const std::string& path) const;
 
+    /// The body limit of the operation `method path` names: its `max_body_bytes`, else
+    /// `fallback` (also when nothing matches; the dispatcher then answers 404/405).
+    std::size_t maxBodyBytes(const std::string& method, const std::string& path,
+                             std::size_t fallback) const;
+
     /// All routes in insertion order.
     std::shared_ptr<const std::vector<std::shared_ptr<const Route>>> routes() const;
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct RouteDefinition {
     int success_status = 200;
     bool is_public = false;  ///< no bearer token needed (discovery documents only)
     HttpHandler handler;
+    /// The largest request body accepted (bytes); the transport answers 413 before reading
+    /// more. 0 = the server default, 1 MiB (decision 0061).
+    std::size_t max_body_bytes = 0;
 };
 
 /// An MCP tool call after authentication and argument validation.

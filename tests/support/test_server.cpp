@@ -140,6 +140,8 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.rate_limit_per_minute = options.rate_limit_per_minute;
     config.db_pool_size = 8;
     config.http_threads = 16;
+    config.http_header_timeout_ms = options.http_header_timeout_ms;
+    config.http_max_connections_per_address = options.http_max_connections_per_address;
     if (options.smtp_port) {
         config.smtp_host = "127.0.0.1";
         config.smtp_port = options.smtp_port;

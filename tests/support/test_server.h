@@ -54,6 +54,9 @@ class TestServer {
         std::string llm_base_url;
         std::string llm_model;
         int llm_timeout_ms = 30000;
+        /// Connection limits (decision 0061); short deadlines make the slow-client tests quick.
+        int http_header_timeout_ms = 10000;
+        int http_max_connections_per_address = 64;
     };
     TestServer() : TestServer(Options{}) {}
     explicit TestServer(Options options);
