@@ -268,7 +268,9 @@ plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::str
     request.query = std::move(*query);
     validateQuery(route, request.query, issues);
     if (auto ws = raw.headers.find(kWorkspaceHeader); ws != raw.headers.end()) {
-        if (!ws->second.empty() && ws->second != "personal") {
+        // An empty value is refused too: it is what a header cut by a byte the transport cannot
+        // read (0xFF) leaves, and it must not fall back to the personal scope.
+        if (ws->second != "personal") {
             if (!common::isUuid(ws->second)) {
                 issues.push_back({{"header", kWorkspaceHeader},
                                   "Input should be a valid UUID or 'personal'",
