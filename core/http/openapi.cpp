@@ -61,10 +61,17 @@ nlohmann::json successResponse(const nlohmann::json& contract) {
     }
     const std::string content_type = contract.value("content_type", "application/json");
     const bool stream = content_type == "text/event-stream";
-    nlohmann::json media = {{"schema", stream ? nlohmann::json{{"type", "string"}} : schema}};
+    nlohmann::json media = {{"schema", schema}};
     if (stream) {
-        // OpenAPI 3.1 has no event-stream item schema: the frame schema rides in an extension.
-        media["x-docintel-frame-schema"] = schema;
+        // One server-sent event: its `data` is the JSON text of one frame.
+        media["schema"] = {{"type", "object"},
+                           {"required", {"data"}},
+                           {"properties",
+                            {{"event", {{"type", "string"}}},
+                             {"data",
+                              {{"type", "string"},
+                               {"contentMediaType", "application/json"},
+                               {"contentSchema", schema}}}}}};
     }
     return {{"description",
              stream ? "Server-sent events: each event is `data: <frame JSON>` and a blank line"
@@ -182,11 +189,13 @@ nlohmann::json buildOpenApi(const Router& router, const SchemaRegistry& schemas,
                  {"in", "header"},
                  {"required", false},
                  {"description",
-                  "Team workspace to act in; absent or 'personal' selects the caller's personal "
-                  "scope"},
+                  "Team workspace to act in; absent, empty or 'personal' selects the caller's "
+                  "personal scope"},
                  {"schema",
                   {{"anyOf",
-                    {{{"type", "string"}, {"format", "uuid"}}, {{"const", "personal"}}}}}}});
+                    {{{"type", "string"}, {"format", "uuid"}},
+                     {{"const", "personal"}},
+                     {{"const", ""}}}}}}});
         }
         if (!params.empty()) op["parameters"] = params;
 

@@ -174,14 +174,16 @@ TEST_F(OpenApiContract, SuccessBodiesAndStreamsAreDescribed) {
         if (o["responses"].contains("501")) continue;
         const auto& content = o["responses"][std::to_string(op.responses.front())]["content"];
         if (content.contains("text/event-stream")) {
-            EXPECT_TRUE(content["text/event-stream"]["x-docintel-frame-schema"].contains("$ref"));
+            EXPECT_TRUE(content["text/event-stream"]["schema"]["properties"]["data"]
+                               ["contentSchema"]
+                                   .contains("$ref"));
         } else {
             EXPECT_TRUE(content["application/json"]["schema"].contains("$ref"));
         }
     }
     const auto frame = [&](const std::string& path) {
-        return paths[path]["post"]["responses"]["200"]["content"]["text/event-stream"]
-                    ["x-docintel-frame-schema"]["$ref"];
+        return paths[path]["post"]["responses"]["200"]["content"]["text/event-stream"]["schema"]
+                    ["properties"]["data"]["contentSchema"]["$ref"];
     };
     EXPECT_EQ(frame("/api/v1/knowledge/query/stream"), "#/components/schemas/AnswerStreamFrame");
     EXPECT_EQ(frame("/api/v1/summaries/documents/{document_id}/stream"),
