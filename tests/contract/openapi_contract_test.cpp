@@ -174,9 +174,9 @@ TEST_F(OpenApiContract, SuccessBodiesAndStreamsAreDescribed) {
         if (o["responses"].contains("501")) continue;
         const auto& content = o["responses"][std::to_string(op.responses.front())]["content"];
         if (content.contains("text/event-stream")) {
-            EXPECT_TRUE(content["text/event-stream"]["schema"]["properties"]["data"]
-                               ["contentSchema"]
-                                   .contains("$ref"));
+            EXPECT_TRUE(
+                content["text/event-stream"]["schema"]["properties"]["data"]["contentSchema"]
+                    .contains("$ref"));
         } else {
             EXPECT_TRUE(content["application/json"]["schema"].contains("$ref"));
         }
