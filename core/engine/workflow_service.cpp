@@ -211,6 +211,17 @@ plugin::Result<nlohmann::json> WorkflowService::list(
         const auto it = query.find(k);
         return it == query.end() ? std::string() : it->second;
     };
+    if (const auto status = get("status"); !status.empty() && !parseRunStatus(status)) {
+        return plugin::Error{"validation_error",
+                             nlohmann::json::array({{{"loc", {"query", "status"}},
+                                                     {"msg",
+                                                      "Input should be 'running', "
+                                                      "'pending_review', 'changes_requested', "
+                                                      "'approved' or 'failed'"},
+                                                     {"type", "enum"}}})
+                                 .dump(),
+                             422};
+    }
     int limit = 50;
     if (const auto l = get("limit"); !l.empty()) limit = std::clamp(std::atoi(l.c_str()), 1, 200);
     auto rows =

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
+
+#include "http/api_contract.h"
 
 namespace docintel::http {
 namespace {
@@ -35,6 +38,83 @@ nlohmann::json toComponent(nlohmann::json schema) {
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
     return s;
+}
+
+/// A query parameter; `allowed` (from the response contract) lists the values it may take.
+nlohmann::json queryParameter(const plugin::QueryParam& q, const nlohmann::json& allowed) {
+    nlohmann::json schema = {{"type", q.type}};
+    if (q.minimum) schema["minimum"] = *q.minimum;
+    if (q.maximum) schema["maximum"] = *q.maximum;
+    if (allowed.is_array()) schema["enum"] = allowed;
+    nlohmann::json p = {
+        {"name", q.name}, {"in", "query"}, {"required", q.required}, {"schema", schema}};
+    if (!q.description.empty()) p["description"] = q.description;
+    return p;
+}
+
+/// The success response: the contract's schema (a `data:` frame when the operation streams),
+/// or an undescribed object.
+nlohmann::json successResponse(const nlohmann::json& contract) {
+    nlohmann::json schema = nlohmann::json::object();
+    if (const std::string name = contract.value("response", ""); !name.empty()) {
+        schema = {{"$ref", "#/components/schemas/" + name}};
+    }
+    const std::string content_type = contract.value("content_type", "application/json");
+    const bool stream = content_type == "text/event-stream";
+    nlohmann::json media = {{"schema", schema}};
+    if (stream) {
+        // One server-sent event: its `data` is the JSON text of one frame.
+        media["schema"] = {{"type", "object"},
+                           {"required", {"data"}},
+                           {"properties",
+                            {{"event", {{"type", "string"}}},
+                             {"data",
+                              {{"type", "string"},
+                               {"contentMediaType", "application/json"},
+                               {"contentSchema", schema}}}}}};
+    }
+    return {{"description",
+             stream ? "Server-sent events: each event is `data: <frame JSON>` and a blank line"
+                    : "Successful Response"},
+            {"content", {{content_type, media}}}};
+}
+
+/// The error statuses an operation answers: those every request may get (400 malformed
+/// request), those its shape implies, and its contract's extras.
+std::set<int> errorStatuses(const Route& route, const nlohmann::json& contract) {
+    const auto& def = route.def;
+    std::set<int> out{400};
+    if (!def.is_public) out.insert({401, 403, 422, 429});
+    const bool path_params = def.path.find('{') != std::string::npos;
+    if (path_params) out.insert({404, 422});
+    if (!def.query_params.empty()) out.insert(422);
+    if (!def.request_schema.empty()) out.insert({411, 413, 415, 422});
+    for (const auto& status : contract.value("errors", nlohmann::json::array())) {
+        out.insert(status.get<int>());
+    }
+    return out;
+}
+
+nlohmann::json errorResponseObject(int status) {
+    static const std::map<int, std::string> descriptions = {
+        {400, "Malformed request: framing, encoding or parameters"},
+        {401, "Missing, invalid or expired token"},
+        {403, "Insufficient scope or no access"},
+        {404, "Not found, or not visible to the caller"},
+        {409, "Conflicts with the resource's current state"},
+        {411, "A body is expected with a Content-Length"},
+        {413, "Body or declared size too large"},
+        {415, "Unsupported Content-Type (JSON expected) or file type"},
+        {422, "Validation Error"},
+        {429, "Rate limited"},
+        {501, "Not implemented on this server (see docs/API_STATUS.md)"},
+        {503, "A part this operation needs is unavailable on this node"},
+    };
+    const auto it = descriptions.find(status);
+    const std::string schema = status == 422 ? "HTTPValidationError" : "ErrorResponse";
+    return {{"description", it == descriptions.end() ? "Error" : it->second},
+            {"content",
+             {{"application/json", {{"schema", {{"$ref", "#/components/schemas/" + schema}}}}}}}};
 }
 
 }  // namespace
@@ -98,23 +178,22 @@ nlohmann::json buildOpenApi(const Router& router, const SchemaRegistry& schemas,
             params.push_back(
                 {{"name", name}, {"in", "path"}, {"required", true}, {"schema", schema}});
         }
+        const nlohmann::json& contract = responseContract(*route);
+        const nlohmann::json query_values = contract.value("query", nlohmann::json::object());
         for (const auto& q : def.query_params) {
-            nlohmann::json schema = {{"type", q.type}};
-            if (q.minimum) schema["minimum"] = *q.minimum;
-            if (q.maximum) schema["maximum"] = *q.maximum;
-            nlohmann::json p = {
-                {"name", q.name}, {"in", "query"}, {"required", q.required}, {"schema", schema}};
-            if (!q.description.empty()) p["description"] = q.description;
-            params.push_back(p);
+            params.push_back(queryParameter(q, query_values.value(q.name, nlohmann::json())));
         }
         if (!def.is_public && !def.path.starts_with("/.well-known")) {
-            params.push_back({{"name", "X-DocIntel-Workspace-ID"},
-                              {"in", "header"},
-                              {"required", false},
-                              {"description",
-                               "Team workspace to act in; absent or 'personal' selects the "
-                               "caller's personal scope"},
-                              {"schema", {{"type", "string"}}}});
+            params.push_back(
+                {{"name", "X-DocIntel-Workspace-ID"},
+                 {"in", "header"},
+                 {"required", false},
+                 {"description",
+                  "Team workspace to act in; absent or 'personal' selects the caller's "
+                  "personal scope (an empty value is refused)"},
+                 {"schema",
+                  {{"anyOf",
+                    {{{"type", "string"}, {"format", "uuid"}}, {{"const", "personal"}}}}}}});
         }
         if (!params.empty()) op["parameters"] = params;
 
@@ -130,32 +209,18 @@ nlohmann::json buildOpenApi(const Router& router, const SchemaRegistry& schemas,
         }
 
         nlohmann::json responses = {
-            {std::to_string(def.success_status),
-             {{"description", "Successful Response"},
-              {"content", {{"application/json", {{"schema", nlohmann::json::object()}}}}}}}};
-        const bool has_params = def.path.find('{') != std::string::npos ||
-                                !def.query_params.empty() || !def.request_schema.empty();
-        if (has_params) {
-            responses["422"] = {
-                {"description", "Validation Error"},
-                {"content",
-                 {{"application/json",
-                   {{"schema", {{"$ref", "#/components/schemas/HTTPValidationError"}}}}}}}};
+            {std::to_string(def.success_status), successResponse(contract)}};
+        for (const int status : errorStatuses(*route, contract)) {
+            responses[std::to_string(status)] = errorResponseObject(status);
         }
         if (!def.is_public) {
-            const nlohmann::json error_content = {
-                {"application/json",
-                 {{"schema", {{"$ref", "#/components/schemas/ErrorResponse"}}}}}};
-            responses["401"] = {{"description", "Missing, invalid or expired token"},
-                                {"content", error_content}};
-            responses["403"] = {{"description", "Insufficient scope or no access"},
-                                {"content", error_content}};
-            responses["429"] = {{"description", "Rate limited"}, {"content", error_content}};
             op["security"] = nlohmann::json::array({{{kSecurityScheme, def.scopes}}});
         } else {
             op["security"] = nlohmann::json::array();
         }
         op["responses"] = responses;
+        const nlohmann::json fragment = contract.value("openapi", nlohmann::json::object());
+        for (const auto& [key, value] : fragment.items()) op[key] = value;
         doc["paths"][def.path][lower(def.method)] = op;
     }
 

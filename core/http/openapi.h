@@ -20,8 +20,11 @@ struct OpenApiInfo {
 const nlohmann::json& scopeDescriptions();
 
 /// Generates the OpenAPI 3.1 document from the route table and the schemas: every route
-/// (built-in and plugin, tagged), its parameters, request body, success and 422 responses,
-/// and a `security` requirement naming its scopes. Pure function of its inputs.
+/// (built-in and plugin, tagged), its parameters, request body, its success response (the
+/// route's response schema; an event stream's frame schema in `x-docintel-frame-schema`), its
+/// error responses (those its shape implies plus its declared ones, each with the error or
+/// validation shape), and a `security` requirement naming its scopes. Pure function of its
+/// inputs and the embedded operation table (http/api_contract.h).
 nlohmann::json buildOpenApi(const Router& router, const SchemaRegistry& schemas,
                             const OpenApiInfo& info);
 

@@ -88,9 +88,12 @@ RouteMatch Router::match(const std::string& method, const std::string& path) con
     const auto table = routes();
     const auto segments = splitPath(path);
     RouteMatch result;
-    // Among matching templates the one with a literal earliest wins (/operations/catalog beats
-    // /operations/{operation_id}); `best_rank` compares the literal/param pattern.
+    // A path names the resource of the most literal template it matches, whatever the method
+    // (/operations/catalog beats /operations/{operation_id}; `rank` is the literal/param
+    // pattern). Only that resource's methods are allowed: GET /batches/uploads is a 405 with
+    // `Allow: POST`, not a GET of the batch job "uploads".
     std::vector<bool> best_rank;
+    std::vector<std::shared_ptr<const Route>> resource;
     for (const auto& route : *table) {
         if (route->segments.size() != segments.size()) continue;
         std::vector<bool> rank;
@@ -100,23 +103,27 @@ RouteMatch Router::match(const std::string& method, const std::string& path) con
             ok = param ? !segments[i].empty() : route->segments[i] == segments[i];
             rank.push_back(!param);
         }
-        if (!ok) continue;
-        if (route->def.method != method) {
-            result.path_exists = true;
-            result.allowed_methods.push_back(route->def.method);
-            continue;
+        if (!ok || rank < best_rank) continue;
+        if (rank > best_rank) {
+            best_rank = rank;
+            resource.clear();
         }
-        if (result.route && !(rank > best_rank)) continue;
-        best_rank = rank;
-        result.route = route;
+        resource.push_back(route);
     }
-    if (result.route) {
-        result.path_params.clear();
-        const auto& tpl = result.route->segments;
-        for (std::size_t i = 0; i < tpl.size(); ++i) {
-            if (isParam(tpl[i]))
-                result.path_params[tpl[i].substr(1, tpl[i].size() - 2)] = segments[i];
+    for (const auto& route : resource) {
+        if (route->def.method == method) {
+            result.route = route;
+        } else {
+            result.allowed_methods.push_back(route->def.method);
         }
+    }
+    if (!result.route) {
+        result.path_exists = !resource.empty();
+        return result;
+    }
+    const auto& tpl = result.route->segments;
+    for (std::size_t i = 0; i < tpl.size(); ++i) {
+        if (isParam(tpl[i])) result.path_params[tpl[i].substr(1, tpl[i].size() - 2)] = segments[i];
     }
     return result;
 }

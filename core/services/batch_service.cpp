@@ -355,7 +355,9 @@ plugin::Result<json> BatchService::startWorkspaceSummary(const plugin::Principal
     if (!earlier) return earlier.error();
     if (earlier->has_value()) return batchJson(**earlier);
     const std::string type = body.value("summary_type", "executive");
-    if (type == "custom" && body.value("custom_prompt", "").empty()) {
+    // Blank as the summarizer reads it (SummarizeRequest and WorkspaceSummaryRequest say so).
+    if (type == "custom" &&
+        body.value("custom_prompt", "").find_first_not_of(" \t\r\n") == std::string::npos) {
         return validationError({"body", "custom_prompt"},
                                "custom_prompt is required with summary_type custom");
     }
@@ -375,12 +377,14 @@ plugin::Result<json> BatchService::startWorkspaceSummary(const plugin::Principal
         if (!named) return named.error();
         docs = std::move(named).value();
     }
+    // Named documents are bounded by the schema (maxItems); the workspace's own chunked
+    // documents are its state, so a count outside 1..max is a conflict, not a bad request.
     const int max_documents = knowledge::SummaryOptions{}.max_documents;
     if (docs.empty() || static_cast<int>(docs.size()) > max_documents) {
-        return validationError({"body", "document_ids"},
-                               "a workspace summary covers between 1 and " +
-                                   std::to_string(max_documents) + " chunked documents; found " +
-                                   std::to_string(docs.size()));
+        return plugin::Error::conflict(
+            "summary_document_count",
+            "a workspace summary covers between 1 and " + std::to_string(max_documents) +
+                " chunked documents; found " + std::to_string(docs.size()));
     }
     BatchJob b = newBatch(caller, *scope, "workspace_summary", "queued", body);
     b.concurrency = body.value("concurrency", 2);

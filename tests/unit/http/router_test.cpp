@@ -39,6 +39,21 @@ TEST(RouterTest, WrongMethodIsReportedWithTheAllowedOnes) {
     EXPECT_FALSE(r.match("GET", "/api/v1/workspaces/").route);
 }
 
+TEST(RouterTest, AllowListsOnlyTheMethodsOfThePathsOwnTemplate) {
+    Router r;
+    ASSERT_TRUE(r.add(route("GET", "/api/v1/batches/{job_id}", "get_batch"), "b"));
+    ASSERT_TRUE(r.add(route("POST", "/api/v1/batches/uploads", "create_upload"), "b"));
+    const auto m = r.match("DELETE", "/api/v1/batches/uploads");
+    EXPECT_FALSE(m.route);
+    EXPECT_TRUE(m.path_exists);
+    EXPECT_EQ(m.allowed_methods, std::vector<std::string>{"POST"});
+    const auto get = r.match("GET", "/api/v1/batches/uploads");
+    EXPECT_FALSE(get.route) << "the literal resource has no GET";
+    EXPECT_EQ(get.allowed_methods, std::vector<std::string>{"POST"});
+    EXPECT_EQ(r.match("DELETE", "/api/v1/batches/abc").allowed_methods,
+              std::vector<std::string>{"GET"});
+}
+
 TEST(RouterTest, CollidingShapesAndDuplicateIdsAreRefused) {
     Router r;
     ASSERT_TRUE(r.add(route("GET", "/api/v1/items/{item_id}", "get_item"), "t"));
