@@ -8,6 +8,7 @@
 #include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
+#include "common/trace_context.h"
 #include "http/error_mapper.h"
 
 namespace docintel::http {
@@ -138,6 +139,7 @@ ApiDispatcher::ApiDispatcher(const Router& router, const SchemaRegistry& schemas
 plugin::HttpResponse ApiDispatcher::dispatch(const RawRequest& raw) const {
     const auto started = std::chrono::steady_clock::now();
     const std::string trace_id = traceIdFor(raw.headers);
+    const common::TraceScope trace_scope(trace_id);  // events and jobs the request causes
     std::string principal_id;
     plugin::HttpResponse response;
     try {
