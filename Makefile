@@ -69,7 +69,7 @@ run: admin model
 
 # Peers of the end-to-end tests: the MCP conformance suite + Node 22 and the mcp SDK
 # (tests/e2e/mcp/setup.sh); openid-client and playwright-core for the browser OAuth test, from
-# its lock file.
+# its lock file; the Standard Webhooks library for the webhook receiver (tests/e2e/webhooks).
 .PHONY: bench-mcp
 E2E_OAUTH := tests/e2e/oauth
 $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
@@ -77,6 +77,7 @@ $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
 
 e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
 	@tests/e2e/mcp/setup.sh
+	@tests/e2e/webhooks/setup.sh
 
 test: build db model e2e-deps
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
@@ -106,6 +107,10 @@ bench-mcp: build db model
 
 bench-workflows: build db model
 	@bench/workflows/run.sh
+
+.PHONY: bench-events
+bench-events: build db
+	@bench/events/run.sh
 
 .PHONY: bench-retrieval bench-qa bench-knowledge
 bench-retrieval: build model
