@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Writes qa.jsonl from the question list below (hand-written, blind to docintel's answering code).
+
+Split rule (fixed before any system was run): the distinct documents, sorted by path,
+are assigned alternately tune, report, tune, ... so that all questions about one document
+sit in the same half.
+"""
+import json, os
+
+D = "doc-corpus/"
+MEMO = D + "pdf/text/fake-memo.pdf"
+SCOTUS = D + "pdf/text/scotus-transcript-p1.pdf"
+FR = D + "pdf/multicolumn/federal-register-2020-17221.pdf"
+NICS = D + "pdf/tables/nics-background-checks-2015-11.pdf"
+SENATE = D + "pdf/tables/senate-expenditures.pdf"
+TENK = D + "html/example-10k-1p.html"
+EML = D + "email/fake-email.eml"
+EMLA = D + "email/fake-email-attachment.eml"
+MIME = D + "email/mime-different-plain-html.eml"
+HTML = D + "html/fake-html.html"
+CSV = D + "office/csv/stanley-cups.csv"
+HANDBOOK = D + "office/docx/handbook-1p.docx"
+PPT = D + "office/pptx/fake-power-point.pptx"
+PPTT = D + "office/pptx/fake-power-point-table.pptx"
+DPR = D + "pdf/multicolumn/dpr-paper-2p.pdf"
+WAP = D + "text/book-war-and-peace-1p.txt"
+FTXT = D + "text/fake-text.txt"
+MDT = D + "text/simple-table.md"
+NOR = D + "text/norwich-city.txt"
+
+# (document, question, answer or None if unanswerable, alternatives, page, answer_type)
+Q = [
+    # --- fake memo ---
+    (MEMO, "How many laptops were shipped?", "200", ["200 laptops"], 1, "number"),
+    (MEMO, "On what date did the water, blankets and laptops arrive?", "January 23, 2023", ["2023-01-23", "23 January 2023"], 1, "date"),
+    (MEMO, "What date is written at the top of the memo?", "May 5, 2023", ["2023-05-05"], 1, "date"),
+    (MEMO, "How many bottles of water were provided?", "20,000", ["20000", "20,000 bottles"], 1, "number"),
+    (MEMO, "How many blankets were handed over?", "10,000", ["10000"], 1, "number"),
+    (MEMO, "How many lorries were needed for the delivery?", "3", ["three", "3 trucks"], 1, "number"),
+    (MEMO, "For how long were the vehicles in use?", "15 hours", ["15"], 1, "number"),
+    (MEMO, "Who signed the memo?", "Mallori", [], 1, "person"),
+    (MEMO, "How many tents were delivered?", None, [], None, "number"),
+    (MEMO, "What did the 200 laptops cost?", None, [], None, "money"),
+    (MEMO, "How many volunteers unloaded the trucks?", None, [], None, "number"),
+    (MEMO, "To which city were the supplies delivered?", None, [], None, "place"),
+    # --- SCOTUS transcript front page ---
+    (SCOTUS, "What is the docket number of the case?", "07-1315", ["No. 07-1315"], 1, "other"),
+    (SCOTUS, "On what date was the case argued?", "January 13, 2009", ["Tuesday, January 13, 2009", "2009-01-13"], 1, "date"),
+    (SCOTUS, "At what time did the oral argument begin?", "1:01 p.m.", ["1:01 pm", "13:01"], 1, "other"),
+    (SCOTUS, "Who argued for the petitioner?", "STEVEN E. MERCER", ["Steven E. Mercer", "Steven Mercer"], 1, "person"),
+    (SCOTUS, "Which lawyer appeared on behalf of the respondent?", "CHARLES M. SEVILLA", ["Charles M. Sevilla", "Charles Sevilla"], 1, "person"),
+    (SCOTUS, "Who is the respondent in the case?", "ALEXANDRE MIRZAYANCE", ["Alexandre Mirzayance", "Mirzayance"], 1, "person"),
+    (SCOTUS, "Who is the petitioner, the warden?", "MICHAEL A. KNOWLES", ["Michael A. Knowles", "Knowles"], 1, "person"),
+    (SCOTUS, "What office did the petitioner's counsel hold?", "Deputy Attorney General", [], 1, "other"),
+    (SCOTUS, "Which city is the respondent's lawyer from?", "San Diego", ["San Diego, Cal."], 1, "place"),
+    (SCOTUS, "In which city did the argument take place?", "Washington, D.C.", ["Washington"], 1, "place"),
+    (SCOTUS, "Which company produced the transcript?", "Alderson Reporting Company", ["Alderson Reporting"], 1, "organization"),
+    (SCOTUS, "On what date did the Court announce its decision in this case?", None, [], None, "date"),
+    (SCOTUS, "Who argued on behalf of the United States as amicus curiae?", None, [], None, "person"),
+    (SCOTUS, "At what time was the case submitted?", None, [], None, "other"),
+    (SCOTUS, "Which Justice delivered the opinion of the Court?", None, [], None, "person"),
+    (SCOTUS, "What was the docket number of the case in the Court of Appeals?", None, [], None, "other"),
+    # --- Federal Register proposed AD ---
+    (FR, "By what date must the FAA receive comments on the proposed airworthiness directive?", "September 21, 2020", ["2020-09-21"], 1, "date"),
+    (FR, "What is the docket number of this proposed rule?", "FAA\u20132020\u20130686", ["FAA-2020-0686"], 1, "other"),
+    (FR, "Which earlier airworthiness directive would this proposal replace?", "2018\u201323\u201351", ["AD 2018-23-51", "2018-23-51"], 1, "other"),
+    (FR, "What fax number can commenters use?", "202\u2013493\u20132251", ["202-493-2251"], 1, "other"),
+    (FR, "Who should be contacted for further information about the proposed AD?", "Ian Won", [], 1, "person"),
+    (FR, "In which volume and issue of the Federal Register does this appear?", "Vol. 85, No. 152", ["Volume 85, Number 152"], 1, "other"),
+    (FR, "On what day was this issue of the Federal Register published?", "August 6, 2020", ["Thursday, August 6, 2020", "2020-08-06"], 1, "date"),
+    (FR, "When did the Lion Air Flight 610 accident happen?", "October 29, 2018", ["2018-10-29"], 1, "date"),
+    (FR, "How many people were killed in the Lion Air Flight 610 accident?", "189", ["189 fatalities"], 2, "number"),
+    (FR, "How many fatalities resulted from the Ethiopian Airlines Flight 302 crash?", "157", ["157 fatalities"], 2, "number"),
+    (FR, "On what date did the Ethiopian Airlines Flight 302 accident take place?", "March 10, 2019", ["2019-03-10"], 2, "date"),
+    (FR, "When did the FAA issue the emergency AD as an interim corrective action?", "November 7, 2018", ["2018-11-07"], 2, "date"),
+    (FR, "What does MCAS stand for?", "maneuvering characteristics augmentation system", [], 2, "definition"),
+    (FR, "How does the document define the angle of attack?", "the angle at which the airplane wing meets the oncoming air", ["angle at which the airplane wing meets the oncoming air"], 2, "definition"),
+    (FR, "Which Indonesian body investigated the Lion Air accident?", "Komite Nasional Keselamatan Transportasi", ["KNKT"], 2, "organization"),
+    (FR, "How many airplanes on the US register would the proposed AD affect?", "73", ["73 airplanes"], 5, "number"),
+    (FR, "What hourly labour rate does the FAA use in its cost estimate?", "$85 per hour", ["$85", "85 dollars per hour"], 5, "money"),
+    (FR, "What is the estimated average total cost per operator to revise the minimum equipment list?", "$7,650", ["7,650", "$7650"], 6, "money"),
+    (FR, "On average, how many work-hours does revising an operator's MEL take?", "90", ["90 work-hours"], 6, "number"),
+    (FR, "What is the maximum estimated cost on U.S. operators of the stabilizer wiring change?", "$766,865", ["766,865"], 6, "money"),
+    (FR, "Which software version must be installed on FCC A and FCC B?", "P12.1.2", ["version P12.1.2"], 6, "other"),
+    (FR, "Which Boeing models does the proposed AD apply to?", "737\u20138 and 737\u20139", ["737-8 and 737-9", "737 MAX"], 6, "other"),
+    (FR, "Under which Executive Order did the FAA find no federalism implications?", "13132", ["Executive Order 13132"], 6, "other"),
+    (FR, "Who signed the proposed rule?", "Lance T. Gant", ["Lance Gant"], 15, "person"),
+    (FR, "On what date was the proposed AD signed?", "August 3, 2020", ["2020-08-03"], 15, "date"),
+    (FR, "In which city is Boeing's Contractual & Data Services office located?", "Seal Beach", ["Seal Beach, CA"], 1, "place"),
+    (FR, "What is the FR Doc number of this document?", "2020\u201317221", ["2020-17221", "FR Doc. 2020-17221"], 15, "other"),
+    (FR, "How many airplanes of non-U.S. registry would the proposed AD affect?", None, [], None, "number"),
+    (FR, "What is the estimated cost per airplane of the operational readiness flight?", None, [], None, "money"),
+    (FR, "On what date did the final rule for this AD take effect?", None, [], None, "date"),
+    (FR, "How many passengers were on board Ethiopian Airlines Flight 302?", None, [], None, "number"),
+    (FR, "What is the telephone number of the Ethiopian Accident Investigation Bureau?", None, [], None, "other"),
+    (FR, "How much did Boeing pay in penalties for the 737 MAX accidents?", None, [], None, "money"),
+    # --- NICS table ---
+    (NICS, "How many permit checks were recorded for Alabama?", "18,870", ["18870"], 1, "number"),
+    (NICS, "What is the handgun figure for Texas?", "56,941", ["56941"], 1, "number"),
+    (NICS, "What number appears in the Long Gun column for Pennsylvania?", "16,297", ["16297"], 1, "number"),
+    (NICS, "How many permit background checks did Kentucky run?", "264,140", ["264140"], 1, "number"),
+    (NICS, "What is the total of the Permit column?", "804,006", ["804006"], 1, "number"),
+    (NICS, "What is the total number of handgun checks across all states?", "671,330", ["671330"], 1, "number"),
+    (NICS, "What value does Florida have in the Multiple column?", "1,957", ["1957"], 1, "number"),
+    (NICS, "How many admin checks did Michigan have?", "1,025", ["1025"], 1, "number"),
+    (NICS, "What period do these background-check statistics cover?", "November - 2015", ["November 2015", "2015-11"], 1, "date"),
+    (NICS, "What does the 'Other' category refer to?", "frames, receivers and other firearms that are not either handguns or long guns", ["frames, receivers and other firearms"], 1, "definition"),
+    (NICS, "How many long gun checks were there in Illinois?", "17,227", ["17227"], 1, "number"),
+    (NICS, "How many permit checks were logged in Hawaii?", "1,248", ["1248"], 1, "number"),
+    (NICS, "What is Ohio's handgun count?", "34,878", ["34878"], 1, "number"),
+    (NICS, "How many long gun checks were run in Georgia?", "15,227", ["15227"], 1, "number"),
+    (NICS, "How many permit checks were recorded for Alabama in December 2015?", None, [], None, "number"),
+    (NICS, "How many firearms were sold in Texas that month?", None, [], None, "number"),
+    (NICS, "How many background checks were denied in Ohio?", None, [], None, "number"),
+    (NICS, "What was Alabama's total number of handgun checks for the whole of 2015?", None, [], None, "number"),
+    # --- Senate expenditures ---
+    (SENATE, "How much was paid to J Matthew Bain?", "37,499.96", ["$37,499.96"], 1, "money"),
+    (SENATE, "What was Alvaro R Smith's position?", "LEGISLATIVE CORRESPONDENT", ["legislative correspondent"], 1, "other"),
+    (SENATE, "Which payee is listed as staff assistant?", "ENGLERT, PAYTON A", ["Payton A Englert", "Payton Englert"], 1, "person"),
+    (SENATE, "What is the amount of document DHAW20190001?", "920.68", ["$920.68"], 1, "money"),
+    (SENATE, "On what date was document DHAW20190031 posted?", "05/28/2019", ["2019-05-28", "May 28, 2019"], 1, "date"),
+    (SENATE, "How much did Sen Hawley's train trip to New York cost?", "618.00", ["$618.00", "618"], 1, "money"),
+    (SENATE, "From what date did Erin S Bollinger serve as an intern?", "SEP. 18", ["September 18"], 1, "date"),
+    (SENATE, "Since when has Clayton D Campbell been district director?", "MAY 23", ["May 23"], 1, "date"),
+    (SENATE, "Which staff member flew from Kansas City MO to San Diego CA?", "C NAYLOR", ["C. Naylor", "Naylor"], 1, "person"),
+    (SENATE, "What is the service start date of document DHAW20190045?", "06/29/2019", ["2019-06-29", "June 29, 2019"], 1, "date"),
+    (SENATE, "Which document number covers D Hartman's airfare?", "DHAW20190029", [], 1, "other"),
+    (SENATE, "How much was Sen Hawley's one-way airfare from Springfield to Washington DC?", "70.00", ["$70.00", "70"], 1, "money"),
+    (SENATE, "Which card was charged for the senator's train fare?", "CITIBANK - SENATOR IBA CARD", ["Citibank Senator IBA card"], 1, "organization"),
+    (SENATE, "How much was paid to the chief of staff?", None, [], None, "money"),
+    (SENATE, "What hotel costs were reported for M Berg's trip to Saint Louis?", None, [], None, "money"),
+    (SENATE, "What is the amount of document DHAW20190030?", None, [], None, "money"),
+    (SENATE, "Who was the office's legislative director?", None, [], None, "person"),
+    # --- 10-K cover page ---
+    (TENK, "What is the registrant's Commission file number?", "000-30653", [], 1, "other"),
+    (TENK, "What is the exact name of the issuer?", "Galaxy Gaming, Inc.", ["Galaxy Gaming"], 1, "organization"),
+    (TENK, "In which state is the company incorporated?", "Nevada", ["NV"], 1, "place"),
+    (TENK, "What is the company's IRS employer identification number?", "20-8143439", [], 1, "other"),
+    (TENK, "What is the street address of the principal executive offices?", "6480 Cameron Street Ste. 305", ["6480 Cameron Street Ste. 305 \u2013 Las Vegas, NV 89118"], 1, "place"),
+    (TENK, "What telephone number does the registrant give?", "(702) 939-3254", ["702-939-3254"], 1, "other"),
+    (TENK, "Under what ticker does the common stock trade?", "GLXZ", [], 1, "other"),
+    (TENK, "On which market is the common stock registered?", "OTCQB marketplace", ["OTCQB"], 1, "organization"),
+    (TENK, "What was the aggregate market value of the common equity held by non-affiliates?", "$70,923,698", ["70,923,698"], 1, "money"),
+    (TENK, "How many common shares were outstanding?", "23,718,968", ["23718968"], 1, "number"),
+    (TENK, "As of what date is the share count given?", "March 28, 2022", ["2022-03-28"], 1, "date"),
+    (TENK, "For which fiscal year is this annual report filed?", "DECEMBER 31, 2021", ["December 31, 2021", "2021", "2021-12-31"], 1, "date"),
+    (TENK, "What was Galaxy Gaming's total revenue for 2021?", None, [], None, "money"),
+    (TENK, "How many employees does Galaxy Gaming have?", None, [], None, "number"),
+    (TENK, "Who is Galaxy Gaming's chief executive officer?", None, [], None, "person"),
+    (TENK, "How many common shares were outstanding as of December 31, 2020?", None, [], None, "number"),
+    # --- e-mails ---
+    (EML, "Who sent the test email?", "Matthew Robinson", ["mrobinson@unstructured.io"], 1, "person"),
+    (EML, "On what date was the email sent?", "16 Dec 2022", ["Fri, 16 Dec 2022", "2022-12-16", "December 16, 2022"], 1, "date"),
+    (EML, "What is the subject line of the message?", "Test Email", [], 1, "other"),
+    (EML, "To which address was the message sent?", "NotMatthew@notunstructured.com", [], 1, "other"),
+    (EML, "What is the name of the file attached to the test email?", None, [], None, "other"),
+    (EMLA, "Who sent the email with the attachment?", "Mallori Harrell", ["mallori@unstructured.io"], 1, "person"),
+    (EMLA, "On what date was the message with the attachment sent?", "23 Dec 2022", ["Fri, 23 Dec 2022", "2022-12-23"], 1, "date"),
+    (EMLA, "What does the attached text file say?", "Hey this is a fake attachment!", [], 1, "other"),
+    (EMLA, "How large is the attachment in kilobytes?", None, [], None, "number"),
+    (EMLA, "Who was copied (cc) on the email?", None, [], None, "person"),
+    (MIME, "Who sent the first networked email?", "Ray Tomlinson", ["Tomlinson"], 1, "person"),
+    (MIME, "In which year was the first email sent?", "1971", [], 1, "date"),
+    (MIME, "How many people received the first known spam message?", "393", ["393 recipients"], 1, "number"),
+    (MIME, "When did the first known case of email spam happen?", "1978", [], 1, "date"),
+    (MIME, "On which network was the first spam message sent?", "ARPANET", [], 1, "organization"),
+    (MIME, "In what year did Ray Tomlinson die?", None, [], None, "date"),
+    (MIME, "Who sent the first spam email?", None, [], None, "person"),
+    # --- HTML ---
+    (HTML, "What is in the cell at row 2, column 2 of the table?", "Row 2, Cell 2", [], 1, "other"),
+    (HTML, "What is the page's top heading?", "My First Heading", [], 1, "other"),
+    (HTML, "What does the cell at row 3, column 1 of the table contain?", None, [], None, "other"),
+    # --- CSV ---
+    (CSV, "How many Stanley Cups have the Maple Leafs won?", "13", [], 1, "number"),
+    (CSV, "What location code is given for the Flyers?", "PHI", ["Philadelphia"], 1, "place"),
+    (CSV, "How many Stanley Cups are listed for the Blues?", "1", ["one"], 1, "number"),
+    (CSV, "How many Stanley Cups have the Bruins won?", None, [], None, "number"),
+    (CSV, "In which year did the Blues win the Stanley Cup?", None, [], None, "date"),
+    # --- US Trustee handbook (DOCX) ---
+    (HANDBOOK, "Who appoints and supervises standing trustees?", "The United States Trustee", ["United States Trustee"], 1, "organization"),
+    (HANDBOOK, "Which law took the bankruptcy judge out of day-to-day case administration?", "Bankruptcy Reform Act of 1978", [], 1, "other"),
+    (HANDBOOK, "Where are a standing trustee's primary statutory duties set out?", "11 U.S.C. \u00a7 1302", ["11 U.S.C. 1302", "section 1302"], 1, "other"),
+    (HANDBOOK, "To what does the standing trustee owe a fiduciary responsibility?", "the bankruptcy estate", ["bankruptcy estate"], 1, "definition"),
+    (HANDBOOK, "Into which department were the court's former administrative functions moved?", "Department of Justice", [], 1, "organization"),
+    (HANDBOOK, "Are standing trustees required to follow the Practice Tips?", "not considered mandatory", ["no"], 1, "other"),
+    (HANDBOOK, "In what year was the Handbook last revised?", None, [], None, "date"),
+    (HANDBOOK, "How many standing trustees does the Program supervise?", None, [], None, "number"),
+    # --- PPTX ---
+    (PPT, "Which method adds the bullets after the first one?", "_TextFrame.add_paragraph()", ["add_paragraph()"], 1, "other"),
+    (PPT, "What is the slide's title?", "Adding a Bullet Slide", [], 1, "other"),
+    (PPT, "Who is the presenter of the slides?", None, [], None, "person"),
+    (PPTT, "In the table row that begins with Red, what is in Column 2?", "Green", [], 1, "other"),
+    (PPTT, "What is in Column 3 of the last row of the table?", "Aqua", [], 1, "other"),
+    (PPTT, "What is the title of the slide with the table?", "A Slide with a Table", [], 1, "other"),
+    (PPTT, "What is in Column 4 of the first row of the table?", None, [], None, "other"),
+    # --- DPR paper, 2 pages ---
+    (DPR, "What top-5 accuracy does DPR reach in the comparison with BM25?", "65.2%", ["65.2"], 2, "number"),
+    (DPR, "What top-5 accuracy does BM25 reach in that comparison?", "42.9%", ["42.9"], 2, "number"),
+    (DPR, "How many passages were indexed in the experiments?", "21 million", ["21 million passages", "21,000,000"], 2, "number"),
+    (DPR, "Which company are most of the authors affiliated with?", "Facebook AI", ["Facebook"], 1, "organization"),
+    (DPR, "Who is the first author of the paper?", "Vladimir Karpukhin", ["Karpukhin"], 1, "person"),
+    (DPR, "What end-to-end QA accuracy did ORQA reach in the open Natural Questions setting?", "33.3%", ["33.3"], 2, "number"),
+    (DPR, "What is the paper's arXiv identifier?", "2004.04906", ["arXiv:2004.04906", "arXiv:2004.04906v3"], 1, "other"),
+    (DPR, "By how much does the dense retriever beat Lucene-BM25 in top-20 retrieval accuracy?", "9%-19%", ["9% to 19%", "9-19%"], 1, "number"),
+    (DPR, "What top-100 accuracy does DPR reach on TriviaQA?", None, [], None, "number"),
+    (DPR, "How many GPUs were used to train the retriever?", None, [], None, "number"),
+    # --- War and Peace, first page ---
+    (WAP, "In what year does the opening scene take place?", "1805", ["July, 1805"], 1, "date"),
+    (WAP, "Who is the hostess of the reception?", "Anna Pavlovna Scherer", ["Anna Pavlovna", "Annette Scherer"], 1, "person"),
+    (WAP, "Who was the first guest to arrive?", "Prince Vasili Kuragin", ["Vasili Kuragin", "Prince Vasili"], 1, "person"),
+    (WAP, "Between which hours were the guests invited?", "between 7 and 10", ["7 and 10", "7 to 10"], 1, "other"),
+    (WAP, "What day of the week is it in the scene?", "Wednesday", [], 1, "date"),
+    (WAP, "How old is Anna Pavlovna?", None, [], None, "number"),
+    (WAP, "In which year was the novel first published?", None, [], None, "date"),
+    # --- small text files ---
+    (FTXT, "Which town and postcode does the test document mention?", "Doylestown, PA 18901", ["Doylestown"], 1, "place"),
+    (FTXT, "What does the author love?", "fuzzy blankets", [], 1, "other"),
+    (FTXT, "What telephone number is given in the test document?", None, [], None, "other"),
+    (MDT, "What do bananas cost?", "1.89", ["$1.89"], 1, "money"),
+    (MDT, "How many juicy apples are in stock?", "739", [], 1, "number"),
+    (MDT, "What is the price of oranges?", None, [], None, "money"),
+    # --- Norwich City / Iwan Roberts article ---
+    (NOR, "When was Iwan Roberts born?", "26 June 1968", ["1968-06-26", "June 26, 1968"], 1, "date"),
+    (NOR, "Where was Iwan Roberts born?", "Bangor, Wales", ["Bangor", "Bangor, Gwynedd"], 1, "place"),
+    (NOR, "How tall is Roberts?", "6 ft 3 in", ["1.91 m"], 1, "other"),
+    (NOR, "How many caps did Roberts win for Wales?", "fifteen caps", ["15", "fifteen"], 1, "number"),
+    (NOR, "How many league appearances did Roberts make in his career?", "647", ["647 league appearances"], 1, "number"),
+    (NOR, "In what year was Roberts elected to the Norwich City F.C. Hall of Fame?", "2002", [], 1, "date"),
+    (NOR, "How many goals did Roberts score for Huddersfield?", "50 goals in 142 games", ["50"], 1, "number"),
+    (NOR, "Which Norwich manager bought Roberts from Wolves?", "Mike Walker", ["Walker"], 1, "person"),
+    (NOR, "Which school PE teacher influenced Roberts?", "Iolo Owen", [], 1, "person"),
+    (NOR, "Who replaced Mike Walker as Norwich manager?", "Bruce Rioch", ["Rioch"], 1, "person"),
+    (NOR, "Where was the 2002 Division One play-off final played?", "Millennium Stadium in Cardiff", ["Millennium Stadium", "Cardiff"], 1, "place"),
+    (NOR, "What is the title of Roberts' book?", "All I Want for Christmas", [], 1, "other"),
+    (NOR, "Who was Roberts' agent?", "David Speedie", ["Speedie"], 1, "person"),
+    (NOR, "Which player partnered Roberts up front and scored 19 goals?", "Craig Bellamy", ["Bellamy"], 1, "person"),
+    (NOR, "Against which club did Roberts score a hat-trick for Leicester in April 1994?", "Derby County", ["Derby"], 1, "organization"),
+    (NOR, "What is the name of Roberts' wife?", None, [], None, "person"),
+    (NOR, "What shirt number did Roberts wear at Norwich?", None, [], None, "number"),
+    (NOR, "In what year did Roberts obtain the UEFA Pro Licence?", None, [], None, "date"),
+    (NOR, "In what year did Roberts become manager of Norwich City?", None, [], None, "date"),
+]
+
+
+def main():
+    docs = sorted({q[0] for q in Q})
+    split = {d: ("tune" if i % 2 == 0 else "report") for i, d in enumerate(docs)}
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "qa.jsonl"), "w", encoding="utf-8") as f:
+        for n, (doc, question, answer, alts, page, atype) in enumerate(Q, 1):
+            rec = {"id": f"qa-{n:03d}", "split": split[doc], "document": doc, "question": question,
+                   "answerable": answer is not None, "answer": answer or "", "alternatives": alts,
+                   "page": page, "answer_type": atype}
+            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    print(len(Q), "questions;", {d: split[d] for d in docs})
+
+
+if __name__ == "__main__":
+    main()
