@@ -39,7 +39,9 @@ WebhookReceiver::WebhookReceiver() {
         ::close(out[0]);
         ::close(out[1]);
         const std::string script = sourceDir() + "/tests/e2e/webhooks/receiver.py";
-        ::execl(receiverPython().c_str(), "python", script.c_str(), static_cast<char*>(nullptr));
+        // argv[0] is the venv's path: Python finds its prefix (and the venv's packages) from it.
+        const std::string python = receiverPython();
+        ::execl(python.c_str(), python.c_str(), script.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
     ::close(out[1]);
