@@ -88,6 +88,25 @@ class PluginHostServices final : public plugin::HostServices {
         if (!encoder_) return plugin::HostServices::embed(texts);
         return encoder_->encode(texts);
     }
+    plugin::Status emitEvent(const plugin::PluginEvent& event) override {
+        if (!events_) return plugin::HostServices::emitEvent(event);
+        if (event.type.empty() || event.resource_type.empty() ||
+            (event.workspace_id.empty() && event.user_id.empty())) {
+            return plugin::Error::badRequest(
+                "invalid_event", "an event needs a type, a resource type and a workspace or user");
+        }
+        storage::Event e;
+        e.type = event.type;
+        e.resource_type = event.resource_type;
+        e.resource_id = event.resource_id;
+        e.workspace_id = event.workspace_id;
+        e.user_id = event.user_id;
+        e.actor_id = event.actor_id;
+        e.payload = event.payload;
+        auto id = events_->append(e);
+        if (!id) return id.error();
+        return {};
+    }
     /// Set once at start-up, before any plugin loads.
     void setEventLog(storage::EventRepository* events) { events_ = events; }
     /// Set once at start-up, before any plugin loads (null: no encoder).
