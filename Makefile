@@ -28,7 +28,7 @@ endif
 ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
-.PHONY: deps configure build db db-stop model migrate admin run test format format-check \
+.PHONY: deps configure build db db-stop model migrate admin plugins env-file token run test format format-check \
   bench-http bench-encoder bench-ingest bench-workflows clean e2e-deps
 
 deps:
@@ -58,12 +58,28 @@ migrate: build db
 admin: migrate
 	@$(ADMIN) user ensure-admin --email $(ADMIN_EMAIL)
 
-run: admin model
-	@mkdir -p $(DOCINTEL_PLUGINS_DIR)
+# The plugins built in-tree go into the watched plugins folder, each copied only when it changed
+# and renamed into place, so a running server reloads it instead of reading a half-written file.
+plugins: build
+	@server/scripts/install-plugins.sh $(BUILD_DIR)/plugins $(DOCINTEL_PLUGINS_DIR)
+
+# The settings `make run` chose, for docintel-server and docintel-admin started by hand
+# (both read $(DOCINTEL_DATA_DIR)/docintel.env; the environment wins).
+env-file:
+	@server/scripts/write-env.sh $(VAR)/docintel.env
+
+# A fresh admin access token (12 h, all scopes) for the server `make run` started; prints the
+# token alone, so `TOKEN=$$(make -s token)` works.
+token: db
+	@test -x $(ADMIN) || { echo "run \`make run\` first" >&2; exit 1; }
+	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
+
+run: admin model plugins env-file
 	@echo "REST API:  $(DOCINTEL_BASE_URL)/api/v1   (OpenAPI: $(DOCINTEL_BASE_URL)/openapi.json)"
 	@echo "Health:    $(DOCINTEL_BASE_URL)/healthz  $(DOCINTEL_BASE_URL)/readyz"
-	@echo "Plugins:   drop .so files into $(DOCINTEL_PLUGINS_DIR)"
-	@echo "Admin access token ($(ADMIN_EMAIL), 12 h, all scopes):"
+	@echo "Plugins:   $(DOCINTEL_PLUGINS_DIR) ($$(ls $(DOCINTEL_PLUGINS_DIR) | tr '\n' ' ')); drop more .so files there"
+	@echo "Settings:  $(VAR)/docintel.env (read by docintel-server and docintel-admin)"
+	@echo "Admin access token ($(ADMIN_EMAIL), 12 h, all scopes; \`make token\` prints another):"
 	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
 	@exec $(SERVER)
 

@@ -328,6 +328,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) return usage();
     try {
+        Config::loadEnvFile();
         Config config;
         if (args[0] == "plugins") {
             config.plugins_dir = std::getenv("DOCINTEL_PLUGINS_DIR")

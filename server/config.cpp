@@ -80,7 +80,23 @@ void applyFile(Config& c, const std::string& path) {
 
 }  // namespace
 
+void Config::loadEnvFile() {
+    const std::string data_dir = env("DOCINTEL_DATA_DIR", "var");
+    std::ifstream in(data_dir + "/docintel.env");
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto eq = line.find('=');
+        if (line.rfind("DOCINTEL_", 0) != 0 || eq == std::string::npos) continue;
+        const std::string name = line.substr(0, eq);
+        if (name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos) {
+            continue;
+        }
+        ::setenv(name.c_str(), line.substr(eq + 1).c_str(), 0);
+    }
+}
+
 Config Config::fromEnvironment() {
+    loadEnvFile();
     Config c;
     if (const std::string file = env("DOCINTEL_CONFIG_FILE"); !file.empty()) applyFile(c, file);
     c.database_url = env("DOCINTEL_DATABASE_URL", c.database_url);

@@ -62,8 +62,14 @@ struct Config {
     // (DOCINTEL_SUMMARY_CACHE_MB, file key summary_cache_mb; 0 = off). docs/knowledge.md.
     int summary_cache_mb = 64;
 
-    /// Reads the file and DOCINTEL_* variables. Throws std::invalid_argument naming the bad
-    /// variable or file entry.
+    /// Sets each `DOCINTEL_*=value` line of `$DOCINTEL_DATA_DIR/docintel.env` (default
+    /// `var/docintel.env`, written by `make run`) that the environment does not set already, so
+    /// programs started by hand find the settings `make run` chose. A missing file is no error.
+    /// Call before any thread starts (it changes the environment).
+    static void loadEnvFile();
+
+    /// Reads the env file, the config file and DOCINTEL_* variables. Throws std::invalid_argument
+    /// naming the bad variable or file entry.
     static Config fromEnvironment();
 
     /// Fills base_url/mcp_url defaults once the bound port is known (`bound_mcp_port` > 0:

@@ -33,7 +33,7 @@ bool isUuid(std::string_view text) {
         const char c = text[i];
         if (i == 8 || i == 13 || i == 18 || i == 23) {
             if (c != '-') return false;
-        } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+        } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
             return false;
         }
     }

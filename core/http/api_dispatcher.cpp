@@ -2,14 +2,18 @@
 
 #include <Poco/URI.h>
 
+#include <cctype>
 #include <chrono>
 #include <exception>
+#include <optional>
 
 #include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
 #include "common/trace_context.h"
+#include "common/utf8.h"
 #include "http/error_mapper.h"
+#include "http/json_body.h"
 
 namespace docintel::http {
 namespace {
@@ -23,28 +27,45 @@ bool isLowerHex(const std::string& s) {
     return true;
 }
 
-std::string decode(const std::string& s) {
+/// Percent-decodes `s`; nullopt when the escapes are malformed or the result is not UTF-8.
+std::optional<std::string> decode(const std::string& s) {
     std::string out;
     try {
         Poco::URI::decode(s, out, true);
     } catch (const std::exception&) {
-        return s;
+        return std::nullopt;
     }
+    if (!common::isValidUtf8(out)) return std::nullopt;
     return out;
 }
 
-/// Query parameters (first value of a repeated name wins); a malformed query reads as empty.
-std::map<std::string, std::string> parseQuery(const std::string& query) {
+/// Query parameters (first value of a repeated name wins); nullopt when the query is not
+/// well-formed percent-encoded UTF-8.
+std::optional<std::map<std::string, std::string>> parseQuery(const std::string& query) {
     std::map<std::string, std::string> out;
     if (query.empty()) return out;
+    if (!decode(query)) return std::nullopt;
     try {
         for (auto& [name, value] : Poco::URI("/?" + query).getQueryParameters()) {
             out.emplace(std::move(name), std::move(value));
         }
     } catch (const std::exception&) {
-        out.clear();
+        return std::nullopt;
     }
     return out;
+}
+
+bool hasNul(const std::string& s) { return s.find('\0') != std::string::npos; }
+
+/// JSON routes read `application/json` (or a `+json` type), with any parameters.
+bool isJsonContentType(const std::map<std::string, std::string>& headers) {
+    auto it = headers.find("content-type");
+    if (it == headers.end()) return false;
+    std::string type = it->second.substr(0, it->second.find(';'));
+    while (!type.empty() && type.back() == ' ') type.pop_back();
+    for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return type == "application/json" || (type.rfind("application/", 0) == 0 && type.size() > 5 &&
+                                          type.compare(type.size() - 5, 5, "+json") == 0);
 }
 
 std::string bearerToken(const std::map<std::string, std::string>& headers) {
@@ -66,6 +87,10 @@ void validateQuery(const Route& route, std::map<std::string, std::string>& query
         const nlohmann::json loc = {"query", param.name};
         if (it == query.end()) {
             if (param.required) issues.push_back({loc, "Field required", "missing"});
+            continue;
+        }
+        if (hasNul(it->second)) {
+            issues.push_back({loc, "String should not contain the NUL character", "string_nul"});
             continue;
         }
         if (param.type == "integer") {
@@ -169,6 +194,13 @@ plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::str
     const auto fail = [&](const plugin::Error& e) {
         return errorResponse(e, trace_id, options_.resource_metadata_url);
     };
+    if (!common::isValidUtf8(raw.path) || !decode(raw.path)) {
+        return fail({"invalid_encoding", "the request path is not percent-encoded UTF-8", 400});
+    }
+    auto query = parseQuery(raw.query);
+    if (!query) {
+        return fail({"invalid_encoding", "the query string is not percent-encoded UTF-8", 400});
+    }
     const RouteMatch match = router_.match(raw.method, raw.path);
     if (!match.route) {
         if (match.path_exists) {
@@ -226,13 +258,16 @@ plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::str
 
     std::vector<ValidationIssue> issues;
     for (const auto& [name, value] : match.path_params) {
-        const std::string decoded = decode(value);
+        const std::string decoded = decode(value).value_or(std::string());
         if (endsWith(name, "_id") && !common::isUuid(decoded)) {
             issues.push_back({{"path", name}, "Input should be a valid UUID", "uuid_parsing"});
+        } else if (hasNul(decoded)) {
+            issues.push_back(
+                {{"path", name}, "String should not contain the NUL character", "string_nul"});
         }
         request.path_params[name] = decoded;
     }
-    request.query = parseQuery(raw.query);
+    request.query = std::move(*query);
     validateQuery(route, request.query, issues);
     if (auto ws = raw.headers.find(kWorkspaceHeader); ws != raw.headers.end()) {
         if (!ws->second.empty() && ws->second != "personal") {
@@ -250,15 +285,15 @@ plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::str
         if (raw.body.empty()) {
             issues.push_back({{"body"}, "Field required", "missing"});
             body_ok = false;
+        } else if (!isJsonContentType(raw.headers)) {
+            auto r = fail({"unsupported_media_type", "the body must be application/json", 415});
+            r.headers.insert(r.headers.end(), rate_headers.begin(), rate_headers.end());
+            return r;
+        } else if (auto body = parseJsonBody(raw.body, options_.json_limits,
+                                             nlohmann::json::array({"body"}), issues)) {
+            request.body = std::move(*body);
         } else {
-            try {
-                request.body = nlohmann::json::parse(raw.body);
-            } catch (const nlohmann::json::parse_error& e) {
-                issues.push_back({{"body", static_cast<long long>(e.byte)},
-                                  "JSON decode error",
-                                  "json_invalid"});
-                body_ok = false;
-            }
+            body_ok = false;
         }
         if (body_ok) {
             auto body_issues = schemas_.validate(route.def.request_schema, request.body, {"body"});

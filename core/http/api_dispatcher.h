@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "http/json_body.h"
 #include "http/rate_limiter.h"
 #include "http/router.h"
 #include "http/schema_validator.h"
@@ -32,10 +33,13 @@ struct DispatcherOptions {
     std::string resource_metadata_url;  ///< for WWW-Authenticate on 401/403
     int rate_limit_per_window = 1200;
     int rate_limit_window_seconds = 60;
+    JsonBodyLimits json_limits;  ///< what a JSON body may cost before it is built
 };
 
-/// The REST request path: route → trace id → authentication → scopes → rate limit →
-/// validation of path, query, header and body → handler → error mapping. Transport-free so it
+/// The REST request path: trace id → encoding of path and query (400 unless percent-encoded
+/// UTF-8) → route → authentication → scopes → rate limit → validation of path, query, header
+/// and body (415 unless JSON; parseJsonBody's limits) → handler → error mapping. It is the one
+/// place that decodes and bounds a request for every route, plugins' included. Transport-free so it
 /// runs the same under Poco and in tests. Every response carries `X-Trace-Id`.
 ///
 /// Thread-safe; holds references to the router, schemas and authenticator, which must outlive

@@ -89,9 +89,12 @@ class RequestHandler final : public Poco::Net::HTTPRequestHandler {
             });
             return;
         }
-        const std::string body = out.raw_body.empty() && out.content_type == "application/json"
-                                     ? out.body.dump()
-                                     : out.raw_body;
+        // Invalid UTF-8 in a response (a document's bytes, an echoed value) is replaced, never
+        // an exception after the status line.
+        const std::string body =
+            out.raw_body.empty() && out.content_type == "application/json"
+                ? out.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                : out.raw_body;
         resp.setContentType(out.content_type);
         resp.setContentLength64(static_cast<std::int64_t>(body.size()));
         resp.send().write(body.data(), static_cast<std::streamsize>(body.size()));

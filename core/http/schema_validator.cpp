@@ -1,9 +1,19 @@
 #include "http/schema_validator.h"
 
+#include <re2/re2.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
 #include <mutex>
-#include <regex>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <unordered_map>
+
+#include "common/id.h"
 
 namespace docintel::schemas {
 const std::map<std::string_view, std::string_view>& embeddedFiles();
@@ -29,10 +39,15 @@ std::string refName(const std::string& ref) {
 bool matchesType(const std::string& type, const nlohmann::json& v) {
     if (type == "string") return v.is_string();
     if (type == "integer") {
+        if (v.is_number_unsigned()) {
+            return v.get<std::uint64_t>() <=
+                   static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        }
         if (v.is_number_integer()) return true;
         if (v.is_number_float()) {
+            // Whole numbers within int64 only (2^63 itself is out: the cast would be undefined).
             const double d = v.get<double>();
-            return d == static_cast<double>(static_cast<long long>(d));
+            return d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d);
         }
         return false;
     }
@@ -68,10 +83,121 @@ std::size_t utf8Length(const std::string& s) {
     return n;
 }
 
-bool isRfc3339DateTime(const std::string& s) {
-    static const std::regex kPattern(
-        R"(^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$)");
-    return std::regex_match(s, kPattern);
+bool digits(std::string_view s, std::size_t at, std::size_t n) {
+    if (at + n > s.size()) return false;
+    for (std::size_t i = at; i < at + n; ++i) {
+        if (s[i] < '0' || s[i] > '9') return false;
+    }
+    return true;
+}
+
+int number(std::string_view s, std::size_t at, std::size_t n) {
+    int v = 0;
+    for (std::size_t i = at; i < at + n; ++i) v = v * 10 + (s[i] - '0');
+    return v;
+}
+
+/// `YYYY-MM-DD` with a real month and day; one pass, no regular expression.
+bool isDate(std::string_view s) {
+    if (s.size() != 10 || !digits(s, 0, 4) || s[4] != '-' || !digits(s, 5, 2) || s[7] != '-' ||
+        !digits(s, 8, 2)) {
+        return false;
+    }
+    const int month = number(s, 5, 2);
+    const int day = number(s, 8, 2);
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+/// RFC 3339 date-time, read left to right in one pass: date, `T`/`t`/space, hh:mm, optional
+/// :ss and fraction, optional `Z` or ±hh[:]mm.
+bool isRfc3339DateTime(std::string_view s) {
+    if (s.size() < 16 || !isDate(s.substr(0, 10))) return false;
+    if (s[10] != 'T' && s[10] != 't' && s[10] != ' ') return false;
+    if (!digits(s, 11, 2) || s[13] != ':' || !digits(s, 14, 2)) return false;
+    if (number(s, 11, 2) > 23 || number(s, 14, 2) > 59) return false;
+    std::size_t i = 16;
+    if (i < s.size() && s[i] == ':') {
+        if (!digits(s, i + 1, 2) || number(s, i + 1, 2) > 60) return false;
+        i += 3;
+        if (i < s.size() && s[i] == '.') {
+            const std::size_t start = ++i;
+            while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+            if (i == start) return false;
+        }
+    }
+    if (i == s.size()) return true;
+    if ((s[i] == 'Z' || s[i] == 'z') && i + 1 == s.size()) return true;
+    if (s[i] != '+' && s[i] != '-') return false;
+    if (!digits(s, i + 1, 2)) return false;
+    i += 3;
+    if (i < s.size() && s[i] == ':') ++i;
+    return digits(s, i, 2) && i + 2 == s.size();
+}
+
+/// `local@domain.tld`-shaped, one pass: no spaces or controls, one `@`, a dot in the domain.
+bool isEmail(std::string_view s) {
+    const auto at = s.find('@');
+    if (at == 0 || at == std::string_view::npos || s.find('@', at + 1) != std::string_view::npos) {
+        return false;
+    }
+    for (const char c : s) {
+        if (static_cast<unsigned char>(c) <= ' ') return false;
+    }
+    const auto domain = s.substr(at + 1);
+    const auto dot = domain.find('.');
+    return dot != std::string_view::npos && dot > 0 && dot + 1 < domain.size();
+}
+
+/// An absolute URI: scheme (letter, then letters, digits, `+-.`) and `:`, no spaces.
+bool isUri(std::string_view s) {
+    const auto colon = s.find(':');
+    if (colon == 0 || colon == std::string_view::npos) return false;
+    if (!std::isalpha(static_cast<unsigned char>(s[0]))) return false;
+    for (std::size_t i = 1; i < colon; ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return false;
+    }
+    for (const char c : s) {
+        if (static_cast<unsigned char>(c) <= ' ') return false;
+    }
+    return true;
+}
+
+/// The issue for a string that fails `format`, or nullopt (unknown formats pass, as in JSON
+/// Schema). Every check is one linear pass.
+std::optional<ValidationIssue> formatIssue(const std::string& format, std::string_view s,
+                                           const nlohmann::json& loc) {
+    if (format == "date-time" && !isRfc3339DateTime(s)) {
+        return ValidationIssue{loc, "Input should be a valid datetime", "datetime_parsing"};
+    }
+    if (format == "date" && !isDate(s)) {
+        return ValidationIssue{loc, "Input should be a valid date", "date_parsing"};
+    }
+    if (format == "uuid" && !common::isUuid(s)) {
+        return ValidationIssue{loc, "Input should be a valid UUID", "uuid_parsing"};
+    }
+    if (format == "email" && !isEmail(s)) {
+        return ValidationIssue{loc, "value is not a valid email address", "value_error"};
+    }
+    if (format == "uri" && !isUri(s)) {
+        return ValidationIssue{loc, "Input should be a valid URL", "url_parsing"};
+    }
+    return std::nullopt;
+}
+
+/// The compiled form of a schema `pattern`, by RE2 (linear time, no recursion a long string
+/// could overflow); compiled once per pattern. nullptr for a pattern RE2 cannot read.
+const RE2* compiledPattern(const std::string& pattern) {
+    static std::mutex mutex;  // guards cache
+    static std::unordered_map<std::string, std::unique_ptr<RE2>> cache;
+    std::lock_guard lock(mutex);
+    auto& slot = cache[pattern];
+    if (!slot) {
+        RE2::Options options;
+        options.set_log_errors(false);
+        slot = std::make_unique<RE2>(pattern, options);
+    }
+    return slot->ok() ? slot.get() : nullptr;
 }
 
 std::string enumMessage(const nlohmann::json& options) {
@@ -208,16 +334,19 @@ void SchemaRegistry::validateNode(const nlohmann::json& raw_schema, nlohmann::js
                  "string_too_long"});
         }
         if (auto p = schema.find("pattern"); p != schema.end()) {
-            const std::regex re(p->get<std::string>(), std::regex::ECMAScript);
-            if (!std::regex_search(s, re)) {
-                issues.push_back({loc,
-                                  "String should match pattern '" + p->get<std::string>() + "'",
+            const std::string& pattern = p->get_ref<const std::string&>();
+            const RE2* re = compiledPattern(pattern);
+            if (re == nullptr)
+                throw std::runtime_error("schema pattern RE2 cannot read: " + pattern);
+            if (!RE2::PartialMatch(s, *re)) {
+                issues.push_back({loc, "String should match pattern '" + pattern + "'",
                                   "string_pattern_mismatch"});
             }
         }
-        if (auto f = schema.find("format");
-            f != schema.end() && *f == "date-time" && !isRfc3339DateTime(s)) {
-            issues.push_back({loc, "Input should be a valid datetime", "datetime_parsing"});
+        if (auto f = schema.find("format"); f != schema.end() && f->is_string()) {
+            if (auto issue = formatIssue(f->get<std::string>(), s, loc)) {
+                issues.push_back(std::move(*issue));
+            }
         }
     }
 

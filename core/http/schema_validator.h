@@ -23,9 +23,12 @@ struct ValidationIssue {
 ///
 /// Supports the JSON Schema subset our schemas use (type incl. nullable unions, properties,
 /// required, default, minLength/maxLength, minimum/maximum/exclusiveMinimum, enum, pattern,
-/// format date-time, items, minItems/maxItems, additionalProperties (a schema, or false), and
+/// formats date-time/date/uuid/email/uri, items, minItems/maxItems, additionalProperties (a schema,
+/// or false), and
 /// `$ref` to another registered schema by file name). Errors carry pydantic v2 error types so
 /// clients written against the original service read them unchanged (docs/decisions/0001).
+/// Every check is linear in the input: patterns run on RE2, formats on one-pass parsers, so no
+/// client string can drive a recursion (issue 21).
 ///
 /// Thread-safe: schemas may be added (plugins) while requests validate.
 class SchemaRegistry {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <regex>
 
+#include "common/utf8.h"
 #include "ingest/text_util.h"
 
 namespace docintel::ingest {
@@ -33,7 +34,8 @@ std::string decodeHtml(const std::string& bytes, const std::string& declared) {
         if (cs == "iso-8859-1" || cs == "latin1" || cs == "us-ascii" || cs == "ascii") {
             charset = "windows-1252";
         }
-        if ((cs == "utf-8" || cs == "utf8") && !isValidUtf8(bytes)) charset = "windows-1252";
+        if ((cs == "utf-8" || cs == "utf8") && !common::isValidUtf8(bytes))
+            charset = "windows-1252";
         return toUtf8(bytes, charset);
     }
     return decodeText(bytes);

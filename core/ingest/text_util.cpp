@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 
+#include "common/utf8.h"
 #include "ingest/parser.h"
 
 namespace docintel::ingest {
@@ -22,36 +23,11 @@ plugin::Result<std::string> readFileBounded(const std::string& path, std::size_t
     return data;
 }
 
-bool isValidUtf8(const std::string& s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        auto c = static_cast<unsigned char>(s[i]);
-        std::size_t n = 0;
-        if (c < 0x80) {
-            n = 0;
-        } else if (c >= 0xC2 && c <= 0xDF) {
-            n = 1;
-        } else if ((c >> 4) == 0xE) {
-            n = 2;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 3;
-        } else {
-            return false;
-        }
-        if (i + n >= s.size() && n > 0) return false;
-        for (std::size_t k = 1; k <= n; ++k) {
-            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-        }
-        i += n + 1;
-    }
-    return true;
-}
-
 std::string toUtf8(const std::string& bytes, const std::string& charset) {
     if (bytes.empty()) return {};
     std::string cs = toLower(charset);
     if ((cs == "utf-8" || cs == "utf8" || cs == "us-ascii" || cs == "ascii") &&
-        isValidUtf8(bytes)) {
+        common::isValidUtf8(bytes)) {
         return bytes;
     }
     UErrorCode status = U_ZERO_ERROR;
@@ -79,7 +55,7 @@ std::string decodeText(const std::string& bytes) {
     if (bytes.size() >= 3 && starts("\xEF\xBB\xBF", 3)) return decodeText(bytes.substr(3));
     if (bytes.size() >= 2 && starts("\xFF\xFE", 2)) return toUtf8(bytes.substr(2), "UTF-16LE");
     if (bytes.size() >= 2 && starts("\xFE\xFF", 2)) return toUtf8(bytes.substr(2), "UTF-16BE");
-    if (isValidUtf8(bytes)) return bytes;
+    if (common::isValidUtf8(bytes)) return bytes;
     return toUtf8(bytes, "windows-1252");
 }
 

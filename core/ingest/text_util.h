@@ -16,7 +16,6 @@ inline constexpr std::size_t kMaxInMemoryBytes = std::size_t{256} * 1024 * 1024;
 plugin::Result<std::string> readFileBounded(const std::string& path,
                                             std::size_t max_bytes = kMaxInMemoryBytes);
 
-bool isValidUtf8(const std::string& bytes);
 /// Converts `bytes` in `charset` (any ICU converter name) to UTF-8; invalid sequences become
 /// U+FFFD. An unknown charset is read as windows-1252.
 std::string toUtf8(const std::string& bytes, const std::string& charset);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "common/utf8.h"
 #include "ingest/text_util.h"
 #include "ingest/zip_reader.h"
 
@@ -103,7 +104,7 @@ bool looksLikeText(const std::string& head) {
     if (head.find('\0') != std::string::npos) return false;
     // A multi-byte sequence may be cut at the end of the sniffed head.
     std::string trimmed = head.size() > 4 ? head.substr(0, head.size() - 4) : head;
-    if (isValidUtf8(trimmed)) return true;
+    if (common::isValidUtf8(trimmed)) return true;
     auto control = std::count_if(head.begin(), head.end(), [](char c) {
         auto u = static_cast<unsigned char>(c);
         return u < 0x20 && u != '\n' && u != '\r' && u != '\t' && u != '\f';

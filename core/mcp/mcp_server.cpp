@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "http/json_body.h"
 #include "mcp/mcp_exchange.h"
 #include "mcp/mcp_test_profile.h"
 #include "mcp/mcp_vertical_tools.h"
@@ -232,12 +233,14 @@ plugin::HttpResponse McpServer::post(const http::RawRequest& r, Exchange& x) {
     }
     x.accepts_sse = true;
 
-    json message;
-    try {
-        message = json::parse(r.body);
-    } catch (const json::parse_error&) {
-        return x.error(400, rpc::kParseError, "parse error: the body is not JSON");
+    std::vector<http::ValidationIssue> issues;
+    auto parsed = http::parseJsonBody(r.body, {}, json::array(), issues);
+    if (!parsed) {
+        return x.error(400, rpc::kParseError,
+                       "parse error: " + (issues.empty() ? std::string("the body is not JSON")
+                                                         : issues.front().msg));
     }
+    json message = std::move(*parsed);
     if (message.is_array()) {
         return x.error(400, rpc::kInvalidRequest, "batches are not supported; send one message");
     }

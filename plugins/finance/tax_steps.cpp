@@ -3,12 +3,24 @@
 #include <cmath>
 #include <map>
 #include <regex>
+#include <string_view>
 
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
+#include "shared/field_extractor.h"
+
+namespace docintel::finance_files {
+const std::map<std::string_view, std::string_view>& embeddedFiles();
+}
 
 namespace docintel::finance {
 namespace {
+
+/// The field descriptors of the vertical's workflow `workflow` (its definition's `fields`).
+const nlohmann::json& typedFieldsOf(const std::string& workflow) {
+    static const auto all = plugins::workflowFields(finance_files::embeddedFiles());
+    return plugins::fieldsFor(all, workflow);
+}
 
 using plugin::Result;
 using plugin::StepInput;
@@ -90,10 +102,25 @@ Result<nlohmann::json> classifyForms(plugin::HostServices& host, const StepInput
                                             static_cast<std::size_t>(it->length(0))),
                                  0.9);
         }
-        forms.push_back({{"document_id", doc.document_id},
-                         {"form_type", kind_field},
-                         {"payer", payer_field},
-                         {"amounts", amounts}});
+        nlohmann::json form = {{"document_id", doc.document_id},
+                               {"form_type", kind_field},
+                               {"payer", payer_field},
+                               {"amounts", amounts}};
+        // The typed fields of this form type read its payer and box amounts by their labels'
+        // meaning, in any layout; the box rule above adds evidence. A form is one document, so
+        // every unit of that document is a candidate.
+        const std::string prefix = "forms." + kind + ".";
+        const auto units = plugins::fieldUnits(doc);
+        std::map<std::string, nlohmann::json> typed_fields;
+        for (const auto& spec : plugins::fieldSpecs(typedFieldsOf(in.workflow), prefix)) {
+            auto f = plugins::extractField(spec, doc, units, {});
+            if (f["value"].is_string() && spec.type == "money") {
+                f["value"] = money(f["value"].get<std::string>());  // a box holds a number
+            }
+            if (!f["value"].is_null()) typed_fields[spec.path.substr(prefix.size())] = f;
+        }
+        plugins::mergeTypedFields(form, typed_fields);
+        forms.push_back(std::move(form));
     }
     return nlohmann::json{{"forms", forms}};
 }

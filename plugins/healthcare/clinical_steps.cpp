@@ -1,13 +1,26 @@
 #include "clinical_steps.h"
 
 #include <cmath>
+#include <map>
 #include <regex>
+#include <string_view>
 
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
+#include "shared/field_extractor.h"
+
+namespace docintel::healthcare_files {
+const std::map<std::string_view, std::string_view>& embeddedFiles();
+}
 
 namespace docintel::healthcare {
 namespace {
+
+/// The field descriptors of the vertical's workflow `workflow` (its definition's `fields`).
+const nlohmann::json& typedFieldsOf(const std::string& workflow) {
+    static const auto all = plugins::workflowFields(healthcare_files::embeddedFiles());
+    return plugins::fieldsFor(all, workflow);
+}
 
 using plugin::Result;
 using plugin::StepInput;
@@ -225,10 +238,16 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
             }
         }
     }
-    return nlohmann::json{{"patient", patient},     {"visit", visit},
-                          {"problems", problems},   {"medications", medications},
-                          {"allergies", allergies}, {"vitals", vitals},
-                          {"labs", labs},           {"preventive_care", preventive}};
+    nlohmann::json out{{"patient", patient},     {"visit", visit},
+                       {"problems", problems},   {"medications", medications},
+                       {"allergies", allergies}, {"vitals", vitals},
+                       {"labs", labs},           {"preventive_care", preventive}};
+    // The typed fields find the patient's identity by meaning in any layout.
+    auto typed_fields =
+        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "patient.");
+    if (!typed_fields) return typed_fields.error();
+    plugins::mergeTypedFields(out, *typed_fields);
+    return out;
 }
 
 std::string lower(std::string s) { return plugins::lowerCase(std::move(s)); }

@@ -1,11 +1,24 @@
 #include "prior_auth_steps.h"
 
+#include <map>
 #include <regex>
+#include <string_view>
 
 #include "shared/evidence.h"
+#include "shared/field_extractor.h"
+
+namespace docintel::healthcare_files {
+const std::map<std::string_view, std::string_view>& embeddedFiles();
+}
 
 namespace docintel::healthcare {
 namespace {
+
+/// The field descriptors of the vertical's workflow `workflow` (its definition's `fields`).
+const nlohmann::json& typedFieldsOf(const std::string& workflow) {
+    static const auto all = plugins::workflowFields(healthcare_files::embeddedFiles());
+    return plugins::fieldsFor(all, workflow);
+}
 
 using plugin::Passage;
 using plugin::Result;
@@ -112,7 +125,7 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
                       return nlohmann::json(std::regex_search(v, fast) ? "expedited" : "standard");
                   })
             : field("standard", nullptr, 0.5);
-    return nlohmann::json{
+    nlohmann::json out{
         {"patient",
          {{"name", labeledField(name)},
           {"date_of_birth", labeledField(dob, date)},
@@ -129,6 +142,12 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
                     : field(nlohmann::json::array(), nullptr, 0)},
           {"planned_date", labeledField(planned, date)}}},
         {"urgency", urgency_field}};
+    // The typed fields find the request's terms by meaning in any layout; the labels above add
+    // evidence.
+    auto typed_fields = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "");
+    if (!typed_fields) return typed_fields.error();
+    plugins::mergeTypedFields(out, *typed_fields);
+    return out;
 }
 
 Result<nlohmann::json> extractPolicy(plugin::HostServices& host, const StepInput& in) {

@@ -2,12 +2,24 @@
 
 #include <map>
 #include <regex>
+#include <string_view>
 
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
+#include "shared/field_extractor.h"
+
+namespace docintel::lease_files {
+const std::map<std::string_view, std::string_view>& embeddedFiles();
+}
 
 namespace docintel::lease {
 namespace {
+
+/// The field descriptors of the vertical's workflow `workflow` (its definition's `fields`).
+const nlohmann::json& typedFieldsOf(const std::string& workflow) {
+    static const auto all = plugins::workflowFields(lease_files::embeddedFiles());
+    return plugins::fieldsFor(all, workflow);
+}
 
 using plugin::Result;
 using plugin::StepInput;
@@ -160,7 +172,13 @@ nlohmann::json keyTerms(const DocText& doc) {
 Result<nlohmann::json> abstractStep(plugin::HostServices& host, const StepInput& in) {
     auto doc = load(host, in, "primary");
     if (!doc) return doc.error();
-    return nlohmann::json{{"abstract", keyTerms(*doc)}};
+    // The typed fields find every term by meaning; the clause rules add evidence.
+    auto typed_fields =
+        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "abstract.");
+    if (!typed_fields) return typed_fields.error();
+    nlohmann::json out{{"abstract", keyTerms(*doc)}};
+    plugins::mergeTypedFields(out, *typed_fields);
+    return out;
 }
 
 nlohmann::json dated(const std::string& date, const std::string& event, nlohmann::json source,

@@ -4,12 +4,24 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <string_view>
 
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
+#include "shared/field_extractor.h"
+
+namespace docintel::talent_files {
+const std::map<std::string_view, std::string_view>& embeddedFiles();
+}
 
 namespace docintel::talent {
 namespace {
+
+/// The field descriptors of the vertical's workflow `workflow` (its definition's `fields`).
+const nlohmann::json& typedFieldsOf(const std::string& workflow) {
+    static const auto all = plugins::workflowFields(talent_files::embeddedFiles());
+    return plugins::fieldsFor(all, workflow);
+}
 
 using plugin::Result;
 using plugin::StepInput;
@@ -327,7 +339,23 @@ Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) 
         candidate["employee_id"] = employee_id;
         candidate["latest_performance_review"] = performance;
     }
-    return nlohmann::json{{"candidate", candidate}, {"skills", skills}};
+    nlohmann::json out{{"candidate", candidate}, {"skills", skills}};
+    // The typed fields find the candidate's contact and experience by meaning in any layout.
+    auto typed_fields =
+        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "candidate.");
+    if (!typed_fields) return typed_fields.error();
+    plugins::mergeTypedFields(out, *typed_fields);
+    // Years of experience are a whole number of years in this packet ("8 years" → 8).
+    auto& years_field = out["candidate"]["years_experience"];
+    if (years_field["value"].is_string()) {
+        static const std::regex whole(R"(^(\d+) years$)");
+        std::smatch m;
+        const std::string v = years_field["value"].get<std::string>();
+        years_field["value"] =
+            std::regex_match(v, m, whole) ? nlohmann::json(std::stoi(m[1].str())) : nullptr;
+        if (years_field["value"].is_null()) years_field = plugins::missingField();
+    }
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------

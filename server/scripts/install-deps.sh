@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config clang-format clang-tidy
   libpoco-dev libpqxx-dev nlohmann-json3-dev libvalijson-dev libssl-dev
   libgtest-dev libgmock-dev libopenblas-dev
-  libpoppler-cpp-dev libtesseract-dev tesseract-ocr-eng libgumbo-dev libicu-dev libleptonica-dev libxapian-dev
+  libre2-dev libpoppler-cpp-dev libtesseract-dev tesseract-ocr-eng libgumbo-dev libicu-dev libleptonica-dev libxapian-dev
   postgresql-15 postgresql-client-15
   wrk curl python3
   nodejs python3-venv chromium

@@ -209,15 +209,14 @@ void TestServer::revoke(const std::string& jti) {
 namespace {
 
 Response send(int port, const std::string& method, const std::string& path, const std::string& body,
-              const std::string& token, const std::map<std::string, std::string>& headers,
-              bool force_json_content_type) {
+              const std::string& token, const std::map<std::string, std::string>& headers) {
     Poco::Net::HTTPClientSession session("127.0.0.1", static_cast<Poco::UInt16>(port));
     session.setTimeout(Poco::Timespan(30, 0));
     Poco::Net::HTTPRequest req(method, path, Poco::Net::HTTPMessage::HTTP_1_1);
     if (!token.empty()) req.set("Authorization", "Bearer " + token);
     for (const auto& [k, v] : headers) req.set(k, v);
     if (!body.empty() || method == "POST" || method == "PUT" || method == "PATCH") {
-        if (force_json_content_type || !headers.count("Content-Type")) {
+        if (!headers.count("Content-Type")) {
             req.setContentType("application/json");
         }
         req.setContentLength(static_cast<std::streamsize>(body.size()));
@@ -243,13 +242,13 @@ Response httpRequest(int port, const std::string& method, const std::string& pat
 Response TestServer::request(const std::string& method, const std::string& path,
                              const std::string& body, const std::string& token,
                              const std::map<std::string, std::string>& headers) const {
-    return send(port(), method, path, body, token, headers, true);
+    return send(port(), method, path, body, token, headers);
 }
 
 Response TestServer::mcpRequest(const std::string& method, const std::string& path,
                                 const std::string& body, const std::string& token,
                                 const std::map<std::string, std::string>& headers) const {
-    return send(mcpPort(), method, path, body, token, headers, false);
+    return send(mcpPort(), method, path, body, token, headers);
 }
 
 Response TestServer::putObject(const std::string& url, const std::string& bytes,

@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "http/error_mapper.h"
+#include "http/json_body.h"
 
 namespace docintel::auth::oauth {
 namespace {
@@ -304,12 +305,12 @@ plugin::HttpResponse OAuthServer::registerRequest(const http::RawRequest& r) {
         resp.headers.emplace_back("Retry-After", "60");
         return resp;
     }
-    nlohmann::json body;
-    try {
-        body = nlohmann::json::parse(r.body);
-    } catch (const nlohmann::json::exception&) {
+    std::vector<http::ValidationIssue> issues;
+    auto parsed = http::parseJsonBody(r.body, {}, nlohmann::json::array(), issues);
+    if (!parsed) {
         return oauthErrorResponse({"invalid_client_metadata", "the body must be JSON", 400});
     }
+    nlohmann::json body = std::move(*parsed);
     auto result = clients_.registerClient(body);
     if (!result) return oauthErrorResponse(result.error());
     common::log(common::LogLevel::kInfo, "oauth_client_registered",
@@ -365,11 +366,12 @@ plugin::HttpResponse OAuthServer::adminRequest(const http::RawRequest& r,
 
     nlohmann::json body = nlohmann::json::object();
     if (!r.body.empty()) {
-        try {
-            body = nlohmann::json::parse(r.body);
-        } catch (const nlohmann::json::exception&) {
+        std::vector<http::ValidationIssue> issues;
+        auto parsed = http::parseJsonBody(r.body, {}, nlohmann::json::array(), issues);
+        if (!parsed) {
             return fail(plugin::Error::badRequest("invalid_request", "the body must be JSON"));
         }
+        body = std::move(*parsed);
     }
     const std::string actor = principal->user_id;
     const auto seg = pathSegments(r.path, "/admin/api/");

@@ -39,6 +39,23 @@ TEST_F(ConfigTest, EnvironmentOverridesTheFile) {
     EXPECT_EQ(c.plugins_dir, "/srv/di/plugins");
 }
 
+TEST_F(ConfigTest, TheEnvFileOfTheDataFolderFillsWhatTheEnvironmentLeavesUnset) {
+    const auto dir = std::filesystem::temp_directory_path() / common::newUuid();
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "docintel.env")
+        << "# written by make\nDOCINTEL_DATABASE_URL=postgresql://u@h:5/db?x=1\n"
+           "DOCINTEL_PORT=9300\nDOCINTEL_PLUGINS_DIR=/srv/plugins\nNOT_OURS=1\nDOCINTEL_bad=1\n";
+    ::setenv("DOCINTEL_DATA_DIR", dir.c_str(), 1);
+    ::setenv("DOCINTEL_PORT", "9400", 1);
+    const auto c = Config::fromEnvironment();
+    EXPECT_EQ(c.database_url, "postgresql://u@h:5/db?x=1");
+    EXPECT_EQ(c.port, 9400);
+    EXPECT_EQ(c.plugins_dir, "/srv/plugins");
+    EXPECT_EQ(std::getenv("NOT_OURS"), nullptr);
+    EXPECT_EQ(std::getenv("DOCINTEL_bad"), nullptr);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_F(ConfigTest, BadValuesFailFastNamingTheEntry) {
     writeFile(R"({"database_url": "postgresql://a@h/db", "port": 70000})");
     try {

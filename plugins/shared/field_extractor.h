@@ -1,0 +1,491 @@
+#pragma once
+
+// The typed field extractor (docs/decisions/0064): each field a workflow describes by meaning
+// and value type (`fields` of its definition) is read from the passages that retrieval finds
+// for its meaning words in the run's documents. In each candidate unit (a line or sentence,
+// with its heading) a value of the field's type is looked for; the unit's score is how well it
+// states the meaning (a phrase in the unit, more as a label "Phrase: value", less in its
+// heading) and how near the value sits after the phrase. The best unit gives the value, its
+// citation (page, chunk) and a confidence. Layout rules of a plugin may add evidence but are
+// never required. Header-only; thread-safe (no state).
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shared/doc_text.h"
+#include "shared/field_units.h"
+#include "shared/typed_values.h"
+
+namespace docintel::plugins {
+
+/// One `fields` entry of a workflow definition (schemas/workflows/workflow.schema.json).
+struct FieldSpec {
+    std::string path;
+    std::string type;
+    std::vector<std::string> meaning;  ///< lower case, most specific first
+    std::string role = "primary";
+    std::string code;
+    bool list = false;
+    std::vector<std::pair<std::string, std::vector<std::string>>> values;
+    std::vector<std::string> roles;
+    std::vector<std::string> avoid;
+};
+
+inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
+                                         const std::string& prefix = "") {
+    std::vector<FieldSpec> out;
+    if (!fields.is_array()) return out;
+    auto strings = [](const nlohmann::json& a) {
+        std::vector<std::string> v;
+        if (a.is_array()) {
+            for (const auto& s : a) {
+                if (s.is_string()) v.push_back(typed::lower(s.get<std::string>()));
+            }
+        }
+        return v;
+    };
+    for (const auto& f : fields) {
+        FieldSpec s;
+        s.path = f.value("path", "");
+        if (s.path.rfind(prefix, 0) != 0) continue;
+        s.type = f.value("type", "text");
+        s.meaning = strings(f.value("meaning", nlohmann::json::array()));
+        s.role = f.value("role", "primary");
+        s.code = f.value("code", "id");
+        s.list = f.value("list", false);
+        const nlohmann::json values = f.value("values", nlohmann::json::object());
+        for (const auto& [k, v] : values.items()) {
+            auto words = strings(v);
+            if (words.empty()) words.push_back(k);
+            s.values.emplace_back(k, words);
+        }
+        s.roles = strings(f.value("roles", nlohmann::json::array()));
+        s.avoid = strings(f.value("avoid", nlohmann::json::array()));
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+/// Where a meaning phrase was found in a unit: [pos, end) and its weight.
+struct MeaningHit {
+    double weight = 0;
+    std::size_t pos = 0;
+    std::size_t end = 0;
+    bool label = false;  ///< "Phrase: value"
+    bool in_heading = false;
+    bool defines = false;  ///< the phrase is a defined term in brackets after its value
+};
+
+/// `phrase` at a word start in `lower_text` (a trailing "s" allowed), from `from`.
+inline std::size_t findPhrase(const std::string& lower_text, const std::string& phrase,
+                              std::size_t from = 0) {
+    for (std::size_t at = lower_text.find(phrase, from); at != std::string::npos;
+         at = lower_text.find(phrase, at + 1)) {
+        const bool start = at == 0 || !std::isalnum(static_cast<unsigned char>(lower_text[at - 1]));
+        std::size_t end = at + phrase.size();
+        if (end < lower_text.size() && lower_text[end] == 's') ++end;
+        const bool stop =
+            end >= lower_text.size() || !std::isalnum(static_cast<unsigned char>(lower_text[end]));
+        if (start && stop) return at;
+    }
+    return std::string::npos;
+}
+
+/// Every meaning hit of `spec` in a unit (each phrase's first place in the text), or one hit in
+/// its heading when the text has none.
+inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUnit& unit) {
+    std::vector<MeaningHit> out;
+    MeaningHit heading_hit;
+    const std::string text = typed::lower(unit.text);
+    const std::string heading = typed::lower(unit.heading);
+    for (std::size_t i = 0; i < spec.meaning.size(); ++i) {
+        const std::string& p = spec.meaning[i];
+        const double words = static_cast<double>(std::count(p.begin(), p.end(), ' ') + 1);
+        const double w =
+            1.0 + 0.25 * (words - 1) +
+            0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
+        if (const auto at = findPhrase(text, p); at != std::string::npos) {
+            std::size_t end = at + p.size();
+            if (end < text.size() && text[end] == 's') ++end;
+            std::size_t k = end;
+            while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
+            const bool label = k < text.size() && (text[k] == ':' || text[k] == '-' ||
+                                                   text.compare(k, 3, "\xE2\x80\x94") == 0);
+            MeaningHit hit{w + (label ? 0.6 : 0.0), at, label ? k + 1 : end, label, false};
+            // A defined term ("... April 1, 2025 (the "Commencement Date")") names the value
+            // just before it.
+            std::size_t b = at;
+            while (b > 0 && (text[b - 1] == '"' || text[b - 1] == ' ' ||
+                             static_cast<unsigned char>(text[b - 1]) >= 0x80)) {
+                --b;
+            }
+            if (b >= 4 && text.compare(b - 4, 4, "(the") == 0) b -= 3;
+            hit.defines = b > 0 && text[b - 1] == '(';
+            out.push_back(hit);
+        } else if (!unit.is_heading && findPhrase(heading, p) != std::string::npos) {
+            if (0.7 * w > heading_hit.weight) heading_hit = {0.7 * w, 0, 0, false, true};
+        }
+    }
+    if (out.empty() && heading_hit.weight > 0) out.push_back(heading_hit);
+    return out;
+}
+
+/// Values of the spec's type in `text`.
+inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
+                                             std::size_t label_end) {
+    if (spec.type == "date") return typed::dates(text);
+    if (spec.type == "money") return typed::money(text);
+    if (spec.type == "percentage") return typed::percentages(text);
+    if (spec.type == "duration") return typed::durations(text);
+    if (spec.type == "address") return typed::addresses(text);
+    if (spec.type == "code") return typed::codes(text, spec.code);
+    if (spec.type == "enumeration") {
+        std::vector<typed::Found> out;
+        const std::string lower_text = typed::lower(text);
+        std::vector<char> taken(text.size(), 0);
+        // Longest word first, so that "non-urgent" is not read as "urgent".
+        std::vector<std::pair<std::string, std::string>> words;
+        for (const auto& [value, synonyms] : spec.values) {
+            for (const auto& s : synonyms) words.emplace_back(s, value);
+        }
+        std::stable_sort(words.begin(), words.end(), [](const auto& a, const auto& b) {
+            return a.first.size() > b.first.size();
+        });
+        for (const auto& [word, value] : words) {
+            for (auto at = findPhrase(lower_text, word); at != std::string::npos;
+                 at = findPhrase(lower_text, word, at + 1)) {
+                if (taken[at]) continue;
+                std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
+                          taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
+                out.push_back({at, word.size(), value});
+            }
+        }
+        return out;
+    }
+    if (spec.type == "party") {
+        // After a label the name is what follows it up to a bracket or the end of the line.
+        if (label_end > 0) {
+            std::size_t skip = label_end;
+            while (skip < text.size() && (text[skip] == ':' || text[skip] == ' ')) ++skip;
+            std::string rest = text.substr(skip);
+            label_end = skip;
+            const auto cut = rest.find_first_of("(;:\xE2");
+            if (cut != std::string::npos) rest = rest.substr(0, cut);
+            auto found = typed::names(rest);
+            for (auto& f : found) f.pos += label_end;
+            return found;
+        }
+        // Without a label a single capitalised word is rarely a name ("Home readings").
+        auto found = typed::names(text);
+        found.erase(std::remove_if(found.begin(), found.end(),
+                                   [](const typed::Found& f) {
+                                       return f.value.get<std::string>().find(' ') ==
+                                              std::string::npos;
+                                   }),
+                    found.end());
+        return found;
+    }
+    // text: the unit after its label.
+    std::string rest = text.substr(label_end);
+    while (!rest.empty() && (rest.front() == ':' || rest.front() == ' ')) rest.erase(0, 1);
+    while (!rest.empty() && (rest.back() == ':' || rest.back() == ' ')) rest.pop_back();
+    rest = trimmed(rest);
+    if (rest.size() < 3) return {};
+    return {{label_end, text.size() - label_end, rest}};
+}
+
+/// The value of `spec` in a unit and how good it is; score 0 when none.
+struct Candidate {
+    double score = 0;
+    nlohmann::json value;
+    const FieldUnit* unit = nullptr;
+    std::size_t value_pos = 0;
+};
+
+inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
+    Candidate out;
+    if (unit.is_heading && spec.type == "text") return out;
+    auto hits = meaningHits(spec, unit);
+    // An e-mail address says what it is: it needs no label, but a label makes it surer.
+    if (hits.empty() && spec.type == "code" && spec.code == "email") {
+        hits.push_back({0.4, 0, 0, false, true});
+    }
+    if (hits.empty()) return out;
+    const std::string lower_text = typed::lower(unit.text);
+    double penalty = 0;
+    for (const auto& a : spec.avoid) {
+        if (findPhrase(lower_text, a) != std::string::npos) penalty += 0.8;
+    }
+    // A passage that says the thing does not exist states no value.
+    static const std::vector<std::string> absent = {
+        "there is none", "not agreed", "not applicable", "n/a", "there is no", "none stated"};
+    for (const auto& a : absent) {
+        if (lower_text.find(a) != std::string::npos) penalty += 1.0;
+    }
+    for (const auto& hit : hits) {
+        auto values = typedValues(spec, unit.text, hit.label ? hit.end : 0);
+        // A name that is only a meaning word ("Landlord") is no party.
+        values.erase(std::remove_if(values.begin(), values.end(),
+                                    [&](const typed::Found& f) {
+                                        if (spec.type != "party" || !f.value.is_string()) {
+                                            return false;
+                                        }
+                                        const std::string v =
+                                            typed::lower(f.value.get<std::string>());
+                                        return std::find(spec.meaning.begin(), spec.meaning.end(),
+                                                         v) != spec.meaning.end();
+                                    }),
+                     values.end());
+        for (const auto& v : values) {
+            double distance;
+            const bool overlaps = v.pos < hit.end && v.pos + v.len > hit.pos;
+            if (overlaps && (spec.type == "enumeration" || v.pos < hit.pos)) {
+                // "URGENT request", "five years of experience": the value is part of the phrase.
+                distance = 0.0;
+            } else if (spec.type == "text" || hit.in_heading) {
+                distance = spec.type == "text" ? 0.0 : static_cast<double>(v.pos);
+            } else if (hit.defines && v.pos + v.len <= hit.pos) {
+                distance = static_cast<double>(hit.pos - v.pos - v.len);
+            } else if (hit.defines) {
+                distance = 3.0 * static_cast<double>(v.pos - hit.end) + 20.0;
+            } else if (v.pos >= hit.end) {
+                distance = static_cast<double>(v.pos - hit.end);
+            } else if (v.pos + v.len <= hit.pos) {
+                distance = 3.0 * static_cast<double>(hit.pos - v.pos - v.len) + 20.0;
+            } else {
+                continue;  // the value overlaps the meaning phrase
+            }
+            const double score =
+                hit.weight + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
+            if (score > out.score) out = {score, v.value, &unit, v.pos};
+        }
+        if (spec.type == "code" && spec.list && out.unit != nullptr && !out.value.is_array()) {
+            nlohmann::json all = nlohmann::json::array();
+            for (const auto& v : values) {
+                if (v.pos >= (hit.label ? hit.end : 0) &&
+                    std::find(all.begin(), all.end(), v.value) == all.end()) {
+                    all.push_back(v.value);
+                }
+            }
+            out.value = all;
+        }
+    }
+    return out;
+}
+
+/// "<name> (<Role>); ..." for a party field with roles: for each role the name written
+/// before `("Role")` (after "between" / "and") or after a "Role:" label.
+inline Candidate partiesWithRoles(const FieldSpec& spec, const std::vector<FieldUnit>& units) {
+    Candidate out;
+    std::string joined;
+    double score = 0;
+    const FieldUnit* first = nullptr;
+    for (const auto& role : spec.roles) {
+        std::string name;
+        const FieldUnit* where = nullptr;
+        for (const auto& u : units) {
+            const std::string lower_text = typed::lower(u.text);
+            const std::regex paren(
+                "\\((?:the\\s+)?[\"\\xE2\\x80\\x9C]*" + role + "[\"\\xE2\\x80\\x9D]*\\)",
+                std::regex::icase);
+            std::smatch m;
+            if (std::regex_search(u.text, m, paren)) {
+                const auto p = static_cast<std::size_t>(m.position(0));
+                std::size_t from = 0;
+                for (const std::string w : {" between ", " and ", "by "}) {
+                    const auto at = lower_text.rfind(w, p);
+                    if (at != std::string::npos && at + w.size() <= p) {
+                        from = std::max(from, at + w.size());
+                    }
+                }
+                for (const auto& f : typed::names(u.text.substr(from, p - from))) {
+                    const std::string v = typed::lower(f.value.get<std::string>());
+                    if (std::find(spec.roles.begin(), spec.roles.end(), v) != spec.roles.end()) {
+                        continue;
+                    }
+                    name = f.value.get<std::string>();
+                    where = &u;
+                    break;
+                }
+                if (where != nullptr) break;
+            }
+            const auto at = findPhrase(lower_text, role);
+            if (at == std::string::npos) continue;
+            std::size_t k = at + role.size();
+            while (k < u.text.size() && u.text[k] == ' ') ++k;
+            if (k >= u.text.size() || u.text[k] != ':') continue;
+            std::string rest = u.text.substr(k + 1);
+            rest = rest.substr(0, rest.find_first_of("(;"));
+            const auto found = typed::names(rest);
+            if (!found.empty()) {
+                name = found.front().value.get<std::string>();
+                where = &u;
+                break;
+            }
+        }
+        if (name.empty()) continue;
+        std::string label = role;
+        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+        joined += (joined.empty() ? "" : "; ") + name + " (" + label + ")";
+        score += 1.0;
+        if (first == nullptr) first = where;
+    }
+    if (first == nullptr) return out;
+    out.score = score + 1.0;
+    out.value = joined;
+    out.unit = first;
+    return out;
+}
+
+/// The field for `spec` from the units of `doc` that retrieval found (`retrieved` chunk ids;
+/// empty = every unit): `{value, source, confidence}`, or a missing field.
+inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
+                                   const std::vector<FieldUnit>& units,
+                                   const std::set<std::string>& retrieved) {
+    Candidate best;
+    if (!spec.roles.empty()) {
+        best = partiesWithRoles(spec, units);
+    } else {
+        for (const auto& u : units) {
+            if (!retrieved.empty() && !retrieved.count(doc.passageAt(u.pos).chunk_id)) continue;
+            const Candidate c = bestInUnit(spec, u);
+            if (c.score > best.score + 1e-9) best = c;
+        }
+    }
+    if (best.unit == nullptr || best.score < 1.2) return missingField();
+    if (spec.type == "code" && spec.list && !best.unit->heading.empty() &&
+        meaningHits(spec, *best.unit).front().in_heading) {
+        // The codes of a section whose heading names them ("ASSESSMENT", "Diagnoses").
+        for (const auto& u : units) {
+            if (u.heading != best.unit->heading || u.is_heading) continue;
+            for (const auto& f : typed::codes(u.text, spec.code)) {
+                if (std::find(best.value.begin(), best.value.end(), f.value) == best.value.end()) {
+                    best.value.push_back(f.value);
+                }
+            }
+        }
+    }
+    if (best.value.is_array() && best.value.empty()) return missingField();
+    const double confidence = std::clamp(0.35 + 0.2 * (best.score - 1.0), 0.3, 0.95);
+    return field(best.value, doc.source(best.unit->pos, best.unit->len), confidence);
+}
+
+/// The meaning words of `spec` as evidence-query keywords.
+inline std::vector<std::string> meaningKeywords(const FieldSpec& spec) {
+    std::vector<std::string> out;
+    auto add = [&](const std::string& phrase) {
+        std::string word;
+        for (std::size_t i = 0; i <= phrase.size(); ++i) {
+            if (i < phrase.size() && std::isalnum(static_cast<unsigned char>(phrase[i]))) {
+                word += phrase[i];
+            } else {
+                if (word.size() >= 2 && std::find(out.begin(), out.end(), word) == out.end()) {
+                    out.push_back(word);
+                }
+                word.clear();
+            }
+        }
+    };
+    for (const auto& p : spec.meaning) add(p);
+    for (const auto& r : spec.roles) add(r);
+    return out;
+}
+
+/// Every field of the workflow whose path starts with `prefix`, read from the run's documents
+/// of the field's role: path → field. Fields whose documents are absent are left out.
+inline plugin::Result<std::map<std::string, nlohmann::json>> extractTypedFields(
+    plugin::HostServices& host, const plugin::StepInput& in, const nlohmann::json& fields,
+    const std::string& prefix) {
+    std::map<std::string, nlohmann::json> out;
+    const auto specs = fieldSpecs(fields, prefix);
+    if (specs.empty()) return out;
+    auto* finder = host.evidence();
+    if (!finder) return plugin::Error::unavailable("evidence_unavailable", "no evidence finder");
+    std::map<std::string, std::pair<DocText, std::vector<FieldUnit>>> by_role;
+    for (const auto& spec : specs) {
+        if (!by_role.count(spec.role)) {
+            auto docs = loadDocTexts(host, in, spec.role);
+            if (!docs) return docs.error();
+            DocText doc = joined(std::move(docs).value());
+            auto units = fieldUnits(doc);
+            by_role.emplace(spec.role, std::make_pair(std::move(doc), std::move(units)));
+        }
+        const auto& [doc, units] = by_role.at(spec.role);
+        if (doc.passages.empty()) continue;
+        // Candidate passages by retrieval within the role's documents.
+        plugin::EvidenceQuery query;
+        for (const auto& d : in.documents) {
+            if (d.role == spec.role) query.document_ids.push_back(d.document_id);
+        }
+        query.keywords = meaningKeywords(spec);
+        query.limit = 24;
+        std::set<std::string> retrieved;
+        if (auto found = finder->find(query); found) {
+            for (const auto& p : *found) retrieved.insert(p.chunk_id);
+        }
+        out[spec.path] = extractField(spec, doc, units, retrieved);
+    }
+    return out;
+}
+
+/// The `fields` of a vertical's workflow definitions (its embedded *.workflow.json files) by
+/// workflow name. Built once when a plugin first needs it; immutable afterwards.
+using WorkflowFields = std::map<std::string, nlohmann::json>;
+
+inline WorkflowFields workflowFields(const std::map<std::string_view, std::string_view>& files) {
+    WorkflowFields out;
+    for (const auto& [file, text] : files) {
+        const auto definition = nlohmann::json::parse(text, nullptr, false);
+        if (!definition.is_object() || !definition.contains("name")) continue;
+        out[definition["name"].get<std::string>()] =
+            definition.value("fields", nlohmann::json::array());
+    }
+    return out;
+}
+
+/// The fields of `workflow`; an empty array when it describes none.
+inline const nlohmann::json& fieldsFor(const WorkflowFields& all, const std::string& workflow) {
+    static const nlohmann::json none = nlohmann::json::array();
+    const auto it = all.find(workflow);
+    return it == all.end() ? none : it->second;
+}
+
+/// The JSON pointer of a dotted path ("abstract.base_rent" → /abstract/base_rent).
+inline nlohmann::json::json_pointer pointerOf(const std::string& path) {
+    std::string p = "/" + path;
+    std::replace(p.begin(), p.end(), '.', '/');
+    return nlohmann::json::json_pointer(p);
+}
+
+/// Puts the typed fields into a step's result: a field the step's rules left empty takes the
+/// typed value; where both found one, the rules' value stays and agreement raises its
+/// confidence. `result` paths are relative to the packet.
+inline void mergeTypedFields(nlohmann::json& result,
+                             const std::map<std::string, nlohmann::json>& typed_fields) {
+    for (const auto& [path, f] : typed_fields) {
+        const auto ptr = pointerOf(path);
+        // A rule's default without a source ("standard" when no urgency is stated) is no
+        // evidence: the typed field, found or missing, replaces it.
+        const bool default_only = result.contains(ptr) && result[ptr].is_object() &&
+                                  !result[ptr]["value"].is_null() &&
+                                  result[ptr].value("source", nlohmann::json()).is_null();
+        if (default_only || !result.contains(ptr) || !result[ptr].is_object() ||
+            result[ptr]["value"].is_null() ||
+            (result[ptr]["value"].is_array() && result[ptr]["value"].empty())) {
+            if (!f["value"].is_null() || !result.contains(ptr) || default_only) result[ptr] = f;
+            continue;
+        }
+        if (result[ptr]["value"] == f["value"]) {
+            const double agreed = std::min(0.99, std::max(result[ptr]["confidence"].get<double>(),
+                                                          f["confidence"].get<double>()) +
+                                                     0.05);
+            result[ptr]["confidence"] = std::round(agreed * 100.0) / 100.0;
+        }
+    }
+}
+
+}  // namespace docintel::plugins

@@ -1,0 +1,221 @@
+#pragma once
+
+// The units a typed field is read from (docs/decisions/0064): a document's lines, long lines cut
+// into sentences, each with the heading it sits under; a table's data cells read as
+// "<column header>: <cell>". Markdown emphasis and dotted leaders ("Name: ..... Ann") are
+// blanked so that a label reads the same in every layout; offsets into the document text are
+// kept for citations. Header-only.
+
+#include <string>
+#include <vector>
+
+#include "shared/doc_text.h"
+
+namespace docintel::plugins {
+
+struct FieldUnit {
+    std::size_t pos = 0;  ///< where the unit starts in DocText::text
+    std::size_t len = 0;
+    std::string text;     ///< the unit, cleaned (same length as the span unless synthetic)
+    std::string heading;  ///< the heading line above it, cleaned; "" when none
+    bool is_heading = false;
+};
+
+/// `line` with "**", "#", "|" and runs of 3+ dots blanked (a run of dots or a "|" becomes ":"
+/// so that it reads as a label separator); same length.
+inline std::string cleanLine(std::string line) {
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '*' || line[i] == '#' ||
+            (line[i] == '_' && (i == 0 || line[i - 1] == ' '))) {
+            line[i] = ' ';
+        } else if (line[i] == '|') {
+            line[i] = ':';
+        } else if (line[i] == '.' && i + 2 < line.size() && line[i + 1] == '.' &&
+                   line[i + 2] == '.') {
+            line[i] = ':';
+            while (i + 1 < line.size() && line[i + 1] == '.') line[++i] = ' ';
+        }
+    }
+    return line;
+}
+
+/// A heading: a short line without a closing full stop that is in capitals, numbered
+/// ("ARTICLE 2. TERM", "2. RENT", "Section 4 - Deposit") or was a Markdown heading.
+inline bool isHeadingLine(const std::string& raw, const std::string& clean) {
+    const std::string t = trimmed(clean);
+    if (t.empty() || t.size() > 70 || raw.find(':') != std::string::npos) return false;
+    if (raw.rfind("#", 0) == 0) return true;
+    if (t.back() == '.' && t.find(' ') == std::string::npos) return false;
+    int upper = 0, lower_count = 0;
+    for (const char c : t) {
+        if (std::isupper(static_cast<unsigned char>(c))) ++upper;
+        if (std::islower(static_cast<unsigned char>(c))) ++lower_count;
+    }
+    if (upper >= 3 && lower_count == 0) return true;
+    static const std::regex numbered(R"(^(?:ARTICLE|Article|SECTION|Section)\s+[0-9IVX]+\b)");
+    return std::regex_search(t, numbered) && t.size() < 50;
+}
+
+/// The cells of a table row "| a | b |" with their offsets in the row.
+inline std::vector<std::pair<std::size_t, std::string>> tableCells(const std::string& row) {
+    std::vector<std::pair<std::size_t, std::string>> out;
+    std::size_t start = row.find('|');
+    while (start != std::string::npos) {
+        const std::size_t end = row.find('|', start + 1);
+        if (end == std::string::npos) break;
+        out.emplace_back(start + 1, trimmed(row.substr(start + 1, end - start - 1)));
+        start = end;
+    }
+    return out;
+}
+
+/// Sentences of a long line: cut after ". " before a capital, a digit or "(" unless the word
+/// before is an abbreviation or an initial.
+inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::string& line) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    if (line.size() <= 260) {
+        out.emplace_back(0, line.size());
+        return out;
+    }
+    static const std::vector<std::string> abbreviations = {"Inc", "Mr", "Ms",   "Mrs", "Dr",  "No",
+                                                           "St",  "Co", "Corp", "Ltd", "Ste", "vs"};
+    std::size_t start = 0;
+    for (std::size_t i = 1; i + 2 < line.size(); ++i) {
+        if (line[i] != '.' || line[i + 1] != ' ') continue;
+        const char next = line[i + 2];
+        if (!std::isupper(static_cast<unsigned char>(next)) &&
+            !std::isdigit(static_cast<unsigned char>(next)) && next != '(') {
+            continue;
+        }
+        std::size_t w = i;
+        while (w > 0 && std::isalpha(static_cast<unsigned char>(line[w - 1]))) --w;
+        const std::string word = line.substr(w, i - w);
+        if (word.size() <= 1 ||
+            std::find(abbreviations.begin(), abbreviations.end(), word) != abbreviations.end()) {
+            continue;
+        }
+        out.emplace_back(start, i + 1 - start);
+        start = i + 2;
+    }
+    if (start < line.size()) out.emplace_back(start, line.size() - start);
+    return out;
+}
+
+/// Where the labels of a form's fields start in `clean` ("Member name: Ann Roe Date of birth:
+/// 04/17/1961 Member ID: X"): a parser that folds a paragraph's lines into one leaves them
+/// side by side. A label is the words before a ":" back to the nearest capitalised word (with
+/// the Title-case word before a short code such as "ID"); a ":" after a digit (a time) or with
+/// no capitalised word within four words is no label.
+inline std::vector<std::size_t> labelStarts(const std::string& clean) {
+    std::vector<std::size_t> out;
+    for (std::size_t colon = clean.find(':'); colon != std::string::npos;
+         colon = clean.find(':', colon + 1)) {
+        if (colon == 0 || clean[colon - 1] == ':' ||
+            std::isdigit(static_cast<unsigned char>(clean[colon - 1]))) {
+            continue;
+        }
+        std::size_t end = colon;
+        while (end > 0 && clean[end - 1] == ' ') --end;
+        std::size_t start = std::string::npos;
+        std::size_t w_end = end;
+        for (int words = 0; words < 4 && w_end > 0; ++words) {
+            std::size_t w = w_end;
+            while (w > 0 && clean[w - 1] != ' ' && clean[w - 1] != ':') --w;
+            if (w == w_end) break;
+            const char first = clean[w];
+            if (std::isupper(static_cast<unsigned char>(first))) {
+                start = w;
+                // "Member ID": a short upper-case word takes the Title-case word before it.
+                const std::string word = clean.substr(w, w_end - w);
+                bool short_code = word.size() <= 3;
+                for (const char c : word)
+                    short_code = short_code && std::isupper(static_cast<unsigned char>(c));
+                if (short_code && w >= 2 && clean[w - 1] == ' ') {
+                    std::size_t p = w - 1;
+                    while (p > 0 && clean[p - 1] != ' ' && clean[p - 1] != ':') --p;
+                    if (std::isupper(static_cast<unsigned char>(clean[p])) &&
+                        std::islower(static_cast<unsigned char>(clean[p + 1]))) {
+                        start = p;
+                    }
+                }
+                break;
+            }
+            if (!std::isalpha(static_cast<unsigned char>(first)) && first != '(') break;
+            w_end = w > 0 ? w - 1 : 0;
+        }
+        if (start != std::string::npos) out.push_back(start);
+    }
+    return out;
+}
+
+/// The units of a document, in reading order.
+inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
+    std::vector<FieldUnit> out;
+    const auto lines = doc.lines();
+    std::string heading;
+    std::vector<std::pair<std::size_t, std::string>> header;  // of the current table
+    for (std::size_t li = 0; li < lines.size(); ++li) {
+        const auto& line = lines[li];
+        const std::string t = trimmed(line.text);
+        if (t.empty()) {
+            header.clear();
+            continue;
+        }
+        if (t[0] == '|') {
+            const auto cells = tableCells(line.text);
+            const bool rule = t.find("---") != std::string::npos;
+            const bool next_is_rule = li + 1 < lines.size() &&
+                                      lines[li + 1].text.find("---") != std::string::npos &&
+                                      trimmed(lines[li + 1].text).rfind("|", 0) == 0;
+            if (rule) continue;
+            if (next_is_rule) {
+                header = cells;
+            }
+            // The row as a whole ("Landlord: Greyfield Flex Parks LLC") ...
+            out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
+            // ... and each cell under its column header ("Monthly Base Rent: $4,250.00").
+            if (!next_is_rule && !header.empty()) {
+                for (std::size_t c = 0; c < cells.size() && c < header.size(); ++c) {
+                    if (cells[c].second.empty()) continue;
+                    out.push_back({line.pos + cells[c].first, cells[c].second.size() + 2,
+                                   cleanLine(header[c].second + ": " + cells[c].second), heading,
+                                   false});
+                }
+            }
+            continue;
+        }
+        header.clear();
+        const std::string clean = cleanLine(line.text);
+        if (isHeadingLine(line.text, clean)) {
+            heading = trimmed(clean);
+            out.push_back({line.pos, line.text.size(), clean, heading, true});
+            continue;
+        }
+        // A short line that opens what the next line says ("Sincerely,", "Diagnoses:") is read
+        // with it.
+        const char last = line.text.back();
+        if (t.size() < 40 && (last == ':' || last == ',') && li + 1 < lines.size() &&
+            !trimmed(lines[li + 1].text).empty()) {
+            const auto& next = lines[li + 1];
+            out.push_back({line.pos, next.pos + next.text.size() - line.pos,
+                           clean + " " + cleanLine(next.text), heading, false});
+        }
+        for (const auto& [s, n] : sentences(clean)) {
+            // A folded form ("Name: A Date of birth: B") is read one label at a time.
+            const std::string sentence = clean.substr(s, n);
+            std::vector<std::size_t> cuts = labelStarts(sentence);
+            if (cuts.size() < 2) cuts.clear();
+            if (cuts.empty() || cuts.front() != 0) cuts.insert(cuts.begin(), 0);
+            for (std::size_t k = 0; k < cuts.size(); ++k) {
+                const std::size_t from = cuts[k];
+                const std::size_t to = k + 1 < cuts.size() ? cuts[k + 1] : sentence.size();
+                if (to <= from) continue;
+                out.push_back({line.pos + s + from, to - from, sentence.substr(from, to - from),
+                               heading, false});
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace docintel::plugins

@@ -1,0 +1,420 @@
+#pragma once
+
+// Typed value parsers for field extraction: every date, amount of money, percentage, duration,
+// code, e-mail, address and name stated in a span of text, with where it sits and its normalised
+// value (docs/decisions/0064). Pure functions over strings; header-only so plugins link nothing
+// but the SDK. Thread-safe (the regexes are function-local statics, built once).
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace docintel::plugins::typed {
+
+/// A value found in a text: [pos, pos+len) and its normalised value (an ISO date string, a
+/// money string "$15,500.00 per month", "3%", "60 months", a name, a code).
+struct Found {
+    std::size_t pos = 0;
+    std::size_t len = 0;
+    nlohmann::json value;
+};
+
+inline std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+inline int monthNumber(const std::string& word) {
+    static const std::map<std::string, int> months = {
+        {"jan", 1}, {"feb", 2}, {"mar", 3}, {"apr", 4},  {"may", 5},  {"jun", 6},
+        {"jul", 7}, {"aug", 8}, {"sep", 9}, {"oct", 10}, {"nov", 11}, {"dec", 12}};
+    const std::string w = lower(word);
+    if (w.size() < 3) return 0;
+    const auto it = months.find(w.substr(0, 3));
+    if (it == months.end()) return 0;
+    static const std::vector<std::string> full = {"january",   "february", "march",    "april",
+                                                  "may",       "june",     "july",     "august",
+                                                  "september", "october",  "november", "december"};
+    const std::string& name = full[static_cast<std::size_t>(it->second - 1)];
+    const bool ok = w == name || w.size() == 3 || (w == "sept" && it->second == 9) ||
+                    (w.size() == 4 && w.back() == '.');
+    return ok ? it->second : 0;
+}
+
+inline int daysIn(int year, int month) {
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return days[month - 1] + (month == 2 && leap ? 1 : 0);
+}
+
+inline std::optional<std::string> iso(int year, int month, int day) {
+    if (month < 1 || month > 12 || day < 1 || year < 1900 || year > 2200) return std::nullopt;
+    if (day > daysIn(year, month)) return std::nullopt;
+    char out[16];
+    std::snprintf(out, sizeof(out), "%04d-%02d-%02d", year, month, day);
+    return std::string(out);
+}
+
+/// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "the 1st day of March, 2025",
+/// "the last day of February, 2035", "03/01/2025" (US order; day first when the first number
+/// cannot be a month) and "2025-03-01"; as ISO strings.
+inline std::vector<Found> dates(const std::string& text) {
+    static const std::regex re(
+        R"(\b(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4})|)"
+        R"(([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|)"
+        R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4}))\b)",
+        std::regex::icase);
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        const auto& m = *it;
+        std::optional<std::string> v;
+        if (m[1].matched) {
+            v = iso(std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]));
+        } else if (m[4].matched) {
+            const int a = std::stoi(m[4]), b = std::stoi(m[5]), y = std::stoi(m[6]);
+            v = a > 12 ? iso(y, b, a) : iso(y, a, b);
+        } else if (m[7].matched) {
+            if (const int month = monthNumber(m[7]))
+                v = iso(std::stoi(m[9]), month, std::stoi(m[8]));
+        } else if (const int month = monthNumber(m[11])) {
+            const int y = std::stoi(m[12]);
+            const int day = lower(m[10]) == "last" ? daysIn(y, month) : std::stoi(m[10]);
+            v = iso(y, month, day);
+        }
+        if (v) {
+            out.push_back({static_cast<std::size_t>(m.position(0)),
+                           static_cast<std::size_t>(m.length(0)), *v});
+        }
+    }
+    return out;
+}
+
+/// "1,234.5" → 1234.5.
+inline double number(const std::string& digits) {
+    std::string clean;
+    for (const char c : digits) {
+        if (c != ',') clean += c;
+    }
+    return clean.empty() ? 0.0 : std::stod(clean);
+}
+
+/// "$15,500.00" / "$15,500.00 per month".
+inline std::string moneyText(double amount, const std::string& period) {
+    const long long cents = std::llround(amount * 100.0);
+    std::string whole = std::to_string(cents / 100);
+    for (int i = static_cast<int>(whole.size()) - 3; i > 0; i -= 3) {
+        whole.insert(static_cast<std::size_t>(i), ",");
+    }
+    char frac[8];
+    std::snprintf(frac, sizeof(frac), ".%02lld", cents % 100);
+    std::string out = "$" + whole + frac;
+    if (period == "month") out += " per month";
+    if (period == "year") out += " per year";
+    return out;
+}
+
+/// The period a money amount is stated for, read from the words just after it ("per month",
+/// "/mo", "annually") or, failing that, just before it ("monthly installments of", "annual
+/// rent of"); "" when none.
+inline std::string moneyPeriod(const std::string& text, std::size_t pos, std::size_t len) {
+    static const std::regex month_after(
+        R"(^\s*\)?\s*(?:per\s+month|/\s*mo(?:nth)?\b|a\s+month|each\s+month|monthly))",
+        std::regex::icase);
+    static const std::regex year_after(
+        R"(^\s*\)?\s*(?:per\s+(?:year|annum)|/\s*y(?:ea)?r\b|a\s+year|annually|per\s+lease\s+year|yearly))",
+        std::regex::icase);
+    static const std::regex month_before(R"(month(?:ly)?\b[^$.;]{0,110}$)", std::regex::icase);
+    static const std::regex year_before(R"((?:annual(?:ly)?|yearly|per\s+annum)\b[^$.;]{0,110}$)",
+                                        std::regex::icase);
+    const std::string after = text.substr(pos + len, 30);
+    if (std::regex_search(after, month_after)) return "month";
+    if (std::regex_search(after, year_after)) return "year";
+    const std::size_t from = pos > 130 ? pos - 130 : 0;
+    const std::string before = text.substr(from, pos - from);
+    // The nearer of the two words decides ("annual rent ..., payable in monthly installments").
+    std::smatch m, y;
+    const bool has_m = std::regex_search(before, m, month_before);
+    const bool has_y = std::regex_search(before, y, year_before);
+    if (has_m && has_y) return m.position(0) > y.position(0) ? "month" : "year";
+    if (has_m) return "month";
+    if (has_y) return "year";
+    return {};
+}
+
+/// Amounts of money: "$4,500.00", "USD 54,000", "54,000 dollars"; the value is the money text
+/// with its period when one is stated ("$4,500.00 per month"). Per-square-foot rates are left
+/// out (they are prices, not amounts).
+inline std::vector<Found> money(const std::string& text) {
+    static const std::regex re(
+        R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
+        std::regex::icase);
+    static const std::regex per_area(R"(^\s*(?:per|/)\s*(?:rentable\s+)?(?:sf|sq|square))",
+                                     std::regex::icase);
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        const auto& m = *it;
+        const auto pos = static_cast<std::size_t>(m.position(0));
+        const auto len = static_cast<std::size_t>(m.length(0));
+        if (std::regex_search(text.substr(pos + len, 24), per_area)) continue;
+        if (m[3].matched) {  // a bare amount with cents ("87,412.50"), as forms write them
+            const auto at = static_cast<std::size_t>(m.position(3));
+            const auto n = static_cast<std::size_t>(m.length(3));
+            out.push_back({at, n, moneyText(number(m[3].str()), "")});
+            continue;
+        }
+        const double amount = number(m[1].matched ? m[1].str() : m[2].str());
+        out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len))});
+    }
+    return out;
+}
+
+/// Number words up to ninety-nine ("sixty", "thirty-six"); -1 when not one.
+inline int numberWord(const std::string& word) {
+    static const std::vector<std::string> units = {
+        "zero",     "one",     "two",     "three",     "four",     "five",    "six",
+        "seven",    "eight",   "nine",    "ten",       "eleven",   "twelve",  "thirteen",
+        "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
+    static const std::vector<std::string> tens = {"twenty", "thirty",  "forty",  "fifty",
+                                                  "sixty",  "seventy", "eighty", "ninety"};
+    const std::string w = lower(word);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        if (w == units[i]) return static_cast<int>(i);
+    }
+    for (std::size_t i = 0; i < tens.size(); ++i) {
+        if (w.rfind(tens[i], 0) != 0) continue;
+        const int base = static_cast<int>(20 + 10 * i);
+        if (w.size() == tens[i].size()) return base;
+        const std::string rest = w.substr(tens[i].size() + 1);
+        for (std::size_t u = 1; u < 10; ++u) {
+            if (rest == units[u]) return base + static_cast<int>(u);
+        }
+    }
+    return -1;
+}
+
+/// Percentages: "3%", "3 percent", "two and one-half percent (2.5%)" (the figure wins), "double"
+/// (200); the value is the number as text with "%".
+inline std::vector<Found> percentages(const std::string& text) {
+    static const std::regex re(
+        R"((\d+(?:\.\d+)?)\s?(?:%|percent\b|per\s+cent\b)|\b([a-z]+(?:-[a-z]+)?)\s+percent\b\s*(?:\((\d+(?:\.\d+)?)\s?%\))?|\b(double)\b)",
+        std::regex::icase);
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        const auto& m = *it;
+        std::string n;
+        if (m[1].matched) n = m[1].str();
+        if (m[3].matched) n = m[3].str();
+        if (m[2].matched && !m[3].matched) {
+            const int w = numberWord(m[2].str().substr(m[2].str().find_last_of(" -") + 1));
+            if (w < 0) continue;
+            n = std::to_string(w);
+        }
+        if (m[4].matched) n = "200";
+        out.push_back({static_cast<std::size_t>(m.position(0)),
+                       static_cast<std::size_t>(m.length(0)), n + "%"});
+    }
+    return out;
+}
+
+/// Durations: "sixty (60) months", "60 months", "five years", "3-year"; the value is
+/// "<n> <unit>" in the unit written (months stay months).
+inline std::vector<Found> durations(const std::string& text) {
+    static const std::regex re(
+        R"(\b(?:([a-z]+(?:-[a-z]+)?)\s+\((\d{1,3})\)|(\d{1,3}(?:\.\d)?)\+?|([a-z]+(?:-[a-z]+)?))[\s-]+(year|month|week|day)s?\b)",
+        std::regex::icase);
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        const auto& m = *it;
+        std::string n;
+        if (m[2].matched) n = m[2].str();
+        if (m[3].matched) n = m[3].str();
+        if (m[4].matched) {
+            const int w = numberWord(m[4].str());
+            if (w < 0) continue;
+            n = std::to_string(w);
+        }
+        out.push_back({static_cast<std::size_t>(m.position(0)),
+                       static_cast<std::size_t>(m.length(0)), n + " " + lower(m[5].str()) + "s"});
+    }
+    return out;
+}
+
+/// Every match of `re` (group `group`) as a Found whose value is the text.
+inline std::vector<Found> matches(const std::string& text, const std::regex& re, int group = 0) {
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        out.push_back({static_cast<std::size_t>(it->position(group)),
+                       static_cast<std::size_t>(it->length(group)), (*it)[group].str()});
+    }
+    return out;
+}
+
+inline std::vector<Found> emails(const std::string& text) {
+    static const std::regex re(R"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)");
+    return matches(text, re);
+}
+
+/// Codes of a kind: "npi" (10 digits), "cpt" (5 digits or a HCPCS letter and 4 digits),
+/// "icd10" (A00–Z99 with an optional dotted part), anything else an identifier (letters and
+/// digits with dashes, at least one digit, 5–24 characters).
+inline std::vector<Found> codes(const std::string& text, const std::string& kind) {
+    static const std::regex npi(R"(\b\d{10}\b)");
+    static const std::regex cpt(R"(\b(?:\d{5}|[A-Z]\d{4})\b)");
+    static const std::regex icd(R"(\b[A-TV-Z]\d[0-9A-Z](?:\.[0-9A-Z]{1,4})?\b)");
+    static const std::regex id(R"(\b(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,22}[A-Z0-9]\b)");
+    if (kind == "npi") return matches(text, npi);
+    if (kind == "cpt") return matches(text, cpt);
+    if (kind == "icd10") return matches(text, icd);
+    if (kind == "email") return emails(text);
+    std::vector<Found> out;
+    for (auto& f : matches(text, id)) {
+        const std::string v = f.value.get<std::string>();
+        // Dates, phone numbers and amounts are not identifiers.
+        if (v.find('-') != std::string::npos && v.size() == 10 && v[4] == '-') continue;
+        if (v.size() < 5) continue;
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+/// Street addresses: a house number, street words and a street suffix, then optionally the
+/// unit, city, state and ZIP ("225 West Wacker Drive, Chicago, Illinois 60606"); a unit named
+/// just before ("Suite 410, ... at 225 ...") is included.
+inline std::vector<Found> addresses(const std::string& text) {
+    static const std::regex re(
+        R"(\b\d{1,6}\s+(?:[A-Z][A-Za-z.'-]*\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre)\b(?:,?\s+(?:Suite|Ste\.?|Unit|Floor|Fl\.?|#|Ground Floor|Room)\s*[A-Za-z0-9-]*)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
+    static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        auto pos = static_cast<std::size_t>(it->position(0));
+        const auto end = pos + static_cast<std::size_t>(it->length(0));
+        std::string value = it->str();
+        const std::size_t from = pos > 90 ? pos - 90 : 0;
+        const std::string before = text.substr(from, pos - from);
+        std::smatch u;
+        if (std::regex_search(before, u, unit)) {
+            // "Suite 410, of the building located at 225 ..." → "Suite 410, 225 ...".
+            static const std::regex connective(
+                R"(^((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+)(?:,?\s+(?:of|on|in)\s+the\s+(?:building|property)[^,]*?)?(?:\s+(?:located|situated)\s+at|,)?\s*(.*?)[,\s]*$)");
+            std::smatch c;
+            const std::string lead = u.str();
+            if (std::regex_match(lead, c, connective)) {
+                static const std::regex lead_words(R"(^(?:(?:in|at|of|on)\s+(?:the\s+)?)+)",
+                                                   std::regex::icase);
+                std::string middle = std::regex_replace(c[2].str(), lead_words, "");
+                value = c[1].str() + ", " + (middle.empty() ? "" : middle + ", ") + value;
+                pos = from + static_cast<std::size_t>(u.position(0));
+            }
+        }
+        out.push_back({pos, end - pos, value});
+    }
+    return out;
+}
+
+/// Names of people and organisations: a run of capitalised words (with initials, "&", "of",
+/// hyphens, apostrophes and accented letters) and an optional legal or professional suffix
+/// (", LLC", ", Inc.", ", L.P.", ", MD"). UPPER-CASE names count. Scanned by hand: std::regex
+/// has no notion of UTF-8 letters.
+inline std::vector<Found> names(const std::string& text) {
+    auto wordChar = [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return std::isalnum(u) || u >= 0x80 || c == '\'' || c == '-' || c == '.' || c == '&';
+    };
+    static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
+    static const std::vector<std::string> suffixes = {
+        "LLC", "L.L.C.", "Inc.", "Inc",  "L.P.", "LP", "LLP",  "Ltd.", "Ltd", "Corp.", "Corp",
+        "Co.", "N.A.",   "MD",   "M.D.", "DO",   "NP", "PA-C", "RN",   "PhD", "Jr.",   "Sr."};
+    std::vector<Found> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!std::isupper(static_cast<unsigned char>(text[i])) ||
+            (i > 0 && wordChar(text[i - 1]))) {
+            ++i;
+            continue;
+        }
+        std::size_t start = i, end = i, last_cap_end = i;
+        while (true) {
+            std::size_t w = end;
+            while (w < text.size() && wordChar(text[w])) ++w;
+            if (w == end) break;
+            const std::string word = text.substr(end, w - end);
+            const bool cap = std::isupper(static_cast<unsigned char>(word[0]));
+            // "Ann Roe DOB": an upper-case word after a Title-case name starts something else.
+            bool all_caps = word.size() >= 2;
+            for (const char c : word) {
+                all_caps = all_caps && !std::islower(static_cast<unsigned char>(c));
+            }
+            const bool title_before =
+                end > start && std::islower(static_cast<unsigned char>(text[start + 1]));
+            bool is_suffix = false;
+            for (const auto& x : suffixes) is_suffix = is_suffix || lower(x) == lower(word);
+            if (cap && all_caps && title_before && end != start && !is_suffix) break;
+            const bool join = std::find(joiners.begin(), joiners.end(), word) != joiners.end();
+            if (!cap && !join) break;
+            end = w;
+            if (cap) last_cap_end = w;
+            // One space or tab between words; a comma only before a suffix.
+            std::size_t next = end;
+            if (next < text.size() && text[next] == ',') {
+                std::size_t s = next + 1;
+                while (s < text.size() && text[s] == ' ') ++s;
+                std::size_t e = s;
+                while (e < text.size() && wordChar(text[e])) ++e;
+                const std::string suffix = text.substr(s, e - s);
+                const std::string low = lower(suffix);
+                const bool keeps_dot = low == "inc." || low == "ltd." || low == "corp." ||
+                                       low == "co." || low == "jr." || low == "sr.";
+                const std::string bare = !keeps_dot && suffix.size() > 1 && suffix.back() == '.' &&
+                                                 suffix.find('.') == suffix.size() - 1
+                                             ? suffix.substr(0, suffix.size() - 1)
+                                             : suffix;
+                auto known = [&](const std::string& w) {
+                    for (const auto& x : suffixes) {
+                        if (lower(x) == lower(w)) return true;
+                    }
+                    return false;
+                };
+                if (known(suffix) || known(bare)) {
+                    last_cap_end = end = s + bare.size();
+                }
+                break;
+            }
+            if (next < text.size() && (text[next] == ' ' || text[next] == '\t') &&
+                next + 1 < text.size() && text[next + 1] != ' ') {
+                end = next + 1;
+                continue;
+            }
+            break;
+        }
+        std::string v = text.substr(start, last_cap_end - start);
+        const std::string last_word =
+            lower(v.substr(v.find_last_of(' ') == std::string::npos ? 0 : v.find_last_of(' ') + 1));
+        const bool suffix_dot = last_word == "inc." || last_word == "ltd." ||
+                                last_word == "corp." || last_word == "co." || last_word == "jr." ||
+                                last_word == "sr.";
+        while (!suffix_dot && !v.empty() && (v.back() == '.' || v.back() == '-') &&
+               !(v.size() >= 2 && std::isupper(static_cast<unsigned char>(v[v.size() - 2])) &&
+                 v.back() == '.')) {
+            v.pop_back();
+        }
+        if (v.size() >= 3) out.push_back({start, v.size(), v});
+        i = std::max(last_cap_end, start + 1);
+    }
+    return out;
+}
+
+}  // namespace docintel::plugins::typed

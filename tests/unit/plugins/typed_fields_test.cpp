@@ -1,0 +1,192 @@
+// plugins/shared/typed_values.h and field_extractor.h: every value type is read in the forms
+// documents write it, and a field described by meaning and type is found in layouts no rule was
+// written for (ARTICLE numbering, dotted leaders, Markdown tables, defined terms), with its
+// citation, and left empty when the document says there is none.
+
+#include <gtest/gtest.h>
+
+#include "shared/field_extractor.h"
+
+namespace docintel::plugins {
+namespace {
+
+std::vector<std::string> values(const std::vector<typed::Found>& found) {
+    std::vector<std::string> out;
+    for (const auto& f : found) out.push_back(f.value.get<std::string>());
+    return out;
+}
+
+TEST(TypedValues, DatesInManyFormsAreIso) {
+    EXPECT_EQ(values(typed::dates("on March 1, 2025 and 1 March 2025 and 03/01/2025")),
+              (std::vector<std::string>{"2025-03-01", "2025-03-01", "2025-03-01"}));
+    EXPECT_EQ(values(typed::dates("beginning on the 1st day of March, 2025")),
+              std::vector<std::string>{"2025-03-01"});
+    EXPECT_EQ(values(typed::dates("ending on the last day of February, 2035")),
+              std::vector<std::string>{"2035-02-28"});
+    EXPECT_EQ(values(typed::dates("DOB 1944-02-29; seen 29/02/1944")),
+              (std::vector<std::string>{"1944-02-29", "1944-02-29"}));
+    EXPECT_TRUE(typed::dates("Feb 30, 2025 and 13/13/2025").empty());
+}
+
+TEST(TypedValues, MoneyKeepsItsPeriod) {
+    EXPECT_EQ(values(typed::money("monthly installments of $15,500.00 per month")),
+              std::vector<std::string>{"$15,500.00 per month"});
+    EXPECT_EQ(values(typed::money("USD 54,000 annually")),
+              std::vector<std::string>{"$54,000.00 per year"});
+    EXPECT_EQ(values(typed::money("minimum annual rent of Fifty-Five Thousand Five Hundred and "
+                                  "No/100 Dollars ($55,500.00)")),
+              std::vector<std::string>{"$55,500.00 per year"});
+    EXPECT_EQ(values(typed::money("a deposit of $9,250.00")),
+              std::vector<std::string>{"$9,250.00"});
+    EXPECT_TRUE(typed::money("$28.00 per sf per year").empty());
+}
+
+TEST(TypedValues, PercentagesDurationsAndCodes) {
+    EXPECT_EQ(values(typed::percentages("by three percent (3%) or 2.5 percent")),
+              (std::vector<std::string>{"3%", "2.5%"}));
+    EXPECT_EQ(values(typed::percentages("at double the rent")), std::vector<std::string>{"200%"});
+    EXPECT_EQ(values(typed::durations("sixty (60) months; a 3-year term; five years")),
+              (std::vector<std::string>{"60 months", "3 years", "5 years"}));
+    EXPECT_EQ(values(typed::codes("ICD-10: M54.16; M51.26 (lumbar)", "icd10")),
+              (std::vector<std::string>{"M54.16", "M51.26"}));
+    EXPECT_EQ(values(typed::codes("CPT 72148, NPI 1482093758", "npi")),
+              std::vector<std::string>{"1482093758"});
+    EXPECT_EQ(values(typed::codes("write to a.b-c@example.org today", "email")),
+              std::vector<std::string>{"a.b-c@example.org"});
+}
+
+TEST(TypedValues, AddressesAndNames) {
+    EXPECT_EQ(
+        values(typed::addresses("on the fourth floor, Suite 410, of the building located at "
+                                "225 West Wacker Drive, Chicago, Illinois 60606 (the")),
+        std::vector<std::string>{"Suite 410, 225 West Wacker Drive, Chicago, Illinois 60606"});
+    EXPECT_EQ(
+        values(typed::names("between NORTHWIND ANALYTICS, INC., an Illinois corporation")).front(),
+        "NORTHWIND ANALYTICS, INC.");
+    const auto names = values(typed::names("Name: Samuel Okafor, MD (Orthopedic Spine)"));
+    EXPECT_NE(std::find(names.begin(), names.end(), "Samuel Okafor, MD"), names.end());
+}
+
+DocText docOf(const std::string& text) {
+    DocText doc;
+    doc.document_id = "d1";
+    plugin::Passage p;
+    p.document_id = "d1";
+    p.chunk_id = "c1";
+    p.page = 2;
+    p.text = text;
+    doc.passages.push_back(p);
+    doc.starts.push_back(0);
+    doc.text = text + "\n";
+    return doc;
+}
+
+nlohmann::json extract(const nlohmann::json& fields, const std::string& text) {
+    const DocText doc = docOf(text);
+    const auto units = fieldUnits(doc);
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& spec : fieldSpecs(fields)) {
+        out[spec.path] = extractField(spec, doc, units, {});
+    }
+    return out;
+}
+
+const nlohmann::json kLeaseFields = nlohmann::json::parse(R"([
+  {"path": "abstract.parties", "type": "party", "meaning": ["landlord", "tenant"],
+   "roles": ["landlord", "tenant"]},
+  {"path": "abstract.commencement", "type": "date",
+   "meaning": ["commencement date", "commencing on", "beginning on", "start date"]},
+  {"path": "abstract.expiration", "type": "date",
+   "meaning": ["expiration date", "expiring on", "ending on", "end date"]},
+  {"path": "abstract.term", "type": "duration", "meaning": ["term"], "avoid": ["renew"]},
+  {"path": "abstract.base_rent", "type": "money", "meaning": ["base rent", "rent"],
+   "avoid": ["deposit"]},
+  {"path": "abstract.security_deposit", "type": "money", "meaning": ["security deposit"]},
+  {"path": "abstract.termination_rights", "type": "text",
+   "meaning": ["early termination", "terminate"]}
+])");
+
+TEST(FieldExtractor, ReadsAnArticleNumberedLeaseByMeaning) {
+    const auto got = extract(kLeaseFields,
+                             "OFFICE LEASE\n"
+                             "This Lease is made by and between HARBORVIEW PROPERTIES LLC, a "
+                             "Delaware limited liability company (\"Landlord\"), and NORTHWIND "
+                             "ANALYTICS, INC., an Illinois corporation (\"Tenant\").\n"
+                             "ARTICLE 2. TERM\n"
+                             "2.1 Term. The term of this Lease shall be sixty (60) months, "
+                             "commencing on April 1, 2025 (the \"Commencement Date\") and expiring "
+                             "on March 31, 2030 (the \"Expiration Date\").\n"
+                             "ARTICLE 4. SECURITY DEPOSIT\n"
+                             "4.1 Tenant shall deposit with Landlord the sum of $31,000.00.\n");
+    EXPECT_EQ(got["abstract.parties"]["value"],
+              "HARBORVIEW PROPERTIES LLC (Landlord); NORTHWIND ANALYTICS, INC. (Tenant)");
+    EXPECT_EQ(got["abstract.commencement"]["value"], "2025-04-01");
+    EXPECT_EQ(got["abstract.expiration"]["value"], "2030-03-31");
+    EXPECT_EQ(got["abstract.term"]["value"], "60 months");
+    // Under its heading, the deposit clause needs no "security deposit" words of its own.
+    EXPECT_EQ(got["abstract.security_deposit"]["value"], "$31,000.00");
+    EXPECT_EQ(got["abstract.commencement"]["source"]["page"], 2);
+    EXPECT_EQ(got["abstract.commencement"]["source"]["chunk_id"], "c1");
+    EXPECT_GT(got["abstract.commencement"]["confidence"].get<double>(), 0.5);
+    EXPECT_TRUE(got["abstract.termination_rights"]["value"].is_null());
+}
+
+TEST(FieldExtractor, ReadsLeadersTablesAndDefinedTerms) {
+    const auto got = extract(kLeaseFields,
+                             "Landlord ........... Cedar Avenue Ventures LLC\n"
+                             "Tenant ............. Fjord Bakery & Provisions Inc.\n"
+                             "\n"
+                             "| Period | Monthly Base Rent | Annual Base Rent |\n"
+                             "|---|---|---|\n"
+                             "| Year 1 | $4,250.00 | $51,000.00 |\n"
+                             "\n"
+                             "The term is ten (10) years beginning on the 1st day of March, 2025 "
+                             "(the \"Commencement Date\") and ending on the last day of February, "
+                             "2035.\n"
+                             "The landlord has NOT agreed to a kick-out (early termination) right, "
+                             "so there is none in the deal.\n");
+    EXPECT_EQ(got["abstract.parties"]["value"],
+              "Cedar Avenue Ventures LLC (Landlord); Fjord Bakery & Provisions Inc. (Tenant)");
+    EXPECT_EQ(got["abstract.base_rent"]["value"], "$4,250.00 per month");
+    EXPECT_EQ(got["abstract.commencement"]["value"], "2025-03-01");
+    EXPECT_EQ(got["abstract.expiration"]["value"], "2035-02-28");
+    EXPECT_TRUE(got["abstract.termination_rights"]["value"].is_null());
+}
+
+TEST(FieldExtractor, CodesListsEnumerationsAndAbsentFields) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "provider.npi", "type": "code", "code": "npi", "meaning": ["npi"]},
+      {"path": "codes", "type": "code", "code": "icd10", "list": true,
+       "meaning": ["icd-10", "diagnoses", "assessment"]},
+      {"path": "urgency", "type": "enumeration", "meaning": ["urgency", "review type", "urgent"],
+       "values": {"expedited": ["urgent", "expedited"], "standard": ["standard", "non-urgent"]}},
+      {"path": "planned", "type": "date", "meaning": ["planned date", "scheduled for"]}
+    ])");
+    const auto got = extract(fields,
+                             "Review type: Standard (non-urgent)\n"
+                             "NPI: ........ 1482093758\n"
+                             "ASSESSMENT\n"
+                             "1. Class III obesity (E66.01, Z68.41)\n"
+                             "2. Essential hypertension (I10)\n");
+    EXPECT_EQ(got["provider.npi"]["value"], "1482093758");
+    EXPECT_EQ(got["codes"]["value"], nlohmann::json({"E66.01", "Z68.41", "I10"}));
+    EXPECT_EQ(got["urgency"]["value"], "standard");
+    EXPECT_TRUE(got["planned"]["value"].is_null());
+    EXPECT_TRUE(got["planned"]["source"].is_null());
+}
+
+TEST(FieldExtractor, MergeKeepsRulesAndReplacesDefaults) {
+    nlohmann::json result = {{"abstract", {{"term", field("five (5) years", {{"page", 1}}, 0.9)}}},
+                             {"urgency", field("standard", nullptr, 0.5)}};
+    std::map<std::string, nlohmann::json> typed_fields = {
+        {"abstract.term", field("60 months", {{"page", 1}}, 0.7)},
+        {"abstract.expiration", field("2030-03-31", {{"page", 1}}, 0.7)},
+        {"urgency", missingField()}};
+    mergeTypedFields(result, typed_fields);
+    EXPECT_EQ(result["abstract"]["term"]["value"], "five (5) years");
+    EXPECT_EQ(result["abstract"]["expiration"]["value"], "2030-03-31");
+    EXPECT_TRUE(result["urgency"]["value"].is_null());
+}
+
+}  // namespace
+}  // namespace docintel::plugins
