@@ -236,7 +236,7 @@ Response send(int port, const std::string& method, const std::string& path, cons
 Response httpRequest(int port, const std::string& method, const std::string& path,
                      const std::string& body, const std::string& token,
                      const std::map<std::string, std::string>& headers) {
-    return send(port, method, path, body, token, headers, true);
+    return send(port, method, path, body, token, headers);
 }
 
 Response TestServer::request(const std::string& method, const std::string& path,
