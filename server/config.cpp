@@ -143,6 +143,11 @@ Config Config::fromEnvironment() {
                                                 c.http_max_connections_per_address, 0, 1000000);
     c.worker_threads = envInt("DOCINTEL_WORKER_THREADS", c.worker_threads, 1, 64);
     c.job_lease_seconds = envInt("DOCINTEL_JOB_LEASE_SECONDS", c.job_lease_seconds, 2, 3600);
+    c.webhook_allow_http = env("DOCINTEL_WEBHOOK_ALLOW_HTTP") == "1";
+    c.webhook_allow_private = env("DOCINTEL_WEBHOOK_ALLOW_PRIVATE") == "1";
+    c.webhook_retry_base_ms =
+        envInt("DOCINTEL_WEBHOOK_RETRY_BASE_MS", c.webhook_retry_base_ms, 1, 3600000);
+    c.webhook_senders = envInt("DOCINTEL_WEBHOOK_SENDERS", c.webhook_senders, 1, 64);
     c.max_upload_bytes = static_cast<long long>(envInt(
                              "DOCINTEL_MAX_UPLOAD_MB",
                              static_cast<int>(c.max_upload_bytes / (1024 * 1024)), 1, 1 << 20)) *

@@ -38,6 +38,14 @@ struct Config {
     long long max_upload_bytes = 100LL * 1024 * 1024;
     int worker_threads = 2;
     int job_lease_seconds = 30;
+    // Webhooks (docs/events.md): DOCINTEL_WEBHOOK_ALLOW_HTTP=1 permits http:// receivers,
+    // DOCINTEL_WEBHOOK_ALLOW_PRIVATE=1 loopback and private addresses (local receivers);
+    // DOCINTEL_WEBHOOK_RETRY_BASE_MS scales the retry schedule (5000: about 10 s, 20 s, 40 s …);
+    // DOCINTEL_WEBHOOK_SENDERS threads send deliveries (one subscription each at a time).
+    bool webhook_allow_http = false;
+    bool webhook_allow_private = false;
+    int webhook_retry_base_ms = 5000;
+    int webhook_senders = 4;
     std::string role = "all";  ///< api | worker | all
     /// DOCINTEL_MCP_TEST_PROFILE=1: the MCP server also serves the conformance suite's fixture
     /// tools and resources. For the conformance test only; never set in a normal start.

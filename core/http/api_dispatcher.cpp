@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
+#include "common/trace_context.h"
 #include "common/utf8.h"
 #include "http/error_mapper.h"
 #include "http/json_body.h"
@@ -163,6 +164,7 @@ ApiDispatcher::ApiDispatcher(const Router& router, const SchemaRegistry& schemas
 plugin::HttpResponse ApiDispatcher::dispatch(const RawRequest& raw) const {
     const auto started = std::chrono::steady_clock::now();
     const std::string trace_id = traceIdFor(raw.headers);
+    const common::TraceScope trace_scope(trace_id);  // events and jobs the request causes
     std::string principal_id;
     plugin::HttpResponse response;
     try {

@@ -91,6 +91,7 @@ struct Op {
     std::vector<QueryParam> query = {};
     plugin::HttpHandler handler = notImplemented;
     bool is_public = false;
+    bool extra = false;  ///< a product extra the spec does not list (Route::extra)
 };
 
 }  // namespace
@@ -780,16 +781,62 @@ void registerApiRoutes(Router& router, ApiServices& s) {
              wf.validate,
              [&wf](const HttpRequest& r) { return wf.validate(r.pathParam("workflow"), r.body); })},
 
-        // Events and webhooks.
-        {"GET", "/api/v1/event-subscriptions",
-         "api_list_event_subscriptions_api_v1_event_subscriptions_get", "List subscriptions",
-         "events", ws_read},
-        {"POST", "/api/v1/event-subscriptions",
-         "api_create_event_subscription_api_v1_event_subscriptions_post", "Create a subscription",
-         "events", ws_write, "SubscriptionInput", 201},
-        {"DELETE", "/api/v1/event-subscriptions/{subscription_id}",
+        // Events and webhooks (docs/events.md).
+        {"GET",
+         "/api/v1/event-subscriptions",
+         "api_list_event_subscriptions_api_v1_event_subscriptions_get",
+         "List subscriptions",
+         "events",
+         ws_read,
+         "",
+         200,
+         {},
+         ifPresent(
+             s.events,
+             [&s](const HttpRequest& r) { return s.events->listSubscriptions(r.principal); })},
+        {"POST",
+         "/api/v1/event-subscriptions",
+         "api_create_event_subscription_api_v1_event_subscriptions_post",
+         "Create a subscription",
+         "events",
+         ws_write,
+         "SubscriptionInput",
+         201,
+         {},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->createSubscription(r.principal, r.workspace_id, r.body);
+                   })},
+        {"DELETE",
+         "/api/v1/event-subscriptions/{subscription_id}",
          "api_delete_event_subscription_api_v1_event_subscriptions__subscription_id__delete",
-         "Delete a subscription", "events", ws_write},
+         "Delete a subscription",
+         "events",
+         ws_write,
+         "",
+         200,
+         {},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->deleteSubscription(r.principal,
+                                                           r.pathParam("subscription_id"));
+                   })},
+        {"POST",
+         "/api/v1/event-subscriptions/{subscription_id}/rotate-secret",
+         "api_rotate_event_subscription_secret_api_v1_event_subscriptions__subscription_id__"
+         "rotate_secret_post",
+         "Rotate a subscription's signing secret",
+         "events",
+         ws_write,
+         "",
+         200,
+         {},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->rotateSecret(r.principal, r.pathParam("subscription_id"));
+                   }),
+         false,
+         true},
         {"GET",
          "/api/v1/events",
          "api_list_events_api_v1_events_get",
@@ -799,10 +846,26 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          "",
          200,
          {stringParam("after"), stringParam("resource_type"), stringParam("resource_id"),
-          limitParam(500)}},
-        {"POST", "/api/v1/events/{event_id}/replay",
-         "api_replay_event_api_v1_events__event_id__replay_post", "Replay an event", "events",
-         ws_write, "", 202},
+          limitParam(500)},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->listEvents(
+                           r.principal, r.queryParam("after"), r.queryParam("resource_type"),
+                           r.queryParam("resource_id"), std::stoi(r.queryParam("limit", "100")));
+                   })},
+        {"POST",
+         "/api/v1/events/{event_id}/replay",
+         "api_replay_event_api_v1_events__event_id__replay_post",
+         "Replay an event",
+         "events",
+         ws_write,
+         "",
+         202,
+         {},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->replay(r.principal, r.pathParam("event_id"));
+                   })},
         {"GET",
          "/api/v1/webhook-deliveries",
          "api_list_webhook_deliveries_api_v1_webhook_deliveries_get",
@@ -811,7 +874,13 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          ws_read,
          "",
          200,
-         {stringParam("subscription_id"), stringParam("status"), limitParam(500)}},
+         {stringParam("subscription_id"), stringParam("status"), limitParam(500)},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->listDeliveries(r.principal, r.queryParam("subscription_id"),
+                                                       r.queryParam("status"),
+                                                       std::stoi(r.queryParam("limit", "100")));
+                   })},
         {"POST",
          "/api/v1/webhook-deliveries/process-due",
          "api_process_due_webhook_deliveries_api_v1_webhook_deliveries_process_due_post",
@@ -820,10 +889,25 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          ws_write,
          "",
          202,
-         {limitParam(500)}},
-        {"POST", "/api/v1/webhook-deliveries/{delivery_id}/retry",
+         {limitParam(200)},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->processDue(r.principal,
+                                                   std::stoi(r.queryParam("limit", "50")));
+                   })},
+        {"POST",
+         "/api/v1/webhook-deliveries/{delivery_id}/retry",
          "api_retry_webhook_delivery_api_v1_webhook_deliveries__delivery_id__retry_post",
-         "Retry a webhook delivery", "events", ws_write, "", 202},
+         "Retry a webhook delivery",
+         "events",
+         ws_write,
+         "",
+         202,
+         {},
+         ifPresent(s.events,
+                   [&s](const HttpRequest& r) {
+                       return s.events->retryDelivery(r.principal, r.pathParam("delivery_id"));
+                   })},
 
         // Artifacts, evaluations, reviews.
         {"GET",
@@ -937,7 +1021,7 @@ void registerApiRoutes(Router& router, ApiServices& s) {
         def.handler = std::move(op.handler);
         def.is_public = op.is_public;
         def.max_body_bytes = maxBodyBytes(def.operation_id);
-        if (auto r = router.add(std::move(def), op.tag); !r) {
+        if (auto r = router.add(std::move(def), op.tag, {}, op.extra); !r) {
             throw std::logic_error("built-in route rejected: " + r.error().message);
         }
     }

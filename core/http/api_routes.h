@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "events/event_service.h"
 #include "http/router.h"
 #include "knowledge/comparison.h"
 #include "knowledge/evaluation_service.h"
@@ -52,6 +53,7 @@ struct ApiServices {
     knowledge::EvaluationService* evaluations = nullptr;  ///< null on a worker node
     services::ArtifactService* artifacts = nullptr;       ///< unset = 501
     services::BatchService* batches = nullptr;            ///< batch jobs and operations; null = 501
+    events::EventService* events = nullptr;  ///< event log, subscriptions, webhooks; null = 501
 };
 
 /// Declares every REST operation of the spec (§4.1) once: method, path, operation id, scopes,

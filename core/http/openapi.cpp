@@ -165,6 +165,7 @@ nlohmann::json buildOpenApi(const Router& router, const SchemaRegistry& schemas,
                              {"summary", def.summary},
                              {"tags", nlohmann::json::array({route->tag})}};
         if (!route->plugin.empty()) op["x-docintel-plugin"] = route->plugin;
+        if (route->extra) op["x-docintel-extra"] = true;
         tags.insert(route->tag);
 
         nlohmann::json params = nlohmann::json::array();

@@ -65,7 +65,8 @@ plugin::Status Router::check(const plugin::RouteDefinition& def) const {
     return checkLocked(def, *routes_);
 }
 
-plugin::Status Router::add(plugin::RouteDefinition def, std::string tag, std::string plugin) {
+plugin::Status Router::add(plugin::RouteDefinition def, std::string tag, std::string plugin,
+                           bool extra) {
     std::unique_lock lock(mutex_);
     if (auto status = checkLocked(def, *routes_); !status) return status;
     auto route = std::make_shared<Route>();
@@ -73,6 +74,7 @@ plugin::Status Router::add(plugin::RouteDefinition def, std::string tag, std::st
     route->def = std::move(def);
     route->tag = std::move(tag);
     route->plugin = std::move(plugin);
+    route->extra = extra;
     auto next = std::make_shared<std::vector<std::shared_ptr<const Route>>>(*routes_);
     next->push_back(std::move(route));
     routes_ = std::move(next);

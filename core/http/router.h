@@ -16,7 +16,10 @@ namespace docintel::http {
 struct Route {
     plugin::RouteDefinition def;
     std::string tag;
-    std::string plugin;                 ///< empty for built-in routes
+    std::string plugin;  ///< empty for built-in routes
+    /// A built-in operation the spec does not list (a product extra, e.g. rotate-secret):
+    /// OpenAPI marks it `x-docintel-extra`.
+    bool extra = false;
     std::vector<std::string> segments;  ///< "{name}" marks a parameter
 };
 
@@ -36,7 +39,8 @@ class Router {
   public:
     /// Adds a route. Fails with `route_conflict` when the method + path shape or the operation
     /// id is already taken, or `invalid_route` when the definition is incomplete.
-    plugin::Status add(plugin::RouteDefinition def, std::string tag, std::string plugin = {});
+    plugin::Status add(plugin::RouteDefinition def, std::string tag, std::string plugin = {},
+                       bool extra = false);
 
     /// Checks what `add` would check, without adding.
     plugin::Status check(const plugin::RouteDefinition& def) const;

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "common/log.h"
+#include "common/trace_context.h"
 
 namespace docintel::jobs {
 
@@ -78,6 +79,8 @@ void WorkerPool::runThread() {
         const std::string kind = job.kind;
         common::log(LogLevel::kInfo, "job_started",
                     {{"job_id", id}, {"kind", kind}, {"attempt", std::to_string(job.attempts)}});
+        const common::TraceScope trace_scope(
+            job.payload.is_object() ? job.payload.value("trace_id", std::string()) : std::string());
         JobContext context(jobs_, std::move(job), worker_id_);
         plugin::Status outcome = plugin::Error::internal("no handler");
         try {

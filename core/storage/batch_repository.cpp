@@ -1,5 +1,6 @@
 #include "storage/batch_repository.h"
 
+#include "storage/event_repository.h"
 #include "storage/job_repository.h"
 #include "storage/pg_time.h"
 
@@ -88,6 +89,11 @@ constexpr Statement kSetResult{
 constexpr Statement kCounts{
     "batch_item_counts",
     "SELECT status, count(*) FROM batch_items WHERE batch_id = $1 GROUP BY status"};
+constexpr Statement kEventFacts{
+    "batch_event_facts",
+    "SELECT owner_id::text, coalesce(workspace_id::text, ''), kind, status, "
+    "(SELECT count(*) FROM batch_items i WHERE i.batch_id = b.id) FROM batch_jobs b "
+    "WHERE id = $1"};
 constexpr Statement kFinish{
     "batch_finish",
     "UPDATE batch_jobs SET status = $2, job_id = NULL, updated_at = now(), "
@@ -137,6 +143,29 @@ BatchItem itemFrom(const pqxx::row& r) {
     return i;
 }
 
+/// Emits `type` for batch `id` in `tx` (the transaction of the change it reports), with the
+/// item counts by status when `counts` is given.
+void emitBatchEvent(Tx& tx, const std::string& id, const char* type, bool by_owner,
+                    const std::map<std::string, int>* counts = nullptr) {
+    const auto rows = tx.exec(kEventFacts, id);
+    if (rows.empty()) return;
+    const auto& r = rows[0];
+    Event e;
+    e.type = type;
+    e.resource_type = "batch_job";
+    e.resource_id = id;
+    e.user_id = r[0].as<std::string>();
+    e.workspace_id = r[1].as<std::string>();
+    if (by_owner) e.actor_id = e.user_id;
+    e.payload = {{"batch_id", id},
+                 {"job_id", id},
+                 {"operation", r[2].as<std::string>()},
+                 {"status", r[3].as<std::string>()},
+                 {"total_items", r[4].as<long long>()}};
+    if (counts) e.payload["counts"] = *counts;
+    EventRepository::emit(tx, e);
+}
+
 std::string joined(const std::vector<std::string>& parts) {
     std::string out;
     for (const auto& p : parts) out += (out.empty() ? "" : ",") + p;
@@ -164,6 +193,7 @@ plugin::Result<std::pair<BatchJob, bool>> BatchRepository::create(
             const std::string run = JobRepository::enqueue(tx, kRunJob, {{"batch_id", job.id}});
             tx.exec(kSetJob, job.id, "", run, 0);
         }
+        emitBatchEvent(tx, job.id, "batch.created", true);
         const auto rows = tx.exec(kFind, job.id);
         return std::pair<BatchJob, bool>{jobFrom(rows[0]), true};
     });
@@ -238,6 +268,13 @@ plugin::Result<int> BatchRepository::moveItems(const std::string& batch_id,
             run = JobRepository::enqueue(tx, kRunJob, {{"batch_id", batch_id}});
         }
         tx.exec(kSetJob, batch_id, job_status, run, concurrency.value_or(0));
+        // Work taken up again after a stop (cancel, failure, completion with errors); an upload
+        // batch leaving awaiting_upload is started, not resumed.
+        const std::string before = lock[0][0].as<std::string>();
+        if (start && moved > 0 && before != "awaiting_upload" && before != "queued" &&
+            before != "running") {
+            emitBatchEvent(tx, batch_id, "batch.resumed", true);
+        }
         return moved;
     });
 }
@@ -259,7 +296,9 @@ plugin::Result<bool> BatchRepository::claimItem(const std::string& batch_id, int
 
 plugin::Status BatchRepository::markRunning(const std::string& batch_id) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
-        tx.exec(kMarkRunning, batch_id);
+        if (tx.exec(kMarkRunning, batch_id).affected_rows() == 1) {
+            emitBatchEvent(tx, batch_id, "batch.started", false);
+        }
         return true;
     }));
 }
@@ -300,6 +339,11 @@ plugin::Result<bool> BatchRepository::settle(const std::string& batch_id) {
             }
         }
         tx.exec(kFinish, batch_id, status);
+        if (status != lock[0][0].as<std::string>() && status != "awaiting_upload") {
+            emitBatchEvent(tx, batch_id,
+                           status == "cancelled" ? "batch.cancelled" : "batch.completed", false,
+                           &counts);
+        }
         return true;
     });
 }

@@ -1,5 +1,6 @@
 #include "storage/document_repository.h"
 
+#include "storage/event_repository.h"
 #include "storage/job_repository.h"
 #include "storage/pg_time.h"
 
@@ -56,6 +57,12 @@ constexpr Statement kSetChunked{
     "document_set_chunked",
     "UPDATE documents SET status = $2, pages = $3, error_code = NULL, error_message = NULL, "
     "updated_at = now() WHERE id = $1"};
+/// What a document event says about its document (never its text).
+constexpr Statement kEventFacts{
+    "document_event_facts",
+    "SELECT owner_id::text, coalesce(workspace_id::text, ''), filename, status, "
+    "coalesce(error_code, ''), coalesce(pages, 0), "
+    "(SELECT count(*) FROM chunks c WHERE c.document_id = d.id) FROM documents d WHERE id = $1"};
 constexpr Statement kChunks{
     "document_chunks",
     "SELECT id, chunk_index, text, page_start, page_end, section_path::text, char_start, "
@@ -149,6 +156,29 @@ Chunk rowToChunk(const pqxx::row& r) {
     return c;
 }
 
+/// Emits `type` for document `id` in `tx` (the transaction of the change it reports).
+void emitDocumentEvent(Tx& tx, const std::string& id, const char* type, bool by_owner = false) {
+    const auto rows = tx.exec(kEventFacts, id);
+    if (rows.empty()) return;
+    const auto& r = rows[0];
+    Event e;
+    e.type = type;
+    e.resource_type = "document";
+    e.resource_id = id;
+    e.user_id = r[0].as<std::string>();
+    e.workspace_id = r[1].as<std::string>();
+    if (by_owner) e.actor_id = e.user_id;
+    e.payload = {{"document_id", id},
+                 {"filename", r[2].as<std::string>()},
+                 {"status", r[3].as<std::string>()},
+                 {"chunk_count", r[6].as<long long>()}};
+    if (r[5].as<int>() > 0) e.payload["pages"] = r[5].as<int>();
+    if (!r[4].is_null() && !r[4].as<std::string>().empty()) {
+        e.payload["error_code"] = r[4].as<std::string>();
+    }
+    EventRepository::emit(tx, e);
+}
+
 std::vector<Document> rowsToDocuments(const pqxx::result& rows) {
     std::vector<Document> out;
     out.reserve(rows.size());
@@ -198,6 +228,7 @@ plugin::Result<bool> DocumentRepository::completeUpload(const std::string& id, s
             return false;
         }
         JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
+        emitDocumentEvent(tx, id, "document.uploaded", true);
         return true;
     });
 }
@@ -218,6 +249,7 @@ plugin::Status DocumentRepository::fail(const std::string& id, const std::string
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kDeleteChunks, id);  // a failed document has nothing to search or cite
         tx.exec(kFail, id, code, message);
+        emitDocumentEvent(tx, id, "document.failed");
         return true;
     }));
 }
@@ -262,6 +294,7 @@ plugin::Status DocumentRepository::finishChunking(const std::string& id, int pag
                                                   const std::string& status) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kSetChunked, id, status, pages);
+        emitDocumentEvent(tx, id, "document.chunked");
         return true;
     }));
 }
@@ -356,6 +389,7 @@ plugin::Status DocumentRepository::storeEmbeddings(const std::string& id, int fi
             }
         }
         if (!status.empty()) tx.exec(kSetStatus, id, status);
+        if (status == "embedded") emitDocumentEvent(tx, id, "document.embedded");
         return true;
     }));
 }

@@ -1,6 +1,7 @@
 #include "storage/job_repository.h"
 
 #include "common/id.h"
+#include "common/trace_context.h"
 
 namespace docintel::storage {
 namespace {
@@ -52,6 +53,13 @@ constexpr Statement kRelease{
 
 std::string JobRepository::enqueue(Tx& tx, const std::string& kind, const nlohmann::json& payload) {
     const std::string id = common::newUuid();
+    // The job carries the trace of the request that caused it, for the events it emits.
+    if (!common::currentTraceId().empty() && payload.is_object() && !payload.contains("trace_id")) {
+        nlohmann::json traced = payload;
+        traced["trace_id"] = common::currentTraceId();
+        tx.exec(kEnqueue, id, kind, traced.dump());
+        return id;
+    }
     tx.exec(kEnqueue, id, kind, payload.dump());
     return id;
 }

@@ -1,6 +1,7 @@
 #include "storage/workflow_run_repository.h"
 
 #include "common/id.h"
+#include "storage/event_repository.h"
 #include "storage/job_repository.h"
 #include "storage/pg_time.h"
 
@@ -46,15 +47,11 @@ constexpr Statement kChanges{
     "workflow_change_list",
     "SELECT path, old_value::text, new_value::text, coalesce(changed_by::text, ''), changed_at, "
     "revision FROM workflow_field_changes WHERE run_id = $1 ORDER BY id"};
-constexpr Statement kInsertEvent{
-    "event_insert",
-    "INSERT INTO events (id, type, resource_type, resource_id, workspace_id, actor_id, payload) "
-    "VALUES ($1, $2, $3, $4, NULLIF($5, '')::uuid, NULLIF($6, '')::uuid, $7::jsonb)"};
 constexpr Statement kEvents{
     "event_list_resource",
     "SELECT type, resource_type, resource_id, coalesce(workspace_id::text, ''), "
     "coalesce(actor_id::text, ''), payload::text FROM events "
-    "WHERE resource_type = $1 AND resource_id = $2 ORDER BY seq"};
+    "WHERE resource_type = $1 AND resource_id = $2 ORDER BY seq, created_at, id"};
 constexpr Statement kInsertPacket{
     "workflow_packet_insert",
     "INSERT INTO workflow_packets (id, run_id, packet_type, document_id, revision, created_by) "
@@ -153,9 +150,17 @@ ReviewTask rowToTask(const pqxx::row& r) {
     return t;
 }
 
+/// A run's events go through the one event log API (the run's scope: its workspace, or the
+/// personal scope of the actor, who owns a personal run).
 void insertEvent(Tx& tx, const EventRecord& e) {
-    tx.exec(kInsertEvent, common::newUuid(), e.type, e.resource_type, e.resource_id, e.workspace_id,
-            e.actor_id, e.payload.dump());
+    Event event;
+    event.type = e.type;
+    event.resource_type = e.resource_type;
+    event.resource_id = e.resource_id;
+    event.workspace_id = e.workspace_id;
+    event.actor_id = e.actor_id;
+    event.payload = e.payload;
+    EventRepository::emit(tx, event);
 }
 
 ReviewTask insertTask(Tx& tx, const ReviewTask& t) {

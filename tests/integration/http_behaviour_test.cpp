@@ -55,7 +55,8 @@ TEST_F(HttpBehaviour, UnknownPathIs404AndWrongMethodIs405WithTheErrorShape) {
 }
 
 TEST_F(HttpBehaviour, UnbuiltOperationsAnswer501AfterValidation) {
-    const auto r = server_->get("/api/v1/events", token_);
+    const auto r = server_->get(
+        "/api/v1/learning/documents?workspace_id=00000000-0000-4000-8000-000000000000", token_);
     ASSERT_EQ(r.status, 501);
     EXPECT_EQ(r.json()["code"], "not_implemented");
     EXPECT_EQ(r.json()["detail"], "not implemented yet");

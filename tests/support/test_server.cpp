@@ -149,6 +149,9 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.llm_base_url = options.llm_base_url;
     config.llm_model = options.llm_model;
     config.llm_timeout_ms = options.llm_timeout_ms;
+    config.webhook_allow_http = options.webhook_allow_http;
+    config.webhook_allow_private = options.webhook_allow_private;
+    config.webhook_retry_base_ms = options.webhook_retry_base_ms;
     app_ = std::make_unique<server::App>(config);
     try {
         app_->start();
@@ -231,6 +234,12 @@ Response send(int port, const std::string& method, const std::string& path, cons
 }
 
 }  // namespace
+
+Response httpRequest(int port, const std::string& method, const std::string& path,
+                     const std::string& body, const std::string& token,
+                     const std::map<std::string, std::string>& headers) {
+    return send(port, method, path, body, token, headers);
+}
 
 Response TestServer::request(const std::string& method, const std::string& path,
                              const std::string& body, const std::string& token,

@@ -57,6 +57,11 @@ class TestServer {
         /// Connection limits (decision 0061); short deadlines make the slow-client tests quick.
         int http_header_timeout_ms = 10000;
         int http_max_connections_per_address = 64;
+        /// Webhook destinations (DOCINTEL_WEBHOOK_ALLOW_HTTP / _ALLOW_PRIVATE) and the retry
+        /// schedule's base (DOCINTEL_WEBHOOK_RETRY_BASE_MS).
+        bool webhook_allow_http = false;
+        bool webhook_allow_private = false;
+        int webhook_retry_base_ms = 5000;
     };
     TestServer() : TestServer(Options{}) {}
     explicit TestServer(Options options);
@@ -124,6 +129,12 @@ class TestServer {
     std::string plugins_dir_;
     std::unique_ptr<server::App> app_;
 };
+
+/// A JSON request to a server on 127.0.0.1:`port` (one started as a process, say), as
+/// TestServer::request sends it. Throws when nothing answers.
+Response httpRequest(int port, const std::string& method, const std::string& path,
+                     const std::string& body = {}, const std::string& token = {},
+                     const std::map<std::string, std::string>& headers = {});
 
 /// `../shared` (datasets, spec) relative to the source tree.
 std::string sharedDir();

@@ -1,0 +1,167 @@
+#include "events/webhook_sender.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "common/base64url.h"
+#include "common/id.h"
+#include "common/log.h"
+#include "events/delivery_status.h"
+#include "events/webhook_signer.h"
+
+namespace docintel::events {
+namespace {
+
+using common::LogLevel;
+
+constexpr int kBatch = 50;
+constexpr auto kRunBudget = std::chrono::seconds(5);
+
+nlohmann::json nullable(const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
+
+/// The secrets that sign now: the current one, and the previous one during its grace period.
+std::vector<std::string> openSecrets(const common::SecretBox& box, const storage::Subscription& s) {
+    std::vector<std::string> out;
+    for (const auto* sealed : {&s.secret_box, &s.previous_secret_box}) {
+        if (sealed->empty()) continue;
+        const auto bytes = common::base64UrlDecode(*sealed);
+        if (!bytes) continue;
+        if (auto secret = box.open(*bytes)) out.push_back(std::move(*secret));
+    }
+    return out;
+}
+
+}  // namespace
+
+double WebhookSender::retryDelaySeconds(int attempt, int base_ms) {
+    thread_local std::mt19937 rng{std::random_device{}()};
+    const double base = base_ms / 1000.0;
+    const double jitter = std::uniform_real_distribution<double>(0, base)(rng);
+    return std::min(kMaxDelaySeconds, std::ldexp(base, std::min(attempt, 30)) + jitter);
+}
+
+std::string WebhookSender::body(const storage::Event& e, const std::string& delivery_id) {
+    return nlohmann::json{{"id", e.id},
+                          {"api_version", "v1"},
+                          {"type", e.type},
+                          {"event_type", e.type},
+                          {"sequence_number", e.sequence_number},
+                          {"resource_type", e.resource_type},
+                          {"resource_id", e.resource_id},
+                          {"workspace_id", nullable(e.workspace_id)},
+                          {"actor", nullable(e.actor_id)},
+                          {"payload", e.payload},
+                          {"trace_id", nullable(e.trace_id)},
+                          {"created_at", e.created_at},
+                          {"delivery_id", delivery_id}}
+        .dump();
+}
+
+storage::AttemptRecord WebhookSender::send(const storage::Subscription& subscription,
+                                           const storage::OutgoingDelivery& outgoing,
+                                           int attempt) const {
+    storage::AttemptRecord a;
+    a.attempt = attempt;
+    const auto& d = outgoing.delivery;
+    const auto& e = outgoing.event;
+    // Checked at every attempt: the name may resolve elsewhere since the subscription was made.
+    auto destination = resolveDestination(subscription.webhook_url, options_.policy);
+    WebhookResponse response;
+    if (!destination) {
+        response.error_code = destination.error().code == "blocked_destination"
+                                  ? "blocked_destination"
+                                  : destination.error().code;
+    } else {
+        const std::string payload = body(e, d.id);
+        const long long timestamp = std::chrono::duration_cast<std::chrono::seconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count();
+        const std::string ts = std::to_string(timestamp);
+        auto headers =
+            WebhookSigner::headers(openSecrets(*secrets_, subscription), d.id, timestamp, payload);
+        headers.emplace_back("webhook-id", d.id);
+        headers.emplace_back("webhook-timestamp", ts);
+        headers.emplace_back("X-DocIntel-Event", e.type);
+        headers.emplace_back("X-DocIntel-Event-ID", e.id);
+        headers.emplace_back("X-DocIntel-Timestamp", ts);
+        headers.emplace_back("X-DocIntel-Delivery-ID", d.id);
+        headers.emplace_back("Idempotency-Key", d.id);
+        response = client_.post(*destination, headers, payload);
+    }
+    a.http_status = response.http_status;
+    a.duration_ms = response.duration_ms;
+    a.response_preview = std::move(response.response_preview);
+    a.error_code = response.error_code;
+    if (a.http_status >= 200 && a.http_status < 300) {
+        a.status = toString(DeliveryStatus::kDelivered);
+    } else if (a.http_status == 410) {
+        a.error_code = "gone";
+        a.status = toString(DeliveryStatus::kDeadLetter);
+    } else {
+        if (a.error_code.empty()) a.error_code = "http_" + std::to_string(a.http_status);
+        if (attempt >= options_.max_attempts) {
+            a.status = toString(DeliveryStatus::kDeadLetter);
+        } else {
+            a.status = toString(DeliveryStatus::kRetrying);
+            a.retry_after_seconds = retryDelaySeconds(attempt, options_.retry_base_ms);
+        }
+    }
+    return a;
+}
+
+plugin::Status WebhookSender::run(jobs::JobContext& context) {
+    const std::string subscription_id = context.payload().value("subscription_id", "");
+    if (!common::isUuid(subscription_id)) return {};  // not a sender of any subscription
+    const auto until = std::chrono::steady_clock::now() + kRunBudget;
+    const auto later = [&](double seconds, const char* why = nullptr) -> plugin::Status {
+        if (why) {
+            common::log(LogLevel::kWarning, "webhook_sender_paused",
+                        {{"subscription_id", subscription_id}, {"reason", why}});
+        }
+        context.runAgainAfter(std::min(seconds, kIdleSeconds));
+        return {};
+    };
+    while (std::chrono::steady_clock::now() < until) {
+        auto subscription = webhooks_.sendable(subscription_id);
+        if (!subscription) return later(kIdleSeconds, "database");
+        if (!*subscription) return {};  // deleted, disabled or no longer permitted: done
+        auto batch = webhooks_.nextOpen(subscription_id, kBatch);
+        if (!batch) return later(kIdleSeconds, "database");
+        if (batch->empty()) return later(kIdleSeconds);
+        for (const auto& outgoing : *batch) {
+            if (outgoing.wait_seconds > 0) return later(outgoing.wait_seconds);
+            auto attempt = webhooks_.beginAttempt(outgoing.delivery.id);
+            if (!attempt) return later(kIdleSeconds, "database");
+            if (!*attempt) continue;  // retried or removed meanwhile
+            const storage::AttemptRecord a = send(**subscription, outgoing, **attempt);
+            if (auto ok = webhooks_.finishAttempt(outgoing.delivery.id, a); !ok) {
+                return later(kIdleSeconds, "database");
+            }
+            common::log(a.status == "delivered" ? LogLevel::kInfo : LogLevel::kWarning,
+                        "webhook_attempt",
+                        {{"delivery_id", outgoing.delivery.id},
+                         {"subscription_id", subscription_id},
+                         {"event_type", outgoing.event.type},
+                         {"attempt", std::to_string(a.attempt)},
+                         {"http_status", std::to_string(a.http_status)},
+                         {"error_code", a.error_code},
+                         {"status", a.status},
+                         {"trace_id", outgoing.event.trace_id}});
+            if (a.error_code == "gone") {
+                (void)webhooks_.disable(subscription_id, "receiver answered 410 Gone");
+                return {};
+            }
+            // In order: a delivery waiting for its retry holds the later ones back.
+            if (a.status == toString(DeliveryStatus::kRetrying))
+                return later(a.retry_after_seconds);
+            if (std::chrono::steady_clock::now() >= until) break;
+        }
+    }
+    return later(0);
+}
+
+}  // namespace docintel::events
