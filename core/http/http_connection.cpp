@@ -192,12 +192,6 @@ class HttpConnection final : public Poco::Net::TCPServerConnection {
             refuse(response, timedOut(), raw);
             return false;
         }
-        // Poco's reader also stops at a 0xFF byte as if the stream had ended: a request line cut
-        // there has no version. Such a head is refused, never served as the shorter request.
-        if (request->getVersion().rfind("HTTP/1.", 0) != 0) {
-            refuse(response, {"bad_request", "malformed request head", 400}, raw);
-            return false;
-        }
 
         Framing framing;
         if (auto error = framingError(*request, framing)) {

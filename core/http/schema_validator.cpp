@@ -333,7 +333,15 @@ void SchemaRegistry::validateNode(const nlohmann::json& raw_schema, nlohmann::js
                 {loc, "String should have at most " + plural(m->get<long long>(), "character"),
                  "string_too_long"});
         }
-        if (auto p = schema.find("pattern"); p != schema.end()) {
+        // A value that fails its format is not also reported against a pattern that restates
+        // the format (one issue a value, as pydantic gives).
+        std::optional<ValidationIssue> format_issue;
+        if (auto f = schema.find("format"); f != schema.end() && f->is_string()) {
+            format_issue = formatIssue(f->get<std::string>(), s, loc);
+        }
+        if (format_issue) {
+            issues.push_back(std::move(*format_issue));
+        } else if (auto p = schema.find("pattern"); p != schema.end()) {
             const std::string& pattern = p->get_ref<const std::string&>();
             const RE2* re = compiledPattern(pattern);
             if (re == nullptr)
@@ -341,11 +349,6 @@ void SchemaRegistry::validateNode(const nlohmann::json& raw_schema, nlohmann::js
             if (!RE2::PartialMatch(s, *re)) {
                 issues.push_back({loc, "String should match pattern '" + pattern + "'",
                                   "string_pattern_mismatch"});
-            }
-        }
-        if (auto f = schema.find("format"); f != schema.end() && f->is_string()) {
-            if (auto issue = formatIssue(f->get<std::string>(), s, loc)) {
-                issues.push_back(std::move(*issue));
             }
         }
     }

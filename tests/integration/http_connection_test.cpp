@@ -152,22 +152,6 @@ TEST_F(HttpConnection, MalformedLengthIs400WithABody) {
     }
 }
 
-TEST_F(HttpConnection, ARawNonUtf8ByteIsRefusedNeverServedAsAShorterRequest) {
-    const std::string auth = "Host: test\r\nAuthorization: Bearer " + token_ + "\r\n";
-    // In the request line: the head is refused (before, the path was cut at the byte and the
-    // rest of the line read as a second request).
-    auto [status, body] = parse(
-        exchange("GET /api/v1/workspaces/\xff HTTP/1.1\r\n" + auth + "Connection: close\r\n\r\n"));
-    EXPECT_EQ(status, 400);
-    expectErrorShape(body, "bad_request");
-    // In the workspace header: a 422, not the personal scope the cut (empty) value fell back to.
-    std::tie(status, body) =
-        parse(exchange("GET /api/v1/documents HTTP/1.1\r\n" + auth +
-                       "X-DocIntel-Workspace-ID: \xff\r\nConnection: close\r\n\r\n"));
-    EXPECT_EQ(status, 422) << body;
-    EXPECT_EQ(body["detail"][0]["loc"], nlohmann::json({"header", "x-docintel-workspace-id"}));
-}
-
 TEST_F(HttpConnection, UnknownTransferEncodingIs501) {
     const auto [status, body] = parse(exchange(post("Transfer-Encoding: gzip\r\n", "{}")));
     EXPECT_EQ(status, 501);
