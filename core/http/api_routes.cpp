@@ -845,8 +845,9 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          ws_read,
          "",
          200,
-         {stringParam("after"), stringParam("resource_type"), stringParam("resource_id"),
-          limitParam(500)},
+         {QueryParam{"after", "integer", false, 0, std::nullopt,
+                     "the sequence number to read after (next_sequence of the previous page)"},
+          stringParam("resource_type"), stringParam("resource_id"), limitParam(500)},
          ifPresent(s.events,
                    [&s](const HttpRequest& r) {
                        return s.events->listEvents(

@@ -23,8 +23,8 @@ struct JsonBodyLimits {
 ///   - text that is not JSON or not UTF-8 (`json_invalid`, loc carries the byte offset),
 ///   - nesting deeper than `max_depth` (`json_too_deep`) or more than `max_values` values
 ///     (`json_too_large`), so no request can make the process build a huge document,
-///   - a number beyond double range (`finite_number`) or an integer beyond int64
-///     (`int_parsing_size`),
+///   - a number beyond double range (`finite_number`; integers beyond int64 are the schema's
+///     to refuse, `int_parsing_size`, since free-form objects may carry them),
 ///   - a NUL character in a string or a key (`string_nul`; Postgres cannot store it and C
 ///     strings would cut it),
 /// and only then builds the value. Returns nullopt with `issues` filled on refusal.

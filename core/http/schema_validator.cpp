@@ -298,7 +298,12 @@ void SchemaRegistry::validateNode(const nlohmann::json& raw_schema, nlohmann::js
         if (!matched) {
             const std::string& primary =
                 types.front() == "null" && types.size() > 1 ? types[1] : types.front();
-            if (primary == "object" && loc.size() == 1) {
+            if (primary == "integer" && value.is_number_unsigned()) {
+                issues.push_back({loc,
+                                  "Unable to parse input string as an integer, exceeded maximum "
+                                  "size",
+                                  "int_parsing_size"});
+            } else if (primary == "object" && loc.size() == 1) {
                 issues.push_back({loc,
                                   "Input should be a valid dictionary or object to extract "
                                   "fields from",

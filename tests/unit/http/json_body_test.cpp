@@ -39,11 +39,9 @@ TEST(JsonBody, NamesTheValueItRefuses) {
     EXPECT_EQ(issues[0].loc, nlohmann::json({"body", 1, "y"}));
     EXPECT_EQ(issues[0].type, "string_nul");
 
-    issues = refusal(R"({"n":9223372036854775808,"m":[18446744073709551615]})");
-    ASSERT_EQ(issues.size(), 2u);
-    EXPECT_EQ(issues[0].loc, nlohmann::json({"body", "n"}));
-    EXPECT_EQ(issues[1].loc, nlohmann::json({"body", "m", 0}));
-    EXPECT_EQ(issues[1].type, "int_parsing_size");
+    // Integers beyond int64 are read (free-form objects may carry them); schemas refuse them.
+    std::vector<ValidationIssue> none;
+    EXPECT_TRUE(parseJsonBody(R"({"n":18446744073709551615})", {}, nlohmann::json::array(), none));
 }
 
 TEST(JsonBody, RefusesDepthAndSizeBeforeBuilding) {
@@ -133,7 +131,7 @@ TEST_F(LinearChecks, LongStringsAreCheckedWithoutRecursion) {
 TEST_F(LinearChecks, IntegersAreWholeNumbersWithinInt64) {
     EXPECT_TRUE(types({{"n", 9223372036854775807LL}}).empty());
     EXPECT_TRUE(types({{"n", 4.0}}).empty());
-    EXPECT_EQ(types({{"n", 9223372036854775808ULL}}), std::vector<std::string>{"int_type"});
+    EXPECT_EQ(types({{"n", 9223372036854775808ULL}}), std::vector<std::string>{"int_parsing_size"});
     EXPECT_EQ(types({{"n", 1e19}}), std::vector<std::string>{"int_type"});
     EXPECT_EQ(types({{"n", 4.5}}), std::vector<std::string>{"int_type"});
 }
