@@ -1,64 +1,24 @@
 #include "events/webhook_client.h"
 
 #include <Poco/Exception.h>
-#include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/HTTPSClientSession.h>
 #include <Poco/Net/NetException.h>
 #include <Poco/Net/SSLException.h>
-#include <Poco/Net/SSLManager.h>
 #include <Poco/Net/SecureStreamSocket.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/StreamSocket.h>
 
 #include <chrono>
 #include <memory>
-#include <mutex>
+
+#include "common/tls_client.h"
+#include "common/utf8.h"
 
 namespace docintel::events {
 namespace {
-
-/// The process-wide TLS client context: system CA certificates, peer verified.
-Poco::Net::Context::Ptr tlsContext() {
-    static std::once_flag once;
-    static Poco::Net::Context::Ptr context;
-    std::call_once(once, [] {
-        Poco::Net::initializeSSL();
-        context = new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "", "", "",
-                                         Poco::Net::Context::VERIFY_RELAXED, 9, true);
-    });
-    return context;
-}
-
-/// `text` with every byte that is not part of a well-formed UTF-8 sequence replaced by '?'
-/// (and NUL, which Postgres text cannot hold).
-std::string utf8Clean(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        std::size_t n = c < 0x80         ? 1
-                        : (c >> 5) == 6  ? 2
-                        : (c >> 4) == 14 ? 3
-                        : (c >> 3) == 30 ? 4
-                                         : 0;
-        bool ok = n > 0 && c != 0 && i + n <= text.size();
-        for (std::size_t k = 1; ok && k < n; ++k) {
-            ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 2;
-        }
-        if (ok) {
-            out.append(text, i, n);
-            i += n;
-        } else {
-            out += '?';
-            ++i;
-        }
-    }
-    return out;
-}
 
 std::string hostHeader(const Destination& d) {
     const bool v6 = d.host.find(':') != std::string::npos;
@@ -89,7 +49,7 @@ WebhookResponse WebhookClient::post(const Destination& d,
         try {
             const Poco::Net::SocketAddress to(address, d.port);
             if (d.scheme == "https") {
-                Poco::Net::SecureStreamSocket socket(tlsContext());
+                Poco::Net::SecureStreamSocket socket(common::tlsClientContext());
                 socket.setPeerHostName(d.host);
                 socket.connect(to, timeout);
                 session = std::make_unique<Poco::Net::HTTPSClientSession>(socket);
@@ -126,7 +86,7 @@ WebhookResponse WebhookClient::post(const Destination& d,
         std::string preview(kPreviewBytes, '\0');
         in.read(preview.data(), static_cast<std::streamsize>(preview.size()));
         preview.resize(static_cast<std::size_t>(in.gcount()));
-        out.response_preview = utf8Clean(preview);
+        out.response_preview = common::toValidUtf8(preview);
     } catch (const Poco::TimeoutException&) {
         out.error_code = "timeout";
     } catch (const Poco::Net::SSLException&) {

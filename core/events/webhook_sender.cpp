@@ -9,6 +9,7 @@
 #include "common/id.h"
 #include "common/log.h"
 #include "events/delivery_status.h"
+#include "events/event_service.h"
 #include "events/webhook_signer.h"
 
 namespace docintel::events {
@@ -18,10 +19,6 @@ using common::LogLevel;
 
 constexpr int kBatch = 50;
 constexpr auto kRunBudget = std::chrono::seconds(5);
-
-nlohmann::json nullable(const std::string& s) {
-    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
-}
 
 /// The secrets that sign now: the current one, and the previous one during its grace period.
 std::vector<std::string> openSecrets(const common::SecretBox& box, const storage::Subscription& s) {
@@ -45,20 +42,11 @@ double WebhookSender::retryDelaySeconds(int attempt, int base_ms) {
 }
 
 std::string WebhookSender::body(const storage::Event& e, const std::string& delivery_id) {
-    return nlohmann::json{{"id", e.id},
-                          {"api_version", "v1"},
-                          {"type", e.type},
-                          {"event_type", e.type},
-                          {"sequence_number", e.sequence_number},
-                          {"resource_type", e.resource_type},
-                          {"resource_id", e.resource_id},
-                          {"workspace_id", nullable(e.workspace_id)},
-                          {"actor", nullable(e.actor_id)},
-                          {"payload", e.payload},
-                          {"trace_id", nullable(e.trace_id)},
-                          {"created_at", e.created_at},
-                          {"delivery_id", delivery_id}}
-        .dump();
+    nlohmann::json out = EventService::toJson(e);
+    out["api_version"] = "v1";
+    out["type"] = e.type;
+    out["delivery_id"] = delivery_id;
+    return out.dump();
 }
 
 storage::AttemptRecord WebhookSender::send(const storage::Subscription& subscription,

@@ -7,11 +7,9 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
-#include <unordered_map>
 
 #include "common/id.h"
 
@@ -185,19 +183,34 @@ std::optional<ValidationIssue> formatIssue(const std::string& format, std::strin
     return std::nullopt;
 }
 
-/// The compiled form of a schema `pattern`, by RE2 (linear time, no recursion a long string
-/// could overflow); compiled once per pattern. nullptr for a pattern RE2 cannot read.
-const RE2* compiledPattern(const std::string& pattern) {
-    static std::mutex mutex;  // guards cache
-    static std::unordered_map<std::string, std::unique_ptr<RE2>> cache;
-    std::lock_guard lock(mutex);
-    auto& slot = cache[pattern];
-    if (!slot) {
-        RE2::Options options;
-        options.set_log_errors(false);
-        slot = std::make_unique<RE2>(pattern, options);
+/// Every `pattern` string in `schema`, where it is a keyword (not inside enum/const/default
+/// values or examples).
+void collectPatterns(const nlohmann::json& schema, std::vector<std::string>& out) {
+    if (schema.is_array()) {
+        for (const auto& item : schema) collectPatterns(item, out);
+        return;
     }
-    return slot->ok() ? slot.get() : nullptr;
+    if (!schema.is_object()) return;
+    for (const auto& [key, value] : schema.items()) {
+        if (key == "enum" || key == "const" || key == "default" || key == "examples" ||
+            key == "example") {
+            continue;
+        }
+        if (key == "pattern" && value.is_string()) {
+            out.push_back(value.get<std::string>());
+        } else {
+            collectPatterns(value, out);
+        }
+    }
+}
+
+/// `pattern` compiled by RE2 (linear time, no recursion a long string could overflow); null
+/// when RE2 cannot read it.
+std::unique_ptr<RE2> compilePattern(const std::string& pattern) {
+    RE2::Options options;
+    options.set_log_errors(false);
+    auto re = std::make_unique<RE2>(pattern, options);
+    return re->ok() ? std::move(re) : nullptr;
 }
 
 std::string enumMessage(const nlohmann::json& options) {
@@ -215,6 +228,9 @@ std::string enumMessage(const nlohmann::json& options) {
 }
 
 }  // namespace
+
+SchemaRegistry::SchemaRegistry() = default;
+SchemaRegistry::~SchemaRegistry() = default;
 
 void SchemaRegistry::loadBuiltins() {
     for (const auto& [path, text] : docintel::schemas::embeddedFiles()) {
@@ -236,10 +252,30 @@ void SchemaRegistry::loadBuiltin(const std::string& file, const std::string& nam
     }
 }
 
+std::optional<std::string> SchemaRegistry::unreadablePattern(const nlohmann::json& schema) {
+    std::vector<std::string> patterns;
+    collectPatterns(schema, patterns);
+    for (const auto& pattern : patterns) {
+        if (!compilePattern(pattern)) return pattern;
+    }
+    return std::nullopt;
+}
+
 bool SchemaRegistry::add(const std::string& name, nlohmann::json schema) {
     if (!schema.is_object()) return false;
+    std::vector<std::string> patterns;
+    collectPatterns(schema, patterns);
+    std::map<std::string, std::unique_ptr<const RE2>> compiled;
+    for (auto& pattern : patterns) {
+        auto re = compilePattern(pattern);
+        if (!re) return false;
+        compiled.emplace(std::move(pattern), std::move(re));
+    }
     std::unique_lock lock(mutex_);
-    return schemas_.emplace(name, std::make_shared<const nlohmann::json>(std::move(schema))).second;
+    if (schemas_.count(name) > 0) return false;
+    schemas_.emplace(name, std::make_shared<const nlohmann::json>(std::move(schema)));
+    patterns_.merge(compiled);  // a pattern already compiled keeps its first RE2
+    return true;
 }
 
 bool SchemaRegistry::has(const std::string& name) const {
@@ -348,9 +384,13 @@ void SchemaRegistry::validateNode(const nlohmann::json& raw_schema, nlohmann::js
             issues.push_back(std::move(*format_issue));
         } else if (auto p = schema.find("pattern"); p != schema.end()) {
             const std::string& pattern = p->get_ref<const std::string&>();
-            const RE2* re = compiledPattern(pattern);
-            if (re == nullptr)
-                throw std::runtime_error("schema pattern RE2 cannot read: " + pattern);
+            const RE2* re = nullptr;
+            {
+                std::shared_lock lock(mutex_);
+                auto it = patterns_.find(pattern);
+                if (it != patterns_.end()) re = it->second.get();
+            }
+            if (re == nullptr) throw std::runtime_error("schema pattern not compiled: " + pattern);
             if (!RE2::PartialMatch(s, *re)) {
                 issues.push_back({loc, "String should match pattern '" + pattern + "'",
                                   "string_pattern_mismatch"});

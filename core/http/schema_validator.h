@@ -2,11 +2,16 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+namespace re2 {
+class RE2;
+}
 
 namespace docintel::http {
 
@@ -33,6 +38,11 @@ struct ValidationIssue {
 /// Thread-safe: schemas may be added (plugins) while requests validate.
 class SchemaRegistry {
   public:
+    SchemaRegistry();
+    ~SchemaRegistry();
+    SchemaRegistry(const SchemaRegistry&) = delete;
+    SchemaRegistry& operator=(const SchemaRegistry&) = delete;
+
     /// Adds the request schemas embedded from schemas/api. Throws std::runtime_error on a bad
     /// file.
     void loadBuiltins();
@@ -41,8 +51,11 @@ class SchemaRegistry {
     /// std::runtime_error when it is not embedded or not valid JSON.
     void loadBuiltin(const std::string& file, const std::string& name);
 
-    /// Registers `schema` under `name` (e.g. "WorkspaceCreateInput"); false if taken.
+    /// Registers `schema` under `name` (e.g. "WorkspaceCreateInput") and compiles its
+    /// patterns; false if the name is taken or a pattern is one RE2 cannot read.
     bool add(const std::string& name, nlohmann::json schema);
+    /// The first `pattern` of `schema` that RE2 cannot read, if any (checked before `add`).
+    static std::optional<std::string> unreadablePattern(const nlohmann::json& schema);
 
     bool has(const std::string& name) const;
     /// The schema as registered; throws std::out_of_range when unknown.
@@ -60,8 +73,11 @@ class SchemaRegistry {
                       std::vector<ValidationIssue>& issues) const;
     const nlohmann::json& resolve(const nlohmann::json& schema) const;
 
-    mutable std::shared_mutex mutex_;  // guards schemas_
+    mutable std::shared_mutex mutex_;  // guards schemas_ and patterns_
     std::map<std::string, std::shared_ptr<const nlohmann::json>> schemas_;
+    /// Every pattern of the registered schemas, compiled when its schema was added; never
+    /// removed, so a pointer to one stays valid.
+    std::map<std::string, std::unique_ptr<const re2::RE2>> patterns_;
 };
 
 }  // namespace docintel::http

@@ -3,20 +3,18 @@
 #include <chrono>
 #include <istream>
 #include <memory>
-#include <mutex>
 
 #include <Poco/Exception.h>
-#include <Poco/Net/Context.h>
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/HTTPSClientSession.h>
 #include <Poco/Net/NetException.h>
-#include <Poco/Net/SSLManager.h>
 #include <Poco/StreamCopier.h>
 #include <Poco/URI.h>
 
 #include "common/clock.h"
+#include "common/tls_client.h"
 
 namespace docintel::knowledge {
 namespace {
@@ -27,18 +25,6 @@ plugin::Error unavailable(const std::string& message) {
 plugin::Error timedOut(int timeout_ms) {
     return plugin::Error::unavailable(
         "llm_timeout", "the LLM did not finish within " + std::to_string(timeout_ms) + " ms");
-}
-
-/// The process-wide TLS client context (system CA certificates, peer and host verified).
-Poco::Net::Context::Ptr tlsContext() {
-    static std::once_flag once;
-    static Poco::Net::Context::Ptr context;
-    std::call_once(once, [] {
-        Poco::Net::initializeSSL();
-        context = new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "", "", "",
-                                         Poco::Net::Context::VERIFY_RELAXED, 9, true);
-    });
-    return context;
 }
 
 std::string trimmed(std::string s) {
@@ -72,7 +58,7 @@ plugin::Result<LlmCompletion> LlmClient::complete(
         std::unique_ptr<Poco::Net::HTTPClientSession> session;
         if (uri.getScheme() == "https") {
             session = std::make_unique<Poco::Net::HTTPSClientSession>(uri.getHost(), uri.getPort(),
-                                                                      tlsContext());
+                                                                      common::tlsClientContext());
         } else if (uri.getScheme() == "http") {
             session = std::make_unique<Poco::Net::HTTPClientSession>(uri.getHost(), uri.getPort());
         } else {

@@ -118,6 +118,9 @@ Status validateSchemas(const StagingRegistrar& staged, const http::SchemaRegistr
         if (name.empty() || !schema.is_object()) {
             return invalid("schema '" + name + "' needs a name and a JSON object");
         }
+        if (auto pattern = http::SchemaRegistry::unreadablePattern(schema)) {
+            return invalid("schema '" + name + "' has a pattern RE2 cannot read: " + *pattern);
+        }
         if (!names.insert(name).second || schemas.has(name)) {
             return Error::conflict("schema_conflict", "schema name " + name + " is taken");
         }

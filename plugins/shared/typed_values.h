@@ -63,6 +63,21 @@ inline std::optional<std::string> iso(int year, int month, int day) {
     return std::string(out);
 }
 
+/// Every match of `re` in `text` that `value_of` gives a value for (std::nullopt skips it), as
+/// a Found spanning the whole match.
+template <typename ValueOf>
+std::vector<Found> scan(const std::string& text, const std::regex& re, ValueOf value_of) {
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        if (std::optional<std::string> v = value_of(*it)) {
+            out.push_back({static_cast<std::size_t>(it->position(0)),
+                           static_cast<std::size_t>(it->length(0)), std::move(*v)});
+        }
+    }
+    return out;
+}
+
 /// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "the 1st day of March, 2025",
 /// "the last day of February, 2035", "03/01/2025" (US order; day first when the first number
 /// cannot be a month) and "2025-03-01"; as ISO strings.
@@ -72,10 +87,7 @@ inline std::vector<Found> dates(const std::string& text) {
         R"(([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|)"
         R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4}))\b)",
         std::regex::icase);
-    std::vector<Found> out;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
-         ++it) {
-        const auto& m = *it;
+    return scan(text, re, [](const std::smatch& m) {
         std::optional<std::string> v;
         if (m[1].matched) {
             v = iso(std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]));
@@ -90,12 +102,8 @@ inline std::vector<Found> dates(const std::string& text) {
             const int day = lower(m[10]) == "last" ? daysIn(y, month) : std::stoi(m[10]);
             v = iso(y, month, day);
         }
-        if (v) {
-            out.push_back({static_cast<std::size_t>(m.position(0)),
-                           static_cast<std::size_t>(m.length(0)), *v});
-        }
-    }
-    return out;
+        return v;
+    });
 }
 
 /// "1,234.5" → 1234.5.
@@ -208,23 +216,18 @@ inline std::vector<Found> percentages(const std::string& text) {
     static const std::regex re(
         R"((\d+(?:\.\d+)?)\s?(?:%|percent\b|per\s+cent\b)|\b([a-z]+(?:-[a-z]+)?)\s+percent\b\s*(?:\((\d+(?:\.\d+)?)\s?%\))?|\b(double)\b)",
         std::regex::icase);
-    std::vector<Found> out;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
-         ++it) {
-        const auto& m = *it;
+    return scan(text, re, [](const std::smatch& m) -> std::optional<std::string> {
         std::string n;
         if (m[1].matched) n = m[1].str();
         if (m[3].matched) n = m[3].str();
         if (m[2].matched && !m[3].matched) {
             const int w = numberWord(m[2].str().substr(m[2].str().find_last_of(" -") + 1));
-            if (w < 0) continue;
+            if (w < 0) return std::nullopt;
             n = std::to_string(w);
         }
         if (m[4].matched) n = "200";
-        out.push_back({static_cast<std::size_t>(m.position(0)),
-                       static_cast<std::size_t>(m.length(0)), n + "%"});
-    }
-    return out;
+        return n + "%";
+    });
 }
 
 /// Durations: "sixty (60) months", "60 months", "five years", "3-year"; the value is
@@ -233,22 +236,17 @@ inline std::vector<Found> durations(const std::string& text) {
     static const std::regex re(
         R"(\b(?:([a-z]+(?:-[a-z]+)?)\s+\((\d{1,3})\)|(\d{1,3}(?:\.\d)?)\+?|([a-z]+(?:-[a-z]+)?))[\s-]+(year|month|week|day)s?\b)",
         std::regex::icase);
-    std::vector<Found> out;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
-         ++it) {
-        const auto& m = *it;
+    return scan(text, re, [](const std::smatch& m) -> std::optional<std::string> {
         std::string n;
         if (m[2].matched) n = m[2].str();
         if (m[3].matched) n = m[3].str();
         if (m[4].matched) {
             const int w = numberWord(m[4].str());
-            if (w < 0) continue;
+            if (w < 0) return std::nullopt;
             n = std::to_string(w);
         }
-        out.push_back({static_cast<std::size_t>(m.position(0)),
-                       static_cast<std::size_t>(m.length(0)), n + " " + lower(m[5].str()) + "s"});
-    }
-    return out;
+        return n + " " + lower(m[5].str()) + "s";
+    });
 }
 
 /// Every match of `re` (group `group`) as a Found whose value is the text.

@@ -4,25 +4,21 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
-#include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/StreamSocket.h>
 #include <Poco/StreamCopier.h>
 #include <Poco/URI.h>
 
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <thread>
 
 #include "common/id.h"
+#include "support/server_process.h"
 #include "support/test_server.h"
 
 namespace docintel::test {
@@ -30,117 +26,42 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string binary(const std::string& name) { return DOCINTEL_BINARY_DIR "/server/" + name; }
-
-int freePort() {
-    Poco::Net::ServerSocket s(Poco::Net::SocketAddress("127.0.0.1", 0));
-    return s.address().port();
-}
-
-/// Runs a command with extra environment, returning its exit status and stdout.
-std::pair<int, std::string> run(const std::string& env, const std::string& command) {
-    const std::string full = env + " " + command + " 2>/dev/null";
-    FILE* p = ::popen(full.c_str(), "r");
-    std::string out;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-    const int status = ::pclose(p);
-    while (!out.empty() && out.back() == '\n') out.pop_back();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 class ServerProcess : public ::testing::Test {
   protected:
-    void SetUp() override {
-        data_dir_ = (fs::temp_directory_path() / ("docintel-e2e-" + common::newUuid())).string();
-        fs::create_directories(data_dir_ + "/plugins");
-        port_ = freePort();
-        env_ = "DOCINTEL_DATABASE_URL='" + db_.url() + "' DOCINTEL_DATA_DIR='" + data_dir_ +
-               "' DOCINTEL_PORT=" + std::to_string(port_) +
-               " DOCINTEL_MCP_PORT=" + std::to_string(freePort()) +
-               " DOCINTEL_BASE_URL=http://127.0.0.1:" + std::to_string(port_) +
-               " DOCINTEL_PLUGINS_DIR='" + data_dir_ + "/plugins' DOCINTEL_MODELS_DIR='" +
-               modelsDir() + "'";
+    std::pair<int, std::string> run(const std::string& env, const std::string& command) {
+        return ServerProcesses::run(env, command);
     }
-    void TearDown() override {
-        for (const pid_t pid : children_) {
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, nullptr, 0);
-        }
-        fs::remove_all(data_dir_);
-    }
+    std::string binary(const std::string& name) { return ServerProcesses::binary(name); }
 
-    /// Starts docintel-server with `args` and `extra_env` (it is killed at tear-down).
     pid_t spawn(const std::string& args, const std::string& extra_env = "") {
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const std::string cmd = "exec env " + env_ + " " + extra_env + " " +
-                                    binary("docintel-server") + " " + args + " 2>/dev/null";
-            ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        children_.push_back(pid);
-        return pid;
+        return procs_.spawn(args, extra_env);
     }
-
-    /// Starts docintel-server with `args` and waits until /healthz answers.
-    void startServer(const std::string& args = "", const std::string& extra_env = "") {
-        pid_ = spawn(args, extra_env);
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-        while (std::chrono::steady_clock::now() < deadline) {
-            if (get("/healthz").first == 200) return;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        FAIL() << "server did not come up";
+    void startServer(const std::string& args = "") {
+        pid_ = procs_.start(args);
+        ASSERT_GT(pid_, 0) << "server did not come up";
     }
 
     std::pair<int, std::string> get(const std::string& path, const std::string& token = "") {
         try {
-            Poco::Net::HTTPClientSession s("127.0.0.1", static_cast<Poco::UInt16>(port_));
-            Poco::Net::HTTPRequest req("GET", path, Poco::Net::HTTPMessage::HTTP_1_1);
-            if (!token.empty()) req.set("Authorization", "Bearer " + token);
-            s.sendRequest(req);
-            Poco::Net::HTTPResponse resp;
-            std::string body;
-            Poco::StreamCopier::copyToString(s.receiveResponse(resp), body);
-            return {resp.getStatus(), body};
+            const auto r = httpRequest(port_, "GET", path, "", token);
+            return {r.status, r.body};
         } catch (const std::exception&) {
             return {0, ""};
         }
     }
 
-    /// Migrates, creates `email` with docintel-admin and returns a REST token for `scopes`.
     std::string adminPreparedToken(const std::string& email, const std::string& scopes) {
-        EXPECT_EQ(run(env_, binary("docintel-admin") + " migrate").first, 0);
-        EXPECT_EQ(run(env_, binary("docintel-admin") + " user create --email " + email +
-                                " --password pw-123456")
-                      .first,
-                  0);
-        return run(env_, binary("docintel-admin") + " token --email " + email +
-                             " --audience rest --scope '" + scopes + "'")
-            .second;
-    }
-
-    int waitExit(int seconds) {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-        int status = 0;
-        while (std::chrono::steady_clock::now() < deadline) {
-            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-                std::erase(children_, pid_);
-                pid_ = -1;
-                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        return -2;
+        const std::string token = procs_.preparedToken(email, scopes);
+        EXPECT_FALSE(token.empty());
+        return token;
     }
 
     TestDatabase db_;
-    std::string data_dir_;
-    std::string env_;
-    int port_ = 0;
+    ServerProcesses procs_{db_.url(), "DOCINTEL_MODELS_DIR='" + modelsDir() + "'"};
+    const std::string& env_ = procs_.env();
+    const std::string& data_dir_ = procs_.dataDir();
+    const int port_ = procs_.port();
     pid_t pid_ = -1;
-    std::vector<pid_t> children_;
 };
 
 TEST_F(ServerProcess, AdminPreparesAndMintsATokenTheServerAccepts) {
@@ -198,7 +119,7 @@ TEST_F(ServerProcess, SigtermFinishesTheRequestInFlightThenExits) {
         }
     }
     EXPECT_EQ(response.rfind("HTTP/1.1 201", 0), 0u) << response;
-    EXPECT_EQ(waitExit(20), 0);
+    EXPECT_EQ(procs_.waitExit(pid_, 20), 0);
     EXPECT_EQ(db_.scalar("SELECT count(*) FROM workspaces WHERE name = 'made during shutdown'"),
               "1");
 }
@@ -291,9 +212,7 @@ TEST_F(ServerProcess, KilledWorkerLosesNothingAndDuplicatesNothing) {
         return done();
     };
     ASSERT_TRUE(poll([&] { return status() == "embedding"; }, 60)) << status();
-    ::kill(first_worker, SIGKILL);
-    ::waitpid(first_worker, nullptr, 0);
-    std::erase(children_, first_worker);
+    procs_.kill(first_worker);
     ASSERT_EQ(status(), "embedding") << "the worker finished before it could be killed";
 
     spawn("--role=worker", lease);

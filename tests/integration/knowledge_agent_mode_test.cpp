@@ -367,7 +367,8 @@ TEST_F(AgentMode, ArtifactsCreateAndListPerScope) {
     EXPECT_EQ(in_ws["artifacts"][0]["id"], team.json()["id"]);
     const auto their_personal = server_->get("/api/v1/artifacts", other_token_).json();
     EXPECT_EQ(their_personal["count"], 0);
-    for (const auto& item : server_->get("/api/v1/artifacts", token_).json()["artifacts"]) {
+    const auto mine = server_->get("/api/v1/artifacts", token_).json();
+    for (const auto& item : mine["artifacts"]) {
         EXPECT_NE(item["id"], team.json()["id"]);
     }
 }

@@ -77,6 +77,41 @@ TEST(Utf8, AcceptsWellFormedAndRefusesTheRest) {
     EXPECT_FALSE(common::isValidUtf8("ab\xc3"));            // cut short
 }
 
+TEST(Utf8, ToValidUtf8ReplacesEachBadByteAndKeepsTheRest) {
+    EXPECT_EQ(common::toValidUtf8("\xc3\xa9t\xc3\xa9"), "\xc3\xa9t\xc3\xa9");
+    EXPECT_EQ(common::toValidUtf8("a\xff"
+                                  "b"),
+              "a?b");
+    EXPECT_EQ(common::toValidUtf8("\xc0\xaf!"), "??!");       // overlong: both bytes replaced
+    EXPECT_EQ(common::toValidUtf8("\xed\xa0\x80x"), "???x");  // a surrogate
+    EXPECT_EQ(common::toValidUtf8("ab\xc3"), "ab?");          // cut short
+    EXPECT_EQ(common::toValidUtf8(std::string("a\0b", 3)), "a?b");
+    EXPECT_EQ(common::toValidUtf8(std::string("a\0b", 3), '?', false), std::string("a\0b", 3));
+    EXPECT_TRUE(common::isValidUtf8(common::toValidUtf8("\x80\xbf\xf0\x9f\x98")));
+}
+
+TEST(SchemaPatterns, AreCompiledWhenTheSchemaIsAddedAndAnUnreadableOneIsRefused) {
+    http::SchemaRegistry registry;
+    const nlohmann::json bad{{"type", "object"},
+                             {"properties", {{"code", {{"type", "string"}, {"pattern", "(a"}}}}}};
+    EXPECT_EQ(http::SchemaRegistry::unreadablePattern(bad), "(a");
+    EXPECT_FALSE(registry.add("Bad", bad));
+    EXPECT_FALSE(registry.has("Bad"));
+    // A property that happens to be named "pattern", and enum values, are not patterns.
+    const nlohmann::json good{{"type", "object"},
+                              {"properties",
+                               {{"pattern", {{"type", "string"}, {"enum", {"(x"}}}},
+                                {"code", {{"type", "string"}, {"pattern", "^[A-Z]{3}$"}}}}}};
+    EXPECT_EQ(http::SchemaRegistry::unreadablePattern(good), std::nullopt);
+    ASSERT_TRUE(registry.add("Good", good));
+    nlohmann::json ok{{"code", "ABC"}, {"pattern", "(x"}};
+    EXPECT_TRUE(registry.validate("Good", ok, {"body"}).empty());
+    nlohmann::json wrong{{"code", "abcd"}};
+    const auto issues = registry.validate("Good", wrong, {"body"});
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].type, "string_pattern_mismatch");
+}
+
 class LinearChecks : public ::testing::Test {
   protected:
     void SetUp() override {
