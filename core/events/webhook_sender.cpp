@@ -49,7 +49,8 @@ std::string WebhookSender::body(const storage::Event& e, const std::string& deli
     return out.dump();
 }
 
-storage::AttemptRecord WebhookSender::send(const storage::Subscription& subscription,
+storage::AttemptRecord WebhookSender::send(WebhookClient& client,
+                                           const storage::Subscription& subscription,
                                            const storage::OutgoingDelivery& outgoing,
                                            int attempt) const {
     storage::AttemptRecord a;
@@ -78,7 +79,7 @@ storage::AttemptRecord WebhookSender::send(const storage::Subscription& subscrip
         headers.emplace_back("X-DocIntel-Timestamp", ts);
         headers.emplace_back("X-DocIntel-Delivery-ID", d.id);
         headers.emplace_back("Idempotency-Key", d.id);
-        response = client_.post(*destination, headers, payload);
+        response = client.post(*destination, headers, payload);
     }
     a.http_status = response.http_status;
     a.duration_ms = response.duration_ms;
@@ -113,6 +114,7 @@ plugin::Status WebhookSender::run(jobs::JobContext& context) {
         context.runAgainAfter(std::min(seconds, kIdleSeconds));
         return {};
     };
+    WebhookClient client(options_.timeout_ms);  // one kept connection for this run
     while (std::chrono::steady_clock::now() < until) {
         auto subscription = webhooks_.sendable(subscription_id);
         if (!subscription) return later(kIdleSeconds, "database");
@@ -120,18 +122,34 @@ plugin::Status WebhookSender::run(jobs::JobContext& context) {
         auto batch = webhooks_.nextOpen(subscription_id, kBatch);
         if (!batch) return later(kIdleSeconds, "database");
         if (batch->empty()) return later(kIdleSeconds);
+        // The deliveries due now, up to the first that waits (for its retry, in order).
+        std::vector<std::string> due;
         for (const auto& outgoing : *batch) {
-            if (outgoing.wait_seconds > 0) return later(outgoing.wait_seconds);
-            auto attempt = webhooks_.beginAttempt(outgoing.delivery.id);
-            if (!attempt) return later(kIdleSeconds, "database");
-            if (!*attempt) continue;  // retried or removed meanwhile
-            const storage::AttemptRecord a = send(**subscription, outgoing, **attempt);
-            if (auto ok = webhooks_.finishAttempt(outgoing.delivery.id, a); !ok) {
-                return later(kIdleSeconds, "database");
+            if (outgoing.wait_seconds > 0) break;
+            due.push_back(outgoing.delivery.id);
+        }
+        if (due.empty()) return later(batch->front().wait_seconds);
+        auto begun = webhooks_.beginAttempts(due);
+        if (!begun) return later(kIdleSeconds, "database");
+
+        // Sent one after another; the outcomes are written together when the run of sends
+        // ends (a killed worker leaves them `delivering`, and they are sent again).
+        std::vector<std::pair<std::string, storage::AttemptRecord>> done;
+        std::vector<std::string> unsent;
+        double retry_after = -1;
+        bool gone = false;
+        for (const auto& outgoing : *batch) {
+            const std::string& id = outgoing.delivery.id;
+            if (std::find(begun->begin(), begun->end(), id) == begun->end()) continue;
+            if (retry_after >= 0 || gone || std::chrono::steady_clock::now() >= until) {
+                unsent.push_back(id);
+                continue;
             }
+            storage::AttemptRecord a =
+                send(client, **subscription, outgoing, outgoing.delivery.attempts + 1);
             common::log(a.status == "delivered" ? LogLevel::kInfo : LogLevel::kWarning,
                         "webhook_attempt",
-                        {{"delivery_id", outgoing.delivery.id},
+                        {{"delivery_id", id},
                          {"subscription_id", subscription_id},
                          {"event_type", outgoing.event.type},
                          {"attempt", std::to_string(a.attempt)},
@@ -139,15 +157,20 @@ plugin::Status WebhookSender::run(jobs::JobContext& context) {
                          {"error_code", a.error_code},
                          {"status", a.status},
                          {"trace_id", outgoing.event.trace_id}});
-            if (a.error_code == "gone") {
-                (void)webhooks_.disable(subscription_id, "receiver answered 410 Gone");
-                return {};
-            }
+            gone = a.error_code == "gone";
             // In order: a delivery waiting for its retry holds the later ones back.
             if (a.status == toString(DeliveryStatus::kRetrying))
-                return later(a.retry_after_seconds);
-            if (std::chrono::steady_clock::now() >= until) break;
+                retry_after = a.retry_after_seconds;
+            done.emplace_back(id, std::move(a));
         }
+        if (auto ok = webhooks_.finishAttempts(done, unsent); !ok) {
+            return later(kIdleSeconds, "database");
+        }
+        if (gone) {
+            (void)webhooks_.disable(subscription_id, "receiver answered 410 Gone");
+            return {};
+        }
+        if (retry_after >= 0) return later(retry_after);
     }
     return later(0);
 }

@@ -26,9 +26,11 @@ struct SenderOptions {
 /// or dead-lettered. It runs for a few seconds at most, then queues itself again (due when the
 /// next delivery is, or when the sequencer wakes it).
 ///
-/// A killed worker leaves its delivery `delivering` and the job's lease expiring; the job is
-/// claimed again and sends that delivery again with the same `webhook-id`. Thread-safe (no
-/// state of its own beyond immutable options).
+/// A run marks the deliveries due now `delivering`, sends them one after another on one kept
+/// connection, and writes their outcomes in one transaction when the run of sends ends (two
+/// commits for up to 50 deliveries). A killed worker leaves them `delivering` and the job's
+/// lease expiring; the job is claimed again and sends them again with the same `webhook-id`.
+/// Thread-safe (no state of its own beyond immutable options).
 class WebhookSender {
   public:
     static constexpr double kMaxDelaySeconds = 3600;
@@ -36,10 +38,7 @@ class WebhookSender {
 
     WebhookSender(storage::WebhookRepository& webhooks,
                   std::shared_ptr<const common::SecretBox> secrets, SenderOptions options)
-        : webhooks_(webhooks),
-          secrets_(std::move(secrets)),
-          options_(options),
-          client_(options.timeout_ms) {}
+        : webhooks_(webhooks), secrets_(std::move(secrets)), options_(options) {}
 
     /// The job handler. Never fails the job for a receiver's or the database's trouble: it
     /// tries again later instead.
@@ -53,13 +52,12 @@ class WebhookSender {
 
   private:
     /// Sends one delivery (attempt number `attempt`) and says what it came to.
-    storage::AttemptRecord send(const storage::Subscription& subscription,
+    storage::AttemptRecord send(WebhookClient& client, const storage::Subscription& subscription,
                                 const storage::OutgoingDelivery& outgoing, int attempt) const;
 
     storage::WebhookRepository& webhooks_;
     const std::shared_ptr<const common::SecretBox> secrets_;
     const SenderOptions options_;
-    const WebhookClient client_;
 };
 
 }  // namespace docintel::events

@@ -7,39 +7,50 @@
 namespace docintel::storage {
 namespace {
 
-/// The event, and a pending delivery for each active subscription it matches: a workspace
-/// subscription of a member for the workspace's events, a personal one for its owner's personal
-/// events; then the type and resource filters.
 constexpr Statement kEmit{
     "event_emit",
-    "WITH e AS (INSERT INTO events (id, type, resource_type, resource_id, workspace_id, user_id, "
-    "actor_id, payload, trace_id) VALUES ($1, $2, $3, $4, NULLIF($5, '')::uuid, "
-    "NULLIF($6, '')::uuid, NULLIF($7, '')::uuid, $8::jsonb, $9) RETURNING id) "
-    "INSERT INTO webhook_deliveries (id, subscription_id, event_id, status) "
-    "SELECT gen_random_uuid(), s.id, e.id, 'pending' FROM event_subscriptions s, e "
-    "WHERE s.active AND s.webhook_url IS NOT NULL AND "
-    "((s.workspace_id IS NULL AND $5 = '' AND s.owner_id = NULLIF($6, '')::uuid) OR "
-    " (s.workspace_id = NULLIF($5, '')::uuid AND EXISTS (SELECT 1 FROM workspace_members m "
-    "  WHERE m.workspace_id = s.workspace_id AND m.user_id = s.owner_id))) "
-    "AND (cardinality(s.event_types) = 0 OR $2 = ANY(s.event_types)) "
-    "AND (s.resource_type IS NULL OR s.resource_type = $3) "
-    "AND (s.resource_id IS NULL OR s.resource_id = $4)"};
+    "INSERT INTO events (id, type, resource_type, resource_id, workspace_id, user_id, actor_id, "
+    "payload, trace_id) VALUES ($1, $2, $3, $4, NULLIF($5, '')::uuid, NULLIF($6, '')::uuid, "
+    "NULLIF($7, '')::uuid, $8::jsonb, $9)"};
 
 constexpr Statement kSequencerLock{"event_sequencer_lock", "SELECT pg_advisory_xact_lock(7460060)"};
-/// Under the lock, after every earlier step committed: numbers what is committed now.
+/// Under the lock, after every earlier step committed: numbers what is committed now, and
+/// creates a pending delivery, carrying the number, for every active subscription each event
+/// matches — a workspace subscription of a member for the workspace's events, a personal one
+/// for its owner's personal events; then the type and resource filters. Returns how many it
+/// numbered and the subscriptions that got deliveries. (Deliveries an older server created at
+/// emit time are given their number instead of a second delivery.)
 constexpr Statement kSequence{
     "event_sequence",
     "WITH base AS (SELECT coalesce(max(seq), 0) AS top FROM events), "
     "todo AS (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM "
-    " (SELECT id, created_at FROM events WHERE seq IS NULL ORDER BY created_at, id LIMIT $1) q) "
-    "UPDATE events SET seq = base.top + todo.n FROM base, todo WHERE events.id = todo.id "
-    "RETURNING events.id::text"};
-/// Senders waiting for work (deferred while idle) run now.
+    " (SELECT id, created_at FROM events WHERE seq IS NULL ORDER BY created_at, id LIMIT $1) q), "
+    "numbered AS (UPDATE events SET seq = base.top + todo.n FROM base, todo "
+    " WHERE events.id = todo.id RETURNING events.id, events.seq, events.type, "
+    " events.resource_type, events.resource_id, events.workspace_id, events.user_id), "
+    "older AS (UPDATE webhook_deliveries d SET event_seq = n.seq FROM numbered n "
+    " WHERE d.event_id = n.id AND d.event_seq IS NULL), "
+    "fanned AS (INSERT INTO webhook_deliveries (id, subscription_id, event_id, event_seq, status) "
+    " SELECT gen_random_uuid(), s.id, n.id, n.seq, 'pending' FROM numbered n "
+    " JOIN event_subscriptions s ON s.active AND s.webhook_url IS NOT NULL AND "
+    " ((s.workspace_id IS NULL AND n.workspace_id IS NULL AND s.owner_id = n.user_id) OR "
+    "  (s.workspace_id = n.workspace_id AND EXISTS (SELECT 1 FROM workspace_members m "
+    "   WHERE m.workspace_id = s.workspace_id AND m.user_id = s.owner_id))) "
+    " AND (cardinality(s.event_types) = 0 OR n.type = ANY(s.event_types)) "
+    " AND (s.resource_type IS NULL OR s.resource_type = n.resource_type) "
+    " AND (s.resource_id IS NULL OR s.resource_id = n.resource_id) "
+    " WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.event_id = n.id "
+    "  AND o.subscription_id = s.id) "
+    " RETURNING subscription_id) "
+    "SELECT (SELECT count(*) FROM numbered), "
+    "(SELECT coalesce(array_agg(DISTINCT subscription_id::text), '{}') FROM fanned)::text"};
+/// The senders of subscriptions that got deliveries: created when missing, made due now.
 constexpr Statement kWakeSenders{
     "event_wake_senders",
-    "UPDATE jobs SET run_after = now() WHERE kind = 'webhook_send' AND status = 'queued' AND "
-    "run_after > now() AND payload ->> 'subscription_id' IN (SELECT d.subscription_id::text "
-    "FROM webhook_deliveries d WHERE d.event_id = ANY($1::uuid[]))"};
+    "INSERT INTO jobs (id, kind, payload, status) SELECT gen_random_uuid(), 'webhook_send', "
+    "jsonb_build_object('subscription_id', s), 'queued' FROM unnest($1::text[]) s "
+    "ON CONFLICT ((payload ->> 'subscription_id')) WHERE kind = 'webhook_send' AND "
+    "status IN ('queued', 'running') DO UPDATE SET run_after = least(jobs.run_after, now())"};
 
 #define DOCINTEL_EVENT_COLUMNS                                                                 \
     "e.id, coalesce(e.seq, 0), e.type, e.resource_type, e.resource_id, "                       \
@@ -92,15 +103,10 @@ plugin::Result<int> EventRepository::sequence(int batch) {
     return db_.transact([&](Tx& tx) -> plugin::Result<int> {
         tx.exec(kSequencerLock);
         const auto rows = tx.exec(kSequence, batch);
-        if (rows.empty()) return 0;
-        std::string ids = "{";
-        for (const auto& r : rows) {
-            if (ids.size() > 1) ids += ',';
-            ids += r[0].c_str();
-        }
-        ids += '}';
-        tx.exec(kWakeSenders, ids);
-        return static_cast<int>(rows.size());
+        const int numbered = rows[0][0].as<int>();
+        const std::string subscriptions = rows[0][1].c_str();
+        if (subscriptions != "{}") tx.exec(kWakeSenders, subscriptions);
+        return numbered;
     });
 }
 

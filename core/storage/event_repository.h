@@ -29,22 +29,23 @@ struct Event {
 /// The event log and its cursor (decision 0060).
 ///
 /// `emit` is the one way anything records an event: it runs inside the caller's transaction
-/// (an outbox), so an event exists exactly when the change it reports commits, and it creates
-/// a pending webhook delivery for every subscription the event matches in the same statement.
-/// Events are numbered afterwards by `sequence`, one serial step under an advisory lock that
-/// numbers only committed events: sequence numbers become visible in increasing order, so a
-/// reader paging with `after` never skips one. Thread-safe.
+/// (an outbox), so an event exists exactly when the change it reports commits; it inserts the
+/// event row alone. Events are numbered afterwards by `sequence`, one serial step under an
+/// advisory lock that numbers only committed events: sequence numbers become visible in
+/// increasing order, so a reader paging with `after` never skips one; the same step creates a
+/// pending webhook delivery for every subscription each event matches. Thread-safe.
 class EventRepository {
   public:
     explicit EventRepository(Database& db) : db_(db) {}
 
-    /// Appends `event` (a new id when `id` is empty) in `tx` with its deliveries; returns the id.
+    /// Appends `event` (a new id when `id` is empty) in `tx`; returns the id.
     static std::string emit(Tx& tx, const Event& event);
     /// `emit` in a transaction of its own, for a change committed elsewhere (a plugin's).
     plugin::Result<std::string> append(const Event& event);
 
-    /// Numbers up to `batch` committed, unnumbered events in commit-visible order and wakes the
-    /// webhook senders of their deliveries. Returns how many it numbered.
+    /// Numbers up to `batch` committed, unnumbered events in commit-visible order, creates
+    /// their webhook deliveries and wakes those subscriptions' senders. Returns how many it
+    /// numbered.
     plugin::Result<int> sequence(int batch = 5000);
 
     /// The numbered events `user_id` may see (their personal events and their workspaces'),

@@ -90,13 +90,13 @@ constexpr Statement kRetry{
     "delivery_retry",
     "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = now(), "
     "updated_at = now() WHERE id = $1 RETURNING subscription_id::text"};
-/// New deliveries of the event for the user's active subscriptions that match it (as
-/// EventRepository::emit matches).
+/// New deliveries of the (numbered) event for the user's active subscriptions that match it
+/// (as EventRepository::sequence matches).
 constexpr Statement kReplay{
     "delivery_replay",
-    "INSERT INTO webhook_deliveries (id, subscription_id, event_id, status) "
-    "SELECT gen_random_uuid(), s.id, e.id, 'pending' FROM event_subscriptions s, events e "
-    "WHERE e.id = $2::uuid AND " DOCINTEL_VISIBLE_SUBSCRIPTION
+    "INSERT INTO webhook_deliveries (id, subscription_id, event_id, event_seq, status) "
+    "SELECT gen_random_uuid(), s.id, e.id, e.seq, 'pending' FROM event_subscriptions s, "
+    "events e WHERE e.id = $2::uuid AND e.seq IS NOT NULL AND " DOCINTEL_VISIBLE_SUBSCRIPTION
     " AND s.active AND s.webhook_url IS NOT NULL AND "
     "((s.workspace_id IS NULL AND e.workspace_id IS NULL AND s.owner_id = e.user_id) OR "
     " s.workspace_id = e.workspace_id) "
@@ -120,26 +120,37 @@ constexpr Statement kNextOpen{
     "coalesce(e.actor_id::text, ''), e.resource_type, e.resource_id, e.payload::text, "
     "e.trace_id, e.created_at FROM webhook_deliveries d JOIN events e ON e.id = d.event_id "
     "WHERE d.subscription_id = $1 AND d.status IN ('pending', 'delivering', 'retrying') AND "
-    "e.seq IS NOT NULL ORDER BY e.seq, d.created_at LIMIT $2"};
+    "d.event_seq IS NOT NULL ORDER BY d.event_seq, d.created_at LIMIT $2"};
 constexpr Statement kBegin{
     "delivery_begin",
-    "UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, "
-    "updated_at = now() WHERE id = $1 AND status IN ('pending', 'delivering', 'retrying') "
-    "RETURNING attempts"};
+    "UPDATE webhook_deliveries SET status = 'delivering', updated_at = now() WHERE id = "
+    "ANY($1::uuid[]) AND status IN ('pending', 'delivering', 'retrying') RETURNING id::text"};
+/// The attempts made, as parallel arrays: id, attempt, http_status, duration_ms, preview,
+/// error_code, status, retry_after.
 constexpr Statement kFinish{
     "delivery_finish",
-    "WITH a AS (INSERT INTO webhook_delivery_attempts (delivery_id, attempt, http_status, "
-    "duration_ms, response_preview, error_code) VALUES ($1, $2, NULLIF($3, 0), $4, $5, "
-    "NULLIF($6, ''))) UPDATE webhook_deliveries SET status = $7, last_http_status = "
-    "NULLIF($3, 0), last_error_code = NULLIF($6, ''), next_attempt_at = now() + "
-    "make_interval(secs => $8), delivered_at = CASE WHEN $7 = 'delivered' THEN now() END, "
-    "updated_at = now() WHERE id = $1 AND status = 'delivering'"};
+    "WITH r AS (SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], "
+    "$6::text[], $7::text[], $8::float8[]) AS r(id, attempt, http_status, duration_ms, preview, "
+    "error_code, status, retry_after)), "
+    "a AS (INSERT INTO webhook_delivery_attempts (delivery_id, attempt, http_status, "
+    "duration_ms, response_preview, error_code) SELECT r.id, r.attempt, NULLIF(r.http_status, "
+    "0), r.duration_ms, r.preview, NULLIF(r.error_code, '') FROM r JOIN webhook_deliveries w "
+    "ON w.id = r.id) "
+    "UPDATE webhook_deliveries d SET status = r.status, attempts = r.attempt, last_http_status "
+    "= NULLIF(r.http_status, 0), last_error_code = NULLIF(r.error_code, ''), next_attempt_at = "
+    "now() + make_interval(secs => r.retry_after), delivered_at = CASE WHEN r.status = "
+    "'delivered' THEN now() END, updated_at = now() FROM r WHERE d.id = r.id AND d.status = "
+    "'delivering'"};
+constexpr Statement kUnbegin{
+    "delivery_unbegin",
+    "UPDATE webhook_deliveries SET status = 'pending', updated_at = now() WHERE id = "
+    "ANY($1::uuid[]) AND status = 'delivering'"};
 
 #undef DOCINTEL_SUBSCRIPTION_COLUMNS
 #undef DOCINTEL_VISIBLE_SUBSCRIPTION
 #undef DOCINTEL_DELIVERY_COLUMNS
 
-/// A Postgres text[] literal of `items` (each quoted).
+/// A Postgres array literal of `items` (each quoted), for text[], uuid[] and numeric arrays.
 std::string textArray(const std::vector<std::string>& items) {
     std::string out = "{";
     for (const auto& item : items) {
@@ -340,19 +351,37 @@ plugin::Result<std::vector<OutgoingDelivery>> WebhookRepository::nextOpen(
     });
 }
 
-plugin::Result<std::optional<int>> WebhookRepository::beginAttempt(const std::string& delivery_id) {
-    return db_.transact([&](Tx& tx) -> plugin::Result<std::optional<int>> {
-        const auto rows = tx.exec(kBegin, delivery_id);
-        if (rows.empty()) return std::optional<int>();
-        return std::optional<int>(rows[0][0].as<int>());
+plugin::Result<std::vector<std::string>> WebhookRepository::beginAttempts(
+    const std::vector<std::string>& ids) {
+    return db_.transact([&](Tx& tx) -> plugin::Result<std::vector<std::string>> {
+        std::vector<std::string> begun;
+        for (const auto& r : tx.exec(kBegin, textArray(ids))) begun.push_back(r[0].c_str());
+        return begun;
     });
 }
 
-plugin::Status WebhookRepository::finishAttempt(const std::string& delivery_id,
-                                                const AttemptRecord& a) {
+plugin::Status WebhookRepository::finishAttempts(
+    const std::vector<std::pair<std::string, AttemptRecord>>& done,
+    const std::vector<std::string>& unsent) {
+    std::vector<std::string> ids, attempts, statuses, durations, previews, errors, outcomes,
+        retry_after;
+    for (const auto& [id, a] : done) {
+        ids.push_back(id);
+        attempts.push_back(std::to_string(a.attempt));
+        statuses.push_back(std::to_string(a.http_status));
+        durations.push_back(std::to_string(a.duration_ms));
+        previews.push_back(a.response_preview);
+        errors.push_back(a.error_code);
+        outcomes.push_back(a.status);
+        retry_after.push_back(std::to_string(a.retry_after_seconds));
+    }
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
-        tx.exec(kFinish, delivery_id, a.attempt, a.http_status, a.duration_ms, a.response_preview,
-                a.error_code, a.status, a.retry_after_seconds);
+        if (!ids.empty()) {
+            tx.exec(kFinish, textArray(ids), textArray(attempts), textArray(statuses),
+                    textArray(durations), textArray(previews), textArray(errors),
+                    textArray(outcomes), textArray(retry_after));
+        }
+        if (!unsent.empty()) tx.exec(kUnbegin, textArray(unsent));
         return true;
     }));
 }

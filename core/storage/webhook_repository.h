@@ -109,9 +109,12 @@ class WebhookRepository {
     /// Up to `n` open deliveries in event order (numbered events only).
     plugin::Result<std::vector<OutgoingDelivery>> nextOpen(const std::string& subscription_id,
                                                            int n);
-    /// Marks the delivery `delivering` and counts the attempt; nullopt when it is no longer open.
-    plugin::Result<std::optional<int>> beginAttempt(const std::string& delivery_id);
-    plugin::Status finishAttempt(const std::string& delivery_id, const AttemptRecord& a);
+    /// Marks the deliveries about to be sent `delivering`; the ids marked (those still open).
+    plugin::Result<std::vector<std::string>> beginAttempts(const std::vector<std::string>& ids);
+    /// In one transaction: records each attempt made (its log row, the delivery's status,
+    /// attempt count and next due time) and puts back to `pending` those begun but not sent.
+    plugin::Status finishAttempts(const std::vector<std::pair<std::string, AttemptRecord>>& done,
+                                  const std::vector<std::string>& unsent);
     plugin::Status disable(const std::string& id, const std::string& reason);
 
   private:

@@ -58,7 +58,7 @@ inline int daysIn(int year, int month) {
 inline std::optional<std::string> iso(int year, int month, int day) {
     if (month < 1 || month > 12 || day < 1 || year < 1900 || year > 2200) return std::nullopt;
     if (day > daysIn(year, month)) return std::nullopt;
-    char out[16];
+    char out[40];  // room for any int, so the compiler sees no truncation
     std::snprintf(out, sizeof(out), "%04d-%02d-%02d", year, month, day);
     return std::string(out);
 }
