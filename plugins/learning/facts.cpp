@@ -71,6 +71,11 @@ const std::set<std::string>& notNames() {
     return s;
 }
 
+const std::set<std::string>& numberScales() {
+    static const std::set<std::string> s = {"hundred", "thousand", "million", "billion"};
+    return s;
+}
+
 /// A name from typed::names: leading words seen in lower case dropped (sentence-initial "The",
 /// "During"), a possessive dropped; none when nothing capitalised and uncommon is left.
 bool cleanName(const std::string& sentence, Fact& f, const std::set<std::string>& common) {
@@ -94,8 +99,27 @@ bool cleanName(const std::string& sentence, Fact& f, const std::set<std::string>
         f.text.resize(f.text.size() - 2);
     f.len = f.text.size();
     if (f.text.size() < 3 || !std::isupper(static_cast<unsigned char>(f.text[0]))) return false;
-    // A single word that the scope also writes in lower case is a common word, not a name.
-    if (f.text.find(' ') == std::string::npos && common.count(lower(f.text))) return false;
+    // Two names joined ("Delaware and Shawnee") are not one answer; a dash or other general
+    // punctuation (U+2000..U+206F) inside means the scan ran past the name.
+    if (f.text.find(" and ") != std::string::npos || f.text.find(" & ") != std::string::npos ||
+        f.text.find("\xE2\x80") != std::string::npos) {
+        return false;
+    }
+    const bool single = f.text.find(' ') == std::string::npos;
+    // A single word that the scope also writes in lower case is a common word, not a name; so,
+    // likely, is a single capitalised word opening the sentence ("Both", "How"), a month or a
+    // number word ("April", "Million").
+    if (single &&
+        (common.count(lower(f.text)) || f.pos == 0 || plugins::typed::monthNumber(f.text) > 0 ||
+         plugins::typed::numberWord(lower(f.text)) >= 0 || numberScales().count(lower(f.text)))) {
+        return false;
+    }
+    // "Chinese-style", "Carolingian-based": an adjective, not a name.
+    const auto dash = f.text.find('-');
+    if (dash != std::string::npos && dash + 1 < f.text.size() &&
+        std::islower(static_cast<unsigned char>(f.text[dash + 1]))) {
+        return false;
+    }
     f.value = lower(f.text);
     const auto last = f.text.find_last_of(' ');
     if (last != std::string::npos) f.kind = lower(f.text.substr(last + 1));

@@ -23,11 +23,15 @@ constexpr const char* kBlank = "_____";
 constexpr std::size_t kDistractors = 3;
 /// Distractor candidates checked per question (the best three that pass are kept).
 constexpr std::size_t kCandidatesChecked = 6;
+/// A sentence sharing less of a distractor statement's words cannot support it lexically (the
+/// check wants half), so it is not sent to the check.
+constexpr double kNeighbourShare = 0.4;
 constexpr std::size_t kNotAsked = static_cast<std::size_t>(-1);
 
 struct ScopeFact {
     Fact fact;
     std::size_t sentence = 0;
+    std::set<std::string> words;  ///< content words of a name (for sameThing)
 };
 
 struct Draft {
@@ -95,16 +99,14 @@ double magnitude(const std::string& value) {
 
 /// Whether two facts could name the same thing: equal values, one inside the other, or (names)
 /// a shared content word.
-bool sameThing(const Fact& a, const Fact& b) {
-    if (a.value == b.value) return true;
-    if (a.value.find(b.value) != std::string::npos || b.value.find(a.value) != std::string::npos) {
+bool sameThing(const ScopeFact& a, const ScopeFact& b) {
+    if (a.fact.value == b.fact.value) return true;
+    if (a.fact.value.find(b.fact.value) != std::string::npos ||
+        b.fact.value.find(a.fact.value) != std::string::npos) {
         return true;
     }
-    if (a.type == FactType::kName) {
-        const auto wa = contentWordSet(a.text);
-        for (const auto& w : contentWordSet(b.text)) {
-            if (wa.count(w)) return true;
-        }
+    for (const auto& w : b.words) {
+        if (a.words.count(w)) return true;
     }
     return false;
 }
@@ -113,7 +115,9 @@ bool sameThing(const Fact& a, const Fact& b) {
 std::vector<const ScopeFact*> distractors(const ScopeText& scope,
                                           const std::vector<ScopeFact>& pool,
                                           const std::vector<std::set<std::string>>& words,
-                                          std::size_t s, const Fact& answer) {
+                                          const ScopeFact& answer_fact) {
+    const std::size_t s = answer_fact.sentence;
+    const Fact& answer = answer_fact.fact;
     const std::string sentence = lower(scope.sentences[s].text);
     std::map<std::string, int> frequency;
     for (const auto& f : pool) {
@@ -125,18 +129,26 @@ std::vector<const ScopeFact*> distractors(const ScopeText& scope,
         const Fact& g = f.fact;
         if (g.type != answer.type || f.sentence == s) continue;
         if (answer.type == FactType::kOrdinal && g.kind != answer.kind) continue;
-        if (sameThing(g, answer) || sentence.find(lower(g.text)) != std::string::npos) continue;
+        if (sameThing(f, answer_fact) || sentence.find(lower(g.text)) != std::string::npos)
+            continue;
         // A sentence much like the question's may state the same fact with this value.
         if (jaccard(words[s], words[f.sentence]) >= 0.35) continue;
         if (!values.insert(g.value).second) continue;
-        double score = 0.1 * frequency[g.value];
+        // The scope's ubiquitous names (its subject) fit most blanks: the more sentences state a
+        // value, the likelier it is also correct, so frequency counts against a distractor.
+        double score = -0.25 * frequency[g.value];
         if (!answer.kind.empty() && g.kind == answer.kind) score += 3;
         if (!answer.before.empty() && g.before == answer.before) score += 1;
-        if (answer.type == FactType::kName) {
-            const bool multi_a = answer.text.find(' ') != std::string::npos;
-            const bool multi_g = g.text.find(' ') != std::string::npos;
-            if (multi_a == multi_g) score += 1;
+        if (answer.type == FactType::kName &&
+            std::count(answer.text.begin(), answer.text.end(), ' ') ==
+                std::count(g.text.begin(), g.text.end(), ' ')) {
+            score += 1;
         }
+        // Nearby passages tend to be about related things: the nearer, the likelier the
+        // distractor is of the same sort as the answer.
+        const double a_at = static_cast<double>(scope.sentences[s].passage);
+        const double g_at = static_cast<double>(scope.sentences[f.sentence].passage);
+        score += 1.0 / (1.0 + std::fabs(a_at - g_at));
         const double a = magnitude(answer.value), b = magnitude(g.value);
         if (!std::isnan(a) && !std::isnan(b) && a > 0 && b > 0) {
             score += 1.0 / (1.0 + std::fabs(std::log10(a / b)));
@@ -147,8 +159,14 @@ std::vector<const ScopeFact*> distractors(const ScopeText& scope,
         if (x.first != y.first) return x.first > y.first;
         return x.second->fact.value < y.second->fact.value;
     });
+    // Distractors differ from each other as from the answer ("Huguenot" and "Huguenots" are one).
     std::vector<const ScopeFact*> out;
-    for (const auto& [score, f] : ranked) out.push_back(f);
+    for (const auto& [score, f] : ranked) {
+        if (out.size() >= kCandidatesChecked) break;
+        const bool twin = std::any_of(out.begin(), out.end(),
+                                      [&](const ScopeFact* o) { return sameThing(*o, *f); });
+        if (!twin) out.push_back(f);
+    }
     return out;
 }
 
@@ -166,11 +184,10 @@ std::optional<Draft> draftFor(const ScopeText& scope, const std::vector<ScopeFac
         if (contentWords(rest).size() < 4) continue;
         // The answer must not be given away by the statement itself.
         if (lower(rest).find(lower(f.text)) != std::string::npos) continue;
-        auto candidates = distractors(scope, pool, words, s, f);
+        auto candidates = distractors(scope, pool, words, *sf);
         if (candidates.size() < kDistractors) continue;
         const double score = typeWeight(f) + (candidates.size() >= kCandidatesChecked ? 0.5 : 0);
         if (!best || score > best->score) {
-            if (candidates.size() > kCandidatesChecked) candidates.resize(kCandidatesChecked);
             best = Draft{s, f, std::move(candidates), score};
         }
     }
@@ -200,7 +217,9 @@ plugin::Result<GeneratedArtifact> generatePracticeQuestions(const ScopeText& sco
     for (std::size_t s = 0; s < scope.sentences.size(); ++s) {
         words.push_back(contentWordSet(scope.sentences[s].text));
         for (auto& f : findFacts(scope.sentences[s].text, scope.common_words)) {
-            pool.push_back({std::move(f), s});
+            auto fact_words =
+                f.type == FactType::kName ? contentWordSet(f.text) : std::set<std::string>{};
+            pool.push_back({std::move(f), s, std::move(fact_words)});
         }
     }
     std::vector<std::vector<const ScopeFact*>> facts_of(scope.sentences.size());
@@ -251,7 +270,7 @@ plugin::Result<GeneratedArtifact> generatePracticeQuestions(const ScopeText& sco
             const auto statement_words = contentWordSet(statement);
             SupportClaim claim{statement, {}};
             for (std::size_t t = 0; t < scope.sentences.size(); ++t) {
-                if (t != draft.sentence && coverage(statement_words, words[t]) >= 0.3) {
+                if (t != draft.sentence && coverage(statement_words, words[t]) >= kNeighbourShare) {
                     claim.texts.push_back(scope.sentences[t].text);
                 }
             }
