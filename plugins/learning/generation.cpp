@@ -1,4 +1,5 @@
 #include "learning/generation.h"
+#include "learning/generation_scope.h"
 
 #include <algorithm>
 #include <map>

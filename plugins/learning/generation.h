@@ -65,29 +65,4 @@ plugin::Result<GeneratedArtifact> generateArtifact(const std::vector<Passage>& p
 /// The title an artifact of `type` over `scope_label` gets: "Practice questions - Biology".
 std::string defaultTitle(ArtifactType type, const std::string& scope_label);
 
-// ---- shared by the generators (generation_*.cpp) ----
-
-/// The scope read once: sentences, their centrality under the instruction's focus, the words
-/// the scope writes in lower case.
-struct ScopeText {
-    const std::vector<Passage>* passages = nullptr;
-    std::vector<Sentence> sentences;
-    std::vector<double> centrality;
-    std::set<std::string> common_words;
-};
-ScopeText readScope(const std::vector<Passage>& passages, const std::string& custom_instruction,
-                    const SentenceSplitter& split);
-
-/// The citation of sentence `s` of the scope.
-nlohmann::json citationJson(const ScopeText& scope, const Sentence& s);
-
-/// Runs `tools.support` over `claims` (all true when there is no check).
-std::vector<bool> checkSupport(const GenerationTools& tools,
-                               const std::vector<SupportClaim>& claims);
-
-/// Practice questions (generation_questions.cpp): the quiz JSON as content.
-plugin::Result<GeneratedArtifact> generatePracticeQuestions(const ScopeText& scope,
-                                                            const GenerationRequest& request,
-                                                            const GenerationTools& tools);
-
 }  // namespace docintel::learning

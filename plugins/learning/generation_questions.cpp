@@ -11,6 +11,7 @@
 
 #include "learning/facts.h"
 #include "learning/generation.h"
+#include "learning/generation_scope.h"
 #include "learning/quiz.h"
 
 namespace docintel::learning {
