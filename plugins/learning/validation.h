@@ -1,0 +1,46 @@
+#pragma once
+
+// The 422 of the learning operations: a `validation_error` whose message is the JSON `detail`
+// array, in the request validator's shape ({loc, msg, type} items). Pure; thread-safe.
+
+#include <cstddef>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "plugin_api/error.h"
+
+namespace docintel::learning {
+
+/// Collects detail items; error() is the 422 carrying them all.
+class Problems {
+  public:
+    void add(nlohmann::json loc, const std::string& msg, const std::string& type = "value_error");
+    bool empty() const { return detail_.empty(); }
+    const nlohmann::json& detail() const { return detail_; }
+    plugin::Error error() const;
+
+  private:
+    nlohmann::json detail_ = nlohmann::json::array();
+};
+
+/// A 422 with one detail item.
+plugin::Error validationError(nlohmann::json loc, const std::string& msg,
+                              const std::string& type = "value_error");
+
+/// Characters (code points) of UTF-8 text, as JSON Schema's minLength/maxLength count them.
+std::size_t utf8Length(const std::string& text);
+
+/// `text` without leading and trailing white space.
+std::string trim(const std::string& text);
+
+/// Checks an optional string field of `body`: absent (or null when `nullable`) is fine; a
+/// non-string or a length outside [min, max] adds a problem at `loc`.
+void checkString(const nlohmann::json& body, const char* field, std::size_t min, std::size_t max,
+                 bool nullable, const nlohmann::json& loc_prefix, Problems& problems);
+
+/// Checks an optional array-of-strings field (null allowed when `nullable`).
+void checkStrings(const nlohmann::json& body, const char* field, bool nullable,
+                  const nlohmann::json& loc_prefix, Problems& problems);
+
+}  // namespace docintel::learning
