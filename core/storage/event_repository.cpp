@@ -44,13 +44,15 @@ constexpr Statement kSequence{
     " RETURNING subscription_id) "
     "SELECT (SELECT count(*) FROM numbered), "
     "(SELECT coalesce(array_agg(DISTINCT subscription_id::text), '{}') FROM fanned)::text"};
-/// The senders of subscriptions that got deliveries: created when missing, made due now.
+/// The senders of subscriptions that got deliveries: created when missing, made due now (a
+/// sender running now runs again at once when it ends: woken_at).
 constexpr Statement kWakeSenders{
     "event_wake_senders",
     "INSERT INTO jobs (id, kind, payload, status) SELECT gen_random_uuid(), 'webhook_send', "
     "jsonb_build_object('subscription_id', s), 'queued' FROM unnest($1::text[]) s "
     "ON CONFLICT ((payload ->> 'subscription_id')) WHERE kind = 'webhook_send' AND "
-    "status IN ('queued', 'running') DO UPDATE SET run_after = least(jobs.run_after, now())"};
+    "status IN ('queued', 'running') DO UPDATE SET run_after = least(jobs.run_after, now()), "
+    "woken_at = now()"};
 
 #define DOCINTEL_EVENT_COLUMNS                                                                 \
     "e.id, coalesce(e.seq, 0), e.type, e.resource_type, e.resource_id, "                       \

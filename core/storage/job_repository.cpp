@@ -13,7 +13,7 @@ constexpr Statement kClaim{
     "job_claim",
     "UPDATE jobs SET status = 'running', lease_owner = $1, "
     "lease_expires_at = now() + make_interval(secs => $3), attempts = attempts + 1, "
-    "updated_at = now() "
+    "woken_at = NULL, updated_at = now() "
     "WHERE id = (SELECT id FROM jobs WHERE kind = ANY(string_to_array($2, ',')) AND "
     "((status = 'queued' AND run_after <= now()) OR "
     " (status = 'running' AND lease_expires_at < now())) "
@@ -31,10 +31,12 @@ constexpr Statement kSucceed{
     "job_succeed",
     "UPDATE jobs SET status = 'succeeded', lease_owner = NULL, lease_expires_at = NULL, "
     "updated_at = now() WHERE id = $1 AND lease_owner = $2"};
+/// Queued again after `$3` seconds — at once when it was woken while it ran (woken_at).
 constexpr Statement kDefer{
     "job_defer",
     "UPDATE jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL, "
-    "attempts = greatest(attempts - 1, 0), run_after = now() + make_interval(secs => $3), "
+    "attempts = greatest(attempts - 1, 0), run_after = CASE WHEN woken_at IS NULL THEN now() + "
+    "make_interval(secs => $3) ELSE now() END, woken_at = NULL, "
     "updated_at = now() WHERE id = $1 AND lease_owner = $2"};
 constexpr Statement kFailAttempt{
     "job_fail_attempt",

@@ -43,7 +43,8 @@ class JobRepository {
     plugin::Result<bool> checkpoint(const std::string& job_id, const std::string& worker,
                                     const nlohmann::json& step);
     plugin::Status succeed(const std::string& job_id, const std::string& worker);
-    /// Queues the job again to run after `seconds`, not counting the run as an attempt.
+    /// Queues the job again to run after `seconds` — at once when something woke it while it
+    /// ran (`woken_at`, set by the webhook senders' wake) — not counting the run as an attempt.
     plugin::Status defer(const std::string& job_id, const std::string& worker, double seconds);
     /// Requeues with exponential backoff, or marks failed after max attempts.
     plugin::Status failAttempt(const std::string& job_id, const std::string& worker,

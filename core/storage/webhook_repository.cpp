@@ -34,7 +34,8 @@ constexpr Statement kEnsureSender{
     "INSERT INTO jobs (id, kind, payload, status) VALUES (gen_random_uuid(), 'webhook_send', "
     "jsonb_build_object('subscription_id', $1::text), 'queued') "
     "ON CONFLICT ((payload ->> 'subscription_id')) WHERE kind = 'webhook_send' AND "
-    "status IN ('queued', 'running') DO UPDATE SET run_after = least(jobs.run_after, now())"};
+    "status IN ('queued', 'running') DO UPDATE SET run_after = least(jobs.run_after, now()), "
+    "woken_at = now()"};
 constexpr Statement kEnsureAllSenders{
     "webhook_ensure_all_senders",
     "INSERT INTO jobs (id, kind, payload, status) SELECT gen_random_uuid(), 'webhook_send', "

@@ -43,11 +43,15 @@ plugin::Result<Member> memberFromCreate(const json& body) {
 
 plugin::Result<std::vector<Member>> enroll(std::vector<Member> members, Member request,
                                            const std::optional<std::string>& user_id,
-                                           bool workspace_member) {
+                                           bool workspace_member, const std::string& creator_id) {
     if (!user_id) return plugin::Error{"user_not_found", "no user has this e-mail address", 404};
     if (!workspace_member) {
         return plugin::Error::badRequest("not_a_workspace_member",
                                          "the user is not a member of the course's workspace");
+    }
+    if (*user_id == creator_id && request.persona != Persona::kTeacher) {
+        return plugin::Error::conflict("creator_stays_teacher",
+                                       "the course's creator stays its teacher");
     }
     request.user_id = *user_id;
     const auto it = std::find_if(members.begin(), members.end(),

@@ -28,10 +28,12 @@ plugin::Result<Member> memberFromCreate(const nlohmann::json& body);
 
 /// Enrols `request` as user `user_id` (none: no such user, 404 `user_not_found`) who must be a
 /// member of the course's workspace (400 `not_a_workspace_member`). Enrolling someone already
-/// enrolled changes their persona (upsert); the returned list keeps enrolment order.
+/// enrolled changes their persona (upsert), except the course's creator (`creator_id`), who
+/// stays its teacher (409 `creator_stays_teacher` for another persona); the returned list
+/// keeps enrolment order.
 plugin::Result<std::vector<Member>> enroll(std::vector<Member> members, Member request,
                                            const std::optional<std::string>& user_id,
-                                           bool workspace_member);
+                                           bool workspace_member, const std::string& creator_id);
 
 struct PersonQuestion {
     std::string id;

@@ -8,3 +8,7 @@ UPDATE webhook_deliveries d SET event_seq = e.seq FROM events e
 CREATE INDEX webhook_deliveries_next_idx ON webhook_deliveries (subscription_id, event_seq,
     created_at) WHERE status IN ('pending', 'delivering', 'retrying');
 DROP INDEX IF EXISTS webhook_deliveries_open_idx;
+
+-- A job woken while it runs (a webhook sender the sequencer gives new deliveries) runs again at
+-- once when it defers itself, instead of sleeping through the wake (a lost wake-up).
+ALTER TABLE jobs ADD COLUMN woken_at timestamptz NULL;

@@ -23,19 +23,26 @@ TEST(Members, EnrolmentNeedsAUserWhoIsAWorkspaceMemberAndUpserts) {
     EXPECT_EQ(request->persona, Persona::kStudent);
     EXPECT_EQ(memberFromCreate({{"email", "a@b.c"}, {"persona", "dean"}}).error().http_status, 422);
 
-    EXPECT_EQ(enroll(members(), *request, std::nullopt, true).error().http_status, 404);
-    EXPECT_EQ(enroll(members(), *request, std::string("n1"), false).error().http_status, 400);
-    const auto added = enroll(members(), *request, std::string("n1"), true);
+    EXPECT_EQ(enroll(members(), *request, std::nullopt, true, "t1").error().http_status, 404);
+    EXPECT_EQ(enroll(members(), *request, std::string("n1"), false, "t1").error().http_status, 400);
+    const auto added = enroll(members(), *request, std::string("n1"), true, "t1");
     ASSERT_TRUE(added.ok());
     EXPECT_EQ(added->size(), 5u);
     EXPECT_EQ(added->back().user_id, "n1");
 
     Member promote = *request;
     promote.persona = Persona::kAdvisor;
-    const auto again = enroll(*added, promote, std::string("n1"), true);
+    const auto again = enroll(*added, promote, std::string("n1"), true, "t1");
     ASSERT_TRUE(again.ok());
     EXPECT_EQ(again->size(), 5u);
     EXPECT_EQ(again->back().persona, Persona::kAdvisor);
+
+    // The creator (t1) stays the course's teacher: enrolled again as a teacher is fine, as
+    // anything else a conflict.
+    Member demote{"", "teach@x.org", Persona::kStudent};
+    EXPECT_EQ(enroll(members(), demote, std::string("t1"), true, "t1").error().http_status, 409);
+    demote.persona = Persona::kTeacher;
+    EXPECT_TRUE(enroll(members(), demote, std::string("t1"), true, "t1").ok());
 }
 
 TEST(Questions, AssignedToTheFirstMemberOfTheTargetPersona) {
