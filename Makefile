@@ -133,9 +133,12 @@ bench-mcp: build db model
 bench-workflows: build db model
 	@bench/workflows/run.sh
 
-.PHONY: bench-events
+.PHONY: bench-events bench-learning
 bench-events: build db
 	@bench/events/run.sh
+
+bench-learning: build model
+	@bench/learning/run.sh
 
 .PHONY: bench-retrieval bench-qa bench-knowledge
 bench-retrieval: build model

@@ -12,3 +12,8 @@ DROP INDEX IF EXISTS webhook_deliveries_open_idx;
 -- A job woken while it runs (a webhook sender the sequencer gives new deliveries) runs again at
 -- once when it defers itself, instead of sleeping through the wake (a lost wake-up).
 ALTER TABLE jobs ADD COLUMN woken_at timestamptz NULL;
+
+-- Events are numbered in (created_at, id) order; `now()` is the transaction's start, so the
+-- events of one transaction tied and came out in the order of their random ids. The time of
+-- the insert keeps them in the order they were emitted.
+ALTER TABLE events ALTER COLUMN created_at SET DEFAULT clock_timestamp();
