@@ -51,6 +51,7 @@ std::string WebhookSender::body(const storage::Event& e, const std::string& deli
 
 storage::AttemptRecord WebhookSender::send(WebhookClient& client,
                                            const storage::Subscription& subscription,
+                                           const std::vector<std::string>& signing_secrets,
                                            const storage::OutgoingDelivery& outgoing,
                                            int attempt) const {
     storage::AttemptRecord a;
@@ -70,8 +71,7 @@ storage::AttemptRecord WebhookSender::send(WebhookClient& client,
                                         std::chrono::system_clock::now().time_since_epoch())
                                         .count();
         const std::string ts = std::to_string(timestamp);
-        auto headers =
-            WebhookSigner::headers(openSecrets(*secrets_, subscription), d.id, timestamp, payload);
+        auto headers = WebhookSigner::headers(signing_secrets, d.id, timestamp, payload);
         headers.emplace_back("webhook-id", d.id);
         headers.emplace_back("webhook-timestamp", ts);
         headers.emplace_back("X-DocIntel-Event", e.type);
@@ -132,6 +132,7 @@ plugin::Status WebhookSender::run(jobs::JobContext& context) {
         auto begun = webhooks_.beginAttempts(due);
         if (!begun) return later(kIdleSeconds, "database");
 
+        const std::vector<std::string> secrets = openSecrets(*secrets_, **subscription);
         // Sent one after another; the outcomes are written together when the run of sends
         // ends (a killed worker leaves them `delivering`, and they are sent again).
         std::vector<std::pair<std::string, storage::AttemptRecord>> done;
@@ -146,7 +147,7 @@ plugin::Status WebhookSender::run(jobs::JobContext& context) {
                 continue;
             }
             storage::AttemptRecord a =
-                send(client, **subscription, outgoing, outgoing.delivery.attempts + 1);
+                send(client, **subscription, secrets, outgoing, outgoing.delivery.attempts + 1);
             common::log(a.status == "delivered" ? LogLevel::kInfo : LogLevel::kWarning,
                         "webhook_attempt",
                         {{"delivery_id", id},

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/secret_box.h"
 #include "events/webhook_client.h"
@@ -51,8 +52,10 @@ class WebhookSender {
     static std::string body(const storage::Event& event, const std::string& delivery_id);
 
   private:
-    /// Sends one delivery (attempt number `attempt`) and says what it came to.
+    /// Sends one delivery (attempt number `attempt`), signed with the subscription's open
+    /// `signing_secrets`, and says what it came to.
     storage::AttemptRecord send(WebhookClient& client, const storage::Subscription& subscription,
+                                const std::vector<std::string>& signing_secrets,
                                 const storage::OutgoingDelivery& outgoing, int attempt) const;
 
     storage::WebhookRepository& webhooks_;

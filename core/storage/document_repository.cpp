@@ -2,6 +2,7 @@
 
 #include "storage/event_repository.h"
 #include "storage/job_repository.h"
+#include "storage/pg_array.h"
 #include "storage/pg_time.h"
 
 namespace docintel::storage {
@@ -312,17 +313,12 @@ plugin::Result<std::vector<Chunk>> DocumentRepository::chunks(const std::string&
 
 plugin::Result<std::vector<Passage>> DocumentRepository::passages(
     const std::vector<std::pair<std::string, int>>& keys) {
-    std::string ids = "{", indexes = "{";
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-        if (i) {
-            ids += ',';
-            indexes += ',';
-        }
-        ids += keys[i].first;
-        indexes += std::to_string(keys[i].second);
+    std::vector<std::string> document_ids, chunk_indexes;
+    for (const auto& [document_id, chunk_index] : keys) {
+        document_ids.push_back(document_id);
+        chunk_indexes.push_back(std::to_string(chunk_index));
     }
-    ids += '}';
-    indexes += '}';
+    const std::string ids = pgArray(document_ids), indexes = pgArray(chunk_indexes);
     return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Passage>> {
         std::vector<Passage> out;
         for (const auto& r : tx.exec(kPassages, ids, indexes)) {

@@ -3,6 +3,7 @@
 #include "common/id.h"
 #include "common/trace_context.h"
 #include "storage/pg_time.h"
+#include "storage/webhook_repository.h"
 
 namespace docintel::storage {
 namespace {
@@ -17,9 +18,9 @@ constexpr Statement kSequencerLock{"event_sequencer_lock", "SELECT pg_advisory_x
 /// Under the lock, after every earlier step committed: numbers what is committed now, and
 /// creates a pending delivery, carrying the number, for every active subscription each event
 /// matches — a workspace subscription of a member for the workspace's events, a personal one
-/// for its owner's personal events; then the type and resource filters. Returns how many it
-/// numbered and the subscriptions that got deliveries. (Deliveries an older server created at
-/// emit time are given their number instead of a second delivery.)
+/// for its owner's personal events; then the type and resource filters. Each row: how many it
+/// numbered, and one subscription that got deliveries (NULL when none got any). Deliveries an
+/// older server created at emit time are given their number instead of a second delivery.
 constexpr Statement kSequence{
     "event_sequence",
     "WITH base AS (SELECT coalesce(max(seq), 0) AS top FROM events), "
@@ -42,18 +43,8 @@ constexpr Statement kSequence{
     " WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.event_id = n.id "
     "  AND o.subscription_id = s.id) "
     " RETURNING subscription_id) "
-    "SELECT (SELECT count(*) FROM numbered), "
-    "(SELECT coalesce(array_agg(DISTINCT subscription_id::text), '{}') FROM fanned)::text"};
-/// The senders of subscriptions that got deliveries: created when missing, made due now (a
-/// sender running now runs again at once when it ends: woken_at).
-constexpr Statement kWakeSenders{
-    "event_wake_senders",
-    "INSERT INTO jobs (id, kind, payload, status) SELECT gen_random_uuid(), 'webhook_send', "
-    "jsonb_build_object('subscription_id', s), 'queued' FROM unnest($1::text[]) s "
-    "ON CONFLICT ((payload ->> 'subscription_id')) WHERE kind = 'webhook_send' AND "
-    "status IN ('queued', 'running') DO UPDATE SET run_after = least(jobs.run_after, now()), "
-    "woken_at = now()"};
-
+    "SELECT c.n, f.s FROM (SELECT count(*) AS n FROM numbered) c LEFT JOIN "
+    "(SELECT DISTINCT subscription_id::text AS s FROM fanned) f ON true"};
 #define DOCINTEL_EVENT_COLUMNS                                                                 \
     "e.id, coalesce(e.seq, 0), e.type, e.resource_type, e.resource_id, "                       \
     "coalesce(e.workspace_id::text, ''), coalesce(e.user_id::text, ''), "                      \
@@ -105,10 +96,12 @@ plugin::Result<int> EventRepository::sequence(int batch) {
     return db_.transact([&](Tx& tx) -> plugin::Result<int> {
         tx.exec(kSequencerLock);
         const auto rows = tx.exec(kSequence, batch);
-        const int numbered = rows[0][0].as<int>();
-        const std::string subscriptions = rows[0][1].c_str();
-        if (subscriptions != "{}") tx.exec(kWakeSenders, subscriptions);
-        return numbered;
+        std::vector<std::string> subscriptions;
+        for (const auto& r : rows) {
+            if (!r[1].is_null()) subscriptions.push_back(r[1].as<std::string>());
+        }
+        WebhookRepository::wakeSenders(tx, subscriptions);
+        return rows[0][0].as<int>();
     });
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "storage/pg_array.h"
+
 namespace docintel::storage {
 namespace {
 
@@ -22,19 +24,10 @@ constexpr Statement kLoad{
     "WHERE d.id = ANY($1::uuid[]) AND d.status IN ('chunked', 'embedding', 'embedded') "
     "ORDER BY d.id, c.chunk_index"};
 
-std::string uuidArray(const std::vector<std::string>& ids) {
-    std::string out = "{";
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (i) out += ',';
-        out += ids[i];
-    }
-    return out + "}";
-}
-
 std::vector<IndexedDocument> loadIn(Tx& tx, const std::vector<std::string>& ids) {
     std::vector<IndexedDocument> out;
     if (ids.empty()) return out;
-    for (const auto& r : tx.exec(kLoad, uuidArray(ids))) {
+    for (const auto& r : tx.exec(kLoad, pgArray(ids))) {
         const auto id = r[0].as<std::string>();
         if (out.empty() || out.back().id != id) {
             out.push_back(IndexedDocument{

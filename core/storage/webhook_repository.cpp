@@ -1,6 +1,7 @@
 #include "storage/webhook_repository.h"
 
 #include "common/id.h"
+#include "storage/pg_array.h"
 #include "storage/pg_time.h"
 
 namespace docintel::storage {
@@ -27,12 +28,13 @@ constexpr Statement kInsert{
     "resource_type, resource_id, webhook_url, secret_box) VALUES ($1, $2, NULLIF($3, '')::uuid, "
     "$4::text[], NULLIF($5, ''), NULLIF($6, ''), NULLIF($7, ''), $8) "
     "RETURNING " DOCINTEL_SUBSCRIPTION_COLUMNS};
-/// The subscription's one sender job (the unique index jobs_webhook_sender_idx); an existing
-/// one waiting for later is made due now.
-constexpr Statement kEnsureSender{
-    "webhook_ensure_sender",
-    "INSERT INTO jobs (id, kind, payload, status) VALUES (gen_random_uuid(), 'webhook_send', "
-    "jsonb_build_object('subscription_id', $1::text), 'queued') "
+/// The one sender job of each subscription in `$1` (the unique index jobs_webhook_sender_idx),
+/// created when missing and made due now; one running now runs again at once when it ends
+/// (woken_at).
+constexpr Statement kWakeSenders{
+    "webhook_wake_senders",
+    "INSERT INTO jobs (id, kind, payload, status) SELECT gen_random_uuid(), 'webhook_send', "
+    "jsonb_build_object('subscription_id', s), 'queued' FROM unnest($1::text[]) s "
     "ON CONFLICT ((payload ->> 'subscription_id')) WHERE kind = 'webhook_send' AND "
     "status IN ('queued', 'running') DO UPDATE SET run_after = least(jobs.run_after, now()), "
     "woken_at = now()"};
@@ -151,21 +153,6 @@ constexpr Statement kUnbegin{
 #undef DOCINTEL_VISIBLE_SUBSCRIPTION
 #undef DOCINTEL_DELIVERY_COLUMNS
 
-/// A Postgres array literal of `items` (each quoted), for text[], uuid[] and numeric arrays.
-std::string textArray(const std::vector<std::string>& items) {
-    std::string out = "{";
-    for (const auto& item : items) {
-        if (out.size() > 1) out += ',';
-        out += '"';
-        for (const char c : item) {
-            if (c == '"' || c == '\\') out += '\\';
-            out += c;
-        }
-        out += '"';
-    }
-    return out + "}";
-}
-
 Subscription rowToSubscription(const pqxx::row& r) {
     Subscription s;
     s.id = r[0].as<std::string>();
@@ -207,12 +194,16 @@ Delivery rowToDelivery(const pqxx::row& r) {
 
 }  // namespace
 
+void WebhookRepository::wakeSenders(Tx& tx, const std::vector<std::string>& subscription_ids) {
+    if (!subscription_ids.empty()) tx.exec(kWakeSenders, pgArray(subscription_ids));
+}
+
 plugin::Result<Subscription> WebhookRepository::create(const Subscription& s) {
     const std::string id = s.id.empty() ? common::newUuid() : s.id;
     return db_.transact([&](Tx& tx) -> plugin::Result<Subscription> {
-        auto row = tx.exec(kInsert, id, s.owner_id, s.workspace_id, textArray(s.event_types),
+        auto row = tx.exec(kInsert, id, s.owner_id, s.workspace_id, pgArray(s.event_types),
                            s.resource_type, s.resource_id, s.webhook_url, s.secret_box);
-        if (!s.webhook_url.empty()) tx.exec(kEnsureSender, id);
+        if (!s.webhook_url.empty()) wakeSenders(tx, {id});
         return rowToSubscription(row[0]);
     });
 }
@@ -279,7 +270,7 @@ plugin::Result<Delivery> WebhookRepository::retry(const std::string& id) {
     return db_.transact([&](Tx& tx) -> plugin::Result<Delivery> {
         const auto rows = tx.exec(kRetry, id);
         if (rows.empty()) return plugin::Error::notFound("delivery not found");
-        tx.exec(kEnsureSender, rows[0][0].as<std::string>());
+        wakeSenders(tx, {rows[0][0].as<std::string>()});
         Delivery d;
         d.id = id;
         d.subscription_id = rows[0][0].as<std::string>();
@@ -291,11 +282,12 @@ plugin::Result<Delivery> WebhookRepository::retry(const std::string& id) {
 plugin::Result<std::vector<std::string>> WebhookRepository::replay(const std::string& user_id,
                                                                    const std::string& event_id) {
     return db_.transact([&](Tx& tx) -> plugin::Result<std::vector<std::string>> {
-        std::vector<std::string> ids;
+        std::vector<std::string> ids, subscriptions;
         for (const auto& r : tx.exec(kReplay, user_id, event_id)) {
             ids.push_back(r[0].as<std::string>());
-            tx.exec(kEnsureSender, r[1].as<std::string>());
+            subscriptions.push_back(r[1].as<std::string>());
         }
+        wakeSenders(tx, subscriptions);
         return ids;
     });
 }
@@ -303,10 +295,12 @@ plugin::Result<std::vector<std::string>> WebhookRepository::replay(const std::st
 plugin::Result<int> WebhookRepository::wakeDue(const std::string& user_id, int limit) {
     return db_.transact([&](Tx& tx) -> plugin::Result<int> {
         int due = 0;
+        std::vector<std::string> subscriptions;
         for (const auto& r : tx.exec(kDue, user_id, limit)) {
-            tx.exec(kEnsureSender, r[0].as<std::string>());
+            subscriptions.push_back(r[0].as<std::string>());
             due += r[1].as<int>();
         }
+        wakeSenders(tx, subscriptions);
         return due;
     });
 }
@@ -356,7 +350,7 @@ plugin::Result<std::vector<std::string>> WebhookRepository::beginAttempts(
     const std::vector<std::string>& ids) {
     return db_.transact([&](Tx& tx) -> plugin::Result<std::vector<std::string>> {
         std::vector<std::string> begun;
-        for (const auto& r : tx.exec(kBegin, textArray(ids))) begun.push_back(r[0].c_str());
+        for (const auto& r : tx.exec(kBegin, pgArray(ids))) begun.push_back(r[0].c_str());
         return begun;
     });
 }
@@ -378,11 +372,10 @@ plugin::Status WebhookRepository::finishAttempts(
     }
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         if (!ids.empty()) {
-            tx.exec(kFinish, textArray(ids), textArray(attempts), textArray(statuses),
-                    textArray(durations), textArray(previews), textArray(errors),
-                    textArray(outcomes), textArray(retry_after));
+            tx.exec(kFinish, pgArray(ids), pgArray(attempts), pgArray(statuses), pgArray(durations),
+                    pgArray(previews), pgArray(errors), pgArray(outcomes), pgArray(retry_after));
         }
-        if (!unsent.empty()) tx.exec(kUnbegin, textArray(unsent));
+        if (!unsent.empty()) tx.exec(kUnbegin, pgArray(unsent));
         return true;
     }));
 }

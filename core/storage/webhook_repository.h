@@ -101,6 +101,9 @@ class WebhookRepository {
     plugin::Result<int> wakeDue(const std::string& user_id, int limit);
     /// A sender job for every subscription with open deliveries (none lost if one failed).
     plugin::Status ensureSenders();
+    /// Makes the sender job of each subscription due now in `tx` (creating it when missing); a
+    /// sender running now runs again at once when it ends.
+    static void wakeSenders(Tx& tx, const std::vector<std::string>& subscription_ids);
 
     // The sender's side.
     /// The subscription, when it may still send: active, with a URL, its owner still a member
