@@ -5,12 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <Poco/Net/ServerSocket.h>
-
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
+#include "support/server_process.h"
 #include "support/test_server.h"
 #include "support/webhook_receiver.h"
 
@@ -135,11 +134,7 @@ TEST_F(Webhooks, TwoFailuresThenSuccessDeliversOnTheThirdAttempt) {
 }
 
 TEST_F(Webhooks, AReceiverThatIsDownDeadLettersAfterSixAttempts) {
-    int port = 0;
-    {
-        Poco::Net::ServerSocket probe(Poco::Net::SocketAddress("127.0.0.1", 0));
-        port = probe.address().port();
-    }  // closed again: nothing listens there
+    const int port = ServerProcesses::freePort();  // closed again: nothing listens there
     const auto r = post("/api/v1/event-subscriptions",
                         {{"event_types", {"batch.created"}},
                          {"webhook_url", "http://127.0.0.1:" + std::to_string(port) + "/down"}});
