@@ -137,6 +137,23 @@ class PluginHostServices final : public plugin::HostServices {
         return plugin_documents::summarize(backends_, principal, document_id, request);
     }
 
+    bool hasLlm() override { return backends_.llm() != nullptr; }
+    plugin::Result<std::string> completeChat(
+        const nlohmann::json& messages,
+        const std::function<bool(const std::string&)>& on_token) override {
+        const auto* llm = backends_.llm();
+        if (!llm) return plugin::HostServices::completeChat(messages, on_token);
+        if (!messages.is_array() || messages.empty()) {
+            return plugin::Error::unprocessable("invalid_messages",
+                                                "messages must be a non-empty array");
+        }
+        const std::function<bool(const std::string&)> keep_going =
+            on_token ? on_token : [](const std::string&) { return true; };
+        auto done = llm->complete(messages, keep_going);
+        if (!done) return done.error();
+        return done->text;
+    }
+
   private:
     const std::string plugin_;
     PluginHostBackends& backends_;

@@ -8,6 +8,7 @@
 
 #include "embed/sentence_encoder.h"
 #include "knowledge/knowledge_service.h"
+#include "knowledge/llm_client.h"
 #include "knowledge/summarizer.h"
 #include "objects/object_store.h"
 #include "plugin_api/host_services.h"
@@ -58,6 +59,11 @@ class PluginHostBackends {
         summaries_ = summaries;
     }
 
+    /// The LLM endpoint plugins may use; a config that is not `enabled()` = none.
+    void setLlm(const knowledge::LlmConfig& config) {
+        if (config.enabled()) llm_ = std::make_unique<knowledge::LlmClient>(config);
+    }
+
     /// The HostServices of plugin `plugin` (created on first use, kept).
     plugin::HostServices& hostFor(const std::string& plugin);
 
@@ -80,6 +86,7 @@ class PluginHostBackends {
     objects::ObjectStore* objects() const { return objects_; }
     knowledge::KnowledgeService* knowledge() const { return knowledge_; }
     knowledge::Summarizer* summaries() const { return summaries_; }
+    const knowledge::LlmClient* llm() const { return llm_.get(); }
 
   private:
     const std::string data_dir_;
@@ -94,6 +101,7 @@ class PluginHostBackends {
     objects::ObjectStore* objects_ = nullptr;
     knowledge::KnowledgeService* knowledge_ = nullptr;
     knowledge::Summarizer* summaries_ = nullptr;
+    std::unique_ptr<knowledge::LlmClient> llm_;
 
     mutable std::mutex mutex_;  // guards hosts_ and stores_
     std::map<std::string, std::unique_ptr<plugin::HostServices>> hosts_;

@@ -182,6 +182,21 @@ class HostServices {
         return unavailableKnowledge();
     }
 
+    /// True when the server has an LLM endpoint configured (DOCINTEL_LLM_BASE_URL/_MODEL).
+    virtual bool hasLlm() { return false; }
+    /// One chat completion from the configured OpenAI-compatible endpoint: `messages` is the
+    /// OpenAI `messages` array; `on_token`, when set, sees each piece as it streams and returns
+    /// false to stop (`llm_cancelled`). Returns the whole text. `llm_unavailable` (503) when no
+    /// LLM is configured or the endpoint fails, `llm_timeout`. What it writes is not grounded:
+    /// check each sentence with `checkSupport` against its sources before keeping it.
+    virtual Result<std::string> completeChat(
+        const nlohmann::json& messages,
+        const std::function<bool(const std::string&)>& on_token = nullptr) {
+        (void)messages;
+        (void)on_token;
+        return Error::unavailable("llm_unavailable", "no LLM is configured");
+    }
+
   protected:
     static Error unavailableDocuments() {
         return Error::unavailable("documents_unavailable", "the host has no document store");

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "support/fake_llm.h"
 #include "support/sample_texts.h"
 #include "support/test_server.h"
 
@@ -147,6 +148,33 @@ TEST_F(PluginHostCalls, DocumentsAndAnswersGroundedOnlyInTheNamedDocuments) {
     EXPECT_EQ(call("deleteDocument", {{"document_id", memo_id}}, carol_).status, 404);
     result("deleteDocument", {{"document_id", memo_id}}, owner_);
     EXPECT_EQ(call("getDocument", {{"document_id", memo_id}}, owner_).status, 404);
+}
+
+TEST_F(PluginHostCalls, TheConfiguredLlmWhenThereIsOne) {
+    const Json messages = Json::array({{{"role", "user"}, {"content", "Say hello."}}});
+    auto r = call("completeChat", {{"messages", messages}}, owner_);
+    EXPECT_EQ(r.status, 503) << r.body;
+    EXPECT_EQ(r.json()["code"], "llm_unavailable");
+
+    FakeLlm fake;
+    fake.setResponder([](const Json&) { return FakeLlm::Reply{FakeLlm::words("Hello there.")}; });
+    TestServer::Options options;
+    options.plugins = {testPluginDir() + "/sdk/sdk_other.so"};
+    options.llm_base_url = fake.baseUrl() + "/";
+    options.llm_model = "fake-llm";
+    TestServer with_llm(options);
+    const std::string token =
+        with_llm.token(with_llm.createUser("llm@example.com"), TestServer::allScopes());
+    r = with_llm.request("POST", "/api/v1/plugins/sdk_other/host",
+                         Json{{"call", "completeChat"}, {"args", {{"messages", messages}}}}.dump(),
+                         token);
+    ASSERT_EQ(r.status, 200) << r.body;
+    const Json out = r.json()["result"];
+    EXPECT_EQ(out["text"], "Hello there.");
+    EXPECT_EQ(out["streamed"], "Hello there.");
+    EXPECT_TRUE(out["has_llm"].get<bool>());
+    ASSERT_FALSE(fake.requests().empty());
+    EXPECT_EQ(fake.requests().back()["messages"], messages);
 }
 
 }  // namespace
