@@ -420,14 +420,39 @@ void App::start(bool migrate) {
     p.dispatcher = std::make_unique<http::ApiDispatcher>(p.router, p.schemas, *p.authenticator,
                                                          dispatcher_options);
 
+    // Workers first: plugins loaded below (and hot-dropped later) add their job kinds to them.
+    if (config_.role != "api") {
+        p.ingestion =
+            std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
+        p.ingestion->enableLlm(
+            {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
+        p.workers = std::make_unique<jobs::WorkerPool>(
+            p.jobs, common::hostWorkerId(), config_.worker_threads, config_.job_lease_seconds);
+        p.workers->handle(services::UploadService::kIngestJob,
+                          [&p](jobs::JobContext& c) { return p.ingestion->ingest(c); });
+        p.workers->handle(services::IngestionService::kEmbedJob,
+                          [&p](jobs::JobContext& c) { return p.ingestion->embed(c); });
+        p.batches->setIngestion(p.ingestion.get());
+        p.workers->handle(services::BatchService::kRunJob,
+                          [&p](jobs::JobContext& c) { return p.batches->run(c); });
+        p.workers->handle(engine::WorkflowService::kRunJob,
+                          [&p](jobs::JobContext& c) { return p.workflow_service->runJob(c); });
+        p.workers->start();
+        p.events->startDelivery(common::hostWorkerId());
+    }
+
     p.plugin_backends.setDocuments(&p.document_service, p.upload_service.get(), &p.objects);
     p.plugin_backends.setKnowledge(p.knowledge.get(), p.summarizer.get());
+    p.plugin_backends.setJobs(&p.jobs, p.workers.get());
     p.plugin_backends.setLlm(
         {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
     p.plugin_loader = std::make_unique<plugin_host::PluginLoader>(
         p.router, p.schemas, p.plugin_registry, p.plugin_backends.hostFor(""));
     p.plugin_loader->setHostFactory([&p](const std::string& name) -> plugin::HostServices& {
         return p.plugin_backends.hostFor(name);
+    });
+    p.plugin_loader->setJobKindSink([&p](const std::string& name, plugin::PluginJobKind kind) {
+        return p.plugin_backends.registerJobKind(name, std::move(kind));
     });
     p.plugin_loader->setStorageProvisioner(
         [&p](const std::string& name, const std::vector<plugin::PluginMigration>& migrations) {
@@ -455,26 +480,6 @@ void App::start(bool migrate) {
             lock.lock();
         }
     });
-
-    if (config_.role != "api") {
-        p.ingestion =
-            std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
-        p.ingestion->enableLlm(
-            {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
-        p.workers = std::make_unique<jobs::WorkerPool>(
-            p.jobs, common::hostWorkerId(), config_.worker_threads, config_.job_lease_seconds);
-        p.workers->handle(services::UploadService::kIngestJob,
-                          [&p](jobs::JobContext& c) { return p.ingestion->ingest(c); });
-        p.workers->handle(services::IngestionService::kEmbedJob,
-                          [&p](jobs::JobContext& c) { return p.ingestion->embed(c); });
-        p.batches->setIngestion(p.ingestion.get());
-        p.workers->handle(services::BatchService::kRunJob,
-                          [&p](jobs::JobContext& c) { return p.batches->run(c); });
-        p.workers->handle(engine::WorkflowService::kRunJob,
-                          [&p](jobs::JobContext& c) { return p.workflow_service->runJob(c); });
-        p.workers->start();
-        p.events->startDelivery(common::hostWorkerId());
-    }
 
     p.http->start();
     if (p.mcp_http) p.mcp_http->start();

@@ -15,6 +15,29 @@ std::string lower(std::string s) {
     return s;
 }
 
+/// A plugin's view of its job's run.
+class PluginJobRun final : public plugin::PluginJob {
+  public:
+    explicit PluginJobRun(jobs::JobContext& context) : context_(context) {}
+    const std::string& id() const override { return context_.job().id; }
+    const nlohmann::json& payload() const override { return context_.payload(); }
+    bool done(const std::string& step) const override { return context_.done(step); }
+    plugin::Status mark(const std::string& step, const nlohmann::json& data) override {
+        return context_.mark(step, data);
+    }
+    const nlohmann::json& checkpoint() const override { return context_.job().checkpoint; }
+    plugin::Status progress(int percent) override {
+        return context_.mark("progress", std::clamp(percent, 0, 100));
+    }
+
+  private:
+    jobs::JobContext& context_;
+};
+
+std::string engineKind(const std::string& plugin, const std::string& kind) {
+    return "plugin." + plugin + "." + kind;
+}
+
 plugin::Error workspaceNotFound() {
     return plugin::Error{"workspace_not_found", "workspace not found", 404};
 }
@@ -137,6 +160,11 @@ class PluginHostServices final : public plugin::HostServices {
         return plugin_documents::summarize(backends_, principal, document_id, request);
     }
 
+    plugin::Result<std::string> enqueueJob(const std::string& kind,
+                                           const nlohmann::json& payload) override {
+        return backends_.enqueueJob(plugin_, kind, payload);
+    }
+
     bool hasLlm() override { return backends_.llm() != nullptr; }
     plugin::Result<std::string> completeChat(
         const nlohmann::json& messages,
@@ -183,6 +211,40 @@ plugin::Status PluginHostBackends::provisionStorage(
     // A plugin name loads once per process, so there is no store to replace.
     stores_[plugin] = std::move(store);
     return {};
+}
+
+plugin::Status PluginHostBackends::registerJobKind(const std::string& plugin,
+                                                   plugin::PluginJobKind kind) {
+    const std::string engine_kind = engineKind(plugin, kind.name);
+    {
+        std::lock_guard lock(mutex_);
+        job_kinds_.insert(engine_kind);
+    }
+    if (workers_) {
+        workers_->handle(engine_kind, [run = std::move(kind.run)](jobs::JobContext& context) {
+            PluginJobRun job(context);
+            return run(job);
+        });
+    }
+    return {};
+}
+
+plugin::Result<std::string> PluginHostBackends::enqueueJob(const std::string& plugin,
+                                                           const std::string& kind,
+                                                           const nlohmann::json& payload) {
+    if (!jobs_)
+        return plugin::Error::unavailable("jobs_unavailable", "this node has no job engine");
+    const std::string engine_kind = engineKind(plugin, kind);
+    {
+        std::lock_guard lock(mutex_);
+        if (job_kinds_.count(engine_kind) == 0) {
+            return plugin::Error{"unknown_job_kind",
+                                 "plugin " + plugin + " has no job kind " + kind, 404};
+        }
+    }
+    auto id = jobs_->enqueue(engine_kind, payload);
+    if (id && workers_) workers_->wake();
+    return id;
 }
 
 storage::PluginStore* PluginHostBackends::store(const std::string& plugin) const {

@@ -3,10 +3,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "embed/sentence_encoder.h"
+#include "jobs/worker_pool.h"
 #include "knowledge/knowledge_service.h"
 #include "knowledge/llm_client.h"
 #include "knowledge/summarizer.h"
@@ -64,6 +66,18 @@ class PluginHostBackends {
         if (config.enabled()) llm_ = std::make_unique<knowledge::LlmClient>(config);
     }
 
+    /// The job engine: the queue, and this node's worker pool (null on an API-only node).
+    void setJobs(storage::JobRepository* jobs, jobs::WorkerPool* workers) {
+        jobs_ = jobs;
+        workers_ = workers;
+    }
+    /// Makes `kind` of `plugin` runnable here as `plugin.<plugin>.<kind>` (the loader's
+    /// JobKindSink).
+    plugin::Status registerJobKind(const std::string& plugin, plugin::PluginJobKind kind);
+    /// Queues a job of a kind `plugin` registered.
+    plugin::Result<std::string> enqueueJob(const std::string& plugin, const std::string& kind,
+                                           const nlohmann::json& payload);
+
     /// The HostServices of plugin `plugin` (created on first use, kept).
     plugin::HostServices& hostFor(const std::string& plugin);
 
@@ -102,8 +116,11 @@ class PluginHostBackends {
     knowledge::KnowledgeService* knowledge_ = nullptr;
     knowledge::Summarizer* summaries_ = nullptr;
     std::unique_ptr<knowledge::LlmClient> llm_;
+    storage::JobRepository* jobs_ = nullptr;
+    jobs::WorkerPool* workers_ = nullptr;
 
-    mutable std::mutex mutex_;  // guards hosts_ and stores_
+    mutable std::mutex mutex_;         // guards hosts_, stores_ and job_kinds_
+    std::set<std::string> job_kinds_;  ///< engine kinds, plugin.<plugin>.<kind>
     std::map<std::string, std::unique_ptr<plugin::HostServices>> hosts_;
     std::map<std::string, std::unique_ptr<storage::PluginStore>> stores_;
 };

@@ -182,6 +182,14 @@ class HostServices {
         return unavailableKnowledge();
     }
 
+    /// Queues a job of one of the plugin's kinds (Registrar::addJobKind) with `payload`;
+    /// returns the job id. `unknown_job_kind` (404) for a kind the plugin did not register.
+    virtual Result<std::string> enqueueJob(const std::string& kind, const nlohmann::json& payload) {
+        (void)kind;
+        (void)payload;
+        return Error::unavailable("jobs_unavailable", "the host has no job engine");
+    }
+
     /// True when the server has an LLM endpoint configured (DOCINTEL_LLM_BASE_URL/_MODEL).
     virtual bool hasLlm() { return false; }
     /// One chat completion from the configured OpenAI-compatible endpoint: `messages` is the

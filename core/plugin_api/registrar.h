@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http_types.h"
+#include "jobs.h"
 #include "result.h"
 #include "workflow.h"
 
@@ -109,6 +110,9 @@ class Registrar {
     /// applies what is missing before any of the plugin's routes are served, and refuses the
     /// plugin when one fails.
     virtual void addMigration(PluginMigration migration) = 0;
+    /// A kind of durable job the plugin runs; queue one with HostServices::enqueueJob. Worker
+    /// nodes run it (every node loads the same plugins).
+    virtual void addJobKind(PluginJobKind kind) = 0;
 };
 
 }  // namespace docintel::plugin

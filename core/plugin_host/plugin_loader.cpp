@@ -200,7 +200,13 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
     if (valid) valid = validateWorkflows(staged, registry_, workflowValidator());
     if (valid) valid = validateAttachments(staged, router_);
     if (valid) valid = validateMigrations(staged);
+    if (valid) valid = validateJobKinds(staged);
     if (!valid) return refuse(path, name, valid.error());
+    if (!staged.job_kinds.empty() && !job_kind_sink_) {
+        return refuse(path, name,
+                      Error::unavailable("jobs_unavailable",
+                                         "the plugin registers job kinds and this host runs none"));
+    }
     if (!staged.migrations.empty()) {
         if (!storage_provisioner_) {
             return refuse(path, name,
@@ -246,6 +252,14 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
             break;
         }
         contribution.info.attached_operations.push_back(operation_id);
+    }
+    for (auto& kind : staged.job_kinds) {
+        if (!committed) break;
+        kind.run = guard(owner, name, "job kind " + kind.name, std::move(kind.run));
+        if (auto status = job_kind_sink_(name, std::move(kind)); !status) {
+            committed = Error::conflict("commit_failed", status.error().message);
+            break;
+        }
     }
     for (auto& tool : staged.tools) {
         tool.handler = guard(owner, name, "mcp tool " + tool.name, std::move(tool.handler));
@@ -298,6 +312,11 @@ WorkflowValidator PluginLoader::workflowValidator() const { return workflow_vali
 void PluginLoader::setStorageProvisioner(StorageProvisioner provisioner) {
     std::lock_guard lock(load_mutex_);
     storage_provisioner_ = std::move(provisioner);
+}
+
+void PluginLoader::setJobKindSink(JobKindSink sink) {
+    std::lock_guard lock(load_mutex_);
+    job_kind_sink_ = std::move(sink);
 }
 
 void PluginLoader::setHostFactory(HostFactory factory) {

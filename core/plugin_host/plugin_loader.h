@@ -31,6 +31,11 @@ struct PluginFileIdentity {
 using StorageProvisioner = std::function<plugin::Status(
     const std::string& plugin, const std::vector<plugin::PluginMigration>& migrations)>;
 
+/// Makes the job kind of `plugin` runnable on this node's job engine as
+/// `plugin.<plugin>.<kind.name>` (`kind.run` is already guarded). An Error refuses the plugin.
+using JobKindSink =
+    std::function<plugin::Status(const std::string& plugin, plugin::PluginJobKind kind)>;
+
 /// The HostServices lent to the plugin named so (it knows whose storage, prefix and jobs it
 /// serves). The returned object must live as long as the process.
 using HostFactory = std::function<plugin::HostServices&(const std::string& plugin)>;
@@ -103,6 +108,9 @@ class PluginLoader {
     /// Sets the per-plugin HostServices; without one every plugin gets the constructor's
     /// `host`. Call before loading.
     void setHostFactory(HostFactory factory);
+    /// Sets where plugins' job kinds go; without one a plugin with job kinds is refused
+    /// (`jobs_unavailable`). Call before loading.
+    void setJobKindSink(JobKindSink sink);
 
   private:
     plugin::Status loadLocked(const std::string& path);
@@ -120,6 +128,7 @@ class PluginLoader {
     WorkflowValidator workflow_validator_;
     StorageProvisioner storage_provisioner_;
     HostFactory host_factory_;
+    JobKindSink job_kind_sink_;
 };
 
 /// The identity of `path` now, or nullopt when it cannot be stat'ed or is not a regular file.

@@ -161,4 +161,22 @@ Status validateMigrations(const StagingRegistrar& staged) {
     return {};
 }
 
+Status validateJobKinds(const StagingRegistrar& staged) {
+    std::set<std::string> names;
+    for (const auto& kind : staged.job_kinds) {
+        const auto& n = kind.name;
+        const bool well_formed =
+            !n.empty() && n.size() <= 64 && n[0] >= 'a' && n[0] <= 'z' &&
+            std::all_of(n.begin(), n.end(), [](char c) {
+                return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+            });
+        if (!well_formed || !kind.run) {
+            return invalid("job kind '" + n +
+                           "' needs a name ^[a-z][a-z0-9_]{0,63}$ and a function");
+        }
+        if (!names.insert(n).second) return invalid("job kind " + n + " is registered twice");
+    }
+    return {};
+}
+
 }  // namespace docintel::plugin_host

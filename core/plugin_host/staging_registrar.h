@@ -56,6 +56,9 @@ class StagingRegistrar final : public plugin::Registrar {
     void addMigration(plugin::PluginMigration migration) override {
         collect("migration", [&] { migrations.push_back(std::move(migration)); });
     }
+    void addJobKind(plugin::PluginJobKind kind) override {
+        collect("job kind", [&] { job_kinds.push_back(std::move(kind)); });
+    }
 
     void freeze() {
         std::lock_guard lock(mutex_);
@@ -74,6 +77,7 @@ class StagingRegistrar final : public plugin::Registrar {
         steps.clear();
         attachments.clear();
         migrations.clear();
+        job_kinds.clear();
     }
 
     std::vector<std::pair<std::string, nlohmann::json>> schemas;
@@ -84,6 +88,7 @@ class StagingRegistrar final : public plugin::Registrar {
     std::vector<plugin::WorkflowStep> steps;
     std::vector<std::pair<std::string, plugin::HttpHandler>> attachments;
     std::vector<plugin::PluginMigration> migrations;
+    std::vector<plugin::PluginJobKind> job_kinds;
 
   private:
     template <typename Fn>
@@ -117,5 +122,7 @@ plugin::Status validateWorkflows(const StagingRegistrar& staged, const PluginReg
 plugin::Status validateAttachments(const StagingRegistrar& staged, const http::Router& router);
 /// Versions are positive and unique, and each migration has SQL.
 plugin::Status validateMigrations(const StagingRegistrar& staged);
+/// Job kind names are well formed, unique and have a function.
+plugin::Status validateJobKinds(const StagingRegistrar& staged);
 
 }  // namespace docintel::plugin_host

@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "storage/database.h"
 #include "storage/plugin_store.h"
@@ -202,6 +204,37 @@ TEST_F(PluginStorage, EventsAreWrittenInThePluginsTransaction) {
         if (e["event_type"] == "sdk_probe.note.created") ids.push_back(e["resource_id"]);
     }
     EXPECT_EQ(ids, std::vector<std::string>{"n1"}) << events.body;
+    rows("sdk_probe", "DELETE FROM notes");
+}
+
+TEST_F(PluginStorage, APluginsJobKindRunsOnTheJobEngineWithCheckpointsAndProgress) {
+    const auto call = [](const Json& args) {
+        return server_->request("POST", "/api/v1/plugins/sdk_probe/host",
+                                Json{{"call", "enqueueJob"}, {"args", args}}.dump(), token_);
+    };
+    auto r = call({{"kind", "note_steps"}, {"payload", {{"label", "j1"}}}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    const std::string job_id = r.json()["result"];
+    auto& db = server_->db();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline &&
+           db.scalar("SELECT status FROM jobs WHERE id = '" + job_id + "'") != "succeeded") {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(db.scalar("SELECT kind FROM jobs WHERE id = '" + job_id + "'"),
+              "plugin.sdk_probe.note_steps");
+    ASSERT_EQ(db.scalar("SELECT status FROM jobs WHERE id = '" + job_id + "'"), "succeeded");
+    const auto checkpoint =
+        Json::parse(db.scalar("SELECT checkpoint::text FROM jobs WHERE id = '" + job_id + "'"));
+    EXPECT_EQ(checkpoint["first"], true);
+    EXPECT_EQ(checkpoint["second"], true);
+    EXPECT_EQ(checkpoint["progress"], 100);
+    EXPECT_EQ(rows("sdk_probe", "SELECT text FROM notes WHERE text LIKE 'job:%' ORDER BY id"),
+              Json::parse(R"([{"text":"job:first:j1"},{"text":"job:second:j1"}])"));
+
+    r = call({{"kind", "no_such_kind"}});
+    EXPECT_EQ(r.status, 404) << r.body;
+    EXPECT_EQ(r.json()["code"], "unknown_job_kind");
     rows("sdk_probe", "DELETE FROM notes");
 }
 

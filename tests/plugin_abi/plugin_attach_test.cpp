@@ -68,6 +68,15 @@ class PluginAttachTest : public ::testing::Test {
         return match.route->def.handler(request);
     }
 
+    /// A job engine that takes every kind, named as the server names them.
+    void acceptJobKinds() {
+        loader_.setJobKindSink(
+            [this](const std::string& plugin, plugin::PluginJobKind kind) -> plugin::Status {
+                job_kinds_.push_back("plugin." + plugin + "." + kind.name);
+                return {};
+            });
+    }
+
     std::vector<std::string> refusedCodes() const {
         std::vector<std::string> codes;
         for (const auto& r : registry_.refused()) codes.push_back(r.code);
@@ -79,6 +88,7 @@ class PluginAttachTest : public ::testing::Test {
     PluginRegistry registry_;
     QuietHost host_;
     PluginLoader loader_{router_, schemas_, registry_, host_};
+    std::vector<std::string> job_kinds_;
 };
 
 TEST_F(PluginAttachTest, AttachedHandlerServesTheDeclaredOperationAndTheRouteStaysTheCores) {
@@ -143,7 +153,25 @@ TEST_F(PluginAttachTest, AttachingAnUndeclaredOrCoreOperationIsRefused) {
     EXPECT_EQ(refusedCodes(), std::vector<std::string>{"attach_conflict"});
 }
 
+TEST_F(PluginAttachTest, JobKindsNeedAJobEngine) {
+    const auto status = loader_.loadFile(fixture("sdk_other"));
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.error().code, "jobs_unavailable");
+}
+
+TEST_F(PluginAttachTest, JobKindsAreCommittedWithTheirPlugin) {
+    acceptJobKinds();
+    loader_.setStorageProvisioner(
+        [](const std::string&, const std::vector<plugin::PluginMigration>&) -> plugin::Status {
+            return {};
+        });
+    const auto status = loader_.loadFile(fixture("sdk_other"));
+    ASSERT_TRUE(status.ok()) << status.error().code << ": " << status.error().message;
+    EXPECT_EQ(job_kinds_, std::vector<std::string>{"plugin.sdk_other.note_steps"});
+}
+
 TEST_F(PluginAttachTest, MigrationsNeedPluginStorage) {
+    acceptJobKinds();
     const auto status = loader_.loadFile(fixture("sdk_other"));
     ASSERT_FALSE(status.ok());
     EXPECT_EQ(status.error().code, "storage_unavailable");
@@ -151,6 +179,7 @@ TEST_F(PluginAttachTest, MigrationsNeedPluginStorage) {
 }
 
 TEST_F(PluginAttachTest, AFailedProvisioningRefusesThePluginAndNothingIsServed) {
+    acceptJobKinds();
     std::vector<int> versions;
     loader_.setStorageProvisioner(
         [&](const std::string& name,
@@ -164,6 +193,8 @@ TEST_F(PluginAttachTest, AFailedProvisioningRefusesThePluginAndNothingIsServed) 
     EXPECT_EQ(status.error().code, "storage_failed");
     EXPECT_NE(status.error().message.find("permission denied"), std::string::npos);
     EXPECT_EQ(versions, (std::vector<int>{1, 2}));
+    // Job kinds are committed only with the rest of a plugin that loads.
+    EXPECT_TRUE(job_kinds_.empty());
     EXPECT_FALSE(router_.match("POST", "/api/v1/plugins/sdk_other/sql").route);
 }
 
