@@ -444,6 +444,9 @@ void App::start(bool migrate) {
     p.plugin_backends.setDocuments(&p.document_service, p.upload_service.get(), &p.objects);
     p.plugin_backends.setKnowledge(p.knowledge.get(), p.summarizer.get());
     p.plugin_backends.setJobs(&p.jobs, p.workers.get());
+    p.plugin_backends.setObjectSigning(
+        objects::UrlSigner::fromSecretFile(config_.keysDir() + "/object-signing.secret"),
+        config_.base_url);
     p.plugin_backends.setLlm(
         {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
     p.plugin_loader = std::make_unique<plugin_host::PluginLoader>(

@@ -1,7 +1,10 @@
 #include "server/plugin_host_documents.h"
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
+#include "common/clock.h"
 #include "common/id.h"
 #include "knowledge/evaluation_service.h"
 #include "services/document_service.h"
@@ -39,6 +42,36 @@ plugin::Result<knowledge::QueryPlan> plan(knowledge::KnowledgeService& knowledge
     if (!q.response_language.empty()) request["response_language"] = q.response_language;
     const std::string trace = q.trace_id.empty() ? common::newUuid() : q.trace_id;
     return knowledge.prepare(p, q.workspace_id, request, trace);
+}
+
+plugin::Error noObjects() {
+    return plugin::Error::unavailable("objects_unavailable", "this node has no object store");
+}
+
+/// `plugins/<plugin>/<name>` when `name` is a clean relative path, else invalid_object_name.
+plugin::Result<std::string> objectKey(const std::string& plugin, const std::string& name) {
+    const auto bad = [] {
+        return plugin::Error::unprocessable(
+            "invalid_object_name",
+            "object names are relative paths of [A-Za-z0-9._-] segments, at most 200 characters");
+    };
+    if (name.empty() || name.size() > 200 || name.front() == '/' || name.back() == '/') {
+        return bad();
+    }
+    std::size_t start = 0;
+    while (start <= name.size()) {
+        auto end = name.find('/', start);
+        if (end == std::string::npos) end = name.size();
+        const std::string segment = name.substr(start, end - start);
+        if (segment.empty() || segment == "." || segment == "..") return bad();
+        for (const char c : segment) {
+            const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+            if (!ok) return bad();
+        }
+        start = end + 1;
+    }
+    return "plugins/" + plugin + "/" + name;
 }
 
 }  // namespace
@@ -138,6 +171,57 @@ plugin::Result<Json> summarize(PluginHostBackends& b, const plugin::Principal& p
     if (!b.summaries()) return noKnowledge();
     return b.summaries()->summarizeDocument(
         p, document_id, request.is_object() ? request : Json::object(), common::newUuid());
+}
+
+plugin::Result<Json> putObject(PluginHostBackends& b, const std::string& plugin,
+                               const std::string& name, const std::string& bytes,
+                               const std::string& content_type) {
+    if (!b.objects()) return noObjects();
+    auto key = objectKey(plugin, name);
+    if (!key) return key.error();
+    std::istringstream in(bytes);
+    auto stored =
+        b.objects()->put(*key, in, static_cast<std::int64_t>(bytes.size()),
+                         content_type.empty() ? "application/octet-stream" : content_type);
+    if (!stored) return stored.error();
+    return Json{{"name", name}, {"size", stored->size}, {"sha256", stored->sha256}};
+}
+
+plugin::Result<std::string> readObject(PluginHostBackends& b, const std::string& plugin,
+                                       const std::string& name) {
+    if (!b.objects()) return noObjects();
+    auto key = objectKey(plugin, name);
+    if (!key) return key.error();
+    if (!b.objects()->stat(*key)) return plugin::Error::notFound("no such object");
+    std::ifstream in(b.objects()->localPath(*key), std::ios::binary);
+    if (!in) return plugin::Error::notFound("no such object");
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+plugin::Status removeObject(PluginHostBackends& b, const std::string& plugin,
+                            const std::string& name) {
+    if (!b.objects()) return noObjects();
+    auto key = objectKey(plugin, name);
+    if (!key) return key.error();
+    (void)b.objects()->remove(*key);
+    return {};
+}
+
+plugin::Result<std::string> signedUploadUrl(PluginHostBackends& b, const std::string& plugin,
+                                            const std::string& name,
+                                            const std::string& content_type, std::int64_t size,
+                                            int ttl_seconds) {
+    if (!b.objects() || !b.signer()) return noObjects();
+    auto key = objectKey(plugin, name);
+    if (!key) return key.error();
+    if (content_type.empty() || size <= 0 || ttl_seconds < 1 || ttl_seconds > 86400) {
+        return plugin::Error::unprocessable(
+            "invalid_upload",
+            "a signed upload needs a content type, a size > 0 and a ttl 1..86400");
+    }
+    objects::UploadGrant grant{"PUT", *key, common::nowEpochSeconds() + ttl_seconds, content_type,
+                               size};
+    return b.signer()->url(b.baseUrl(), grant);
 }
 
 }  // namespace docintel::server::plugin_documents

@@ -9,8 +9,9 @@
 #include "plugin_api/host_services.h"
 #include "server/plugin_host_services.h"
 
-/// The documents and knowledge calls of a plugin's HostServices (server/plugin_host_services.cpp
-/// forwards to these): thin adapters over the services REST uses, as the principal.
+/// The documents, knowledge and object calls of a plugin's HostServices
+/// (server/plugin_host_services.cpp forwards to these): thin adapters over the services REST uses,
+/// as the principal.
 namespace docintel::server::plugin_documents {
 
 using Json = nlohmann::json;
@@ -34,5 +35,18 @@ plugin::Result<std::vector<plugin::SupportVerdict>> checkSupport(
     PluginHostBackends& b, const std::vector<plugin::SupportClaim>& claims);
 plugin::Result<Json> summarize(PluginHostBackends& b, const plugin::Principal& p,
                                const std::string& document_id, const Json& request);
+
+// The plugin's objects, under plugins/<plugin>/.
+plugin::Result<Json> putObject(PluginHostBackends& b, const std::string& plugin,
+                               const std::string& name, const std::string& bytes,
+                               const std::string& content_type);
+plugin::Result<std::string> readObject(PluginHostBackends& b, const std::string& plugin,
+                                       const std::string& name);
+plugin::Status removeObject(PluginHostBackends& b, const std::string& plugin,
+                            const std::string& name);
+plugin::Result<std::string> signedUploadUrl(PluginHostBackends& b, const std::string& plugin,
+                                            const std::string& name,
+                                            const std::string& content_type, std::int64_t size,
+                                            int ttl_seconds);
 
 }  // namespace docintel::server::plugin_documents

@@ -160,6 +160,23 @@ class PluginHostServices final : public plugin::HostServices {
         return plugin_documents::summarize(backends_, principal, document_id, request);
     }
 
+    plugin::Result<nlohmann::json> putObject(const std::string& name, const std::string& bytes,
+                                             const std::string& content_type) override {
+        return plugin_documents::putObject(backends_, plugin_, name, bytes, content_type);
+    }
+    plugin::Result<std::string> readObject(const std::string& name) override {
+        return plugin_documents::readObject(backends_, plugin_, name);
+    }
+    plugin::Status removeObject(const std::string& name) override {
+        return plugin_documents::removeObject(backends_, plugin_, name);
+    }
+    plugin::Result<std::string> signedUploadUrl(const std::string& name,
+                                                const std::string& content_type, std::int64_t size,
+                                                int ttl_seconds) override {
+        return plugin_documents::signedUploadUrl(backends_, plugin_, name, content_type, size,
+                                                 ttl_seconds);
+    }
+
     plugin::Result<std::string> enqueueJob(const std::string& kind,
                                            const nlohmann::json& payload) override {
         return backends_.enqueueJob(plugin_, kind, payload);

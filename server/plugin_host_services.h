@@ -13,6 +13,7 @@
 #include "knowledge/llm_client.h"
 #include "knowledge/summarizer.h"
 #include "objects/object_store.h"
+#include "objects/url_signer.h"
 #include "plugin_api/host_services.h"
 #include "storage/database.h"
 #include "storage/event_repository.h"
@@ -54,6 +55,12 @@ class PluginHostBackends {
         documents_ = documents;
         uploads_ = uploads;
         objects_ = objects;
+    }
+    /// Signed upload URLs for plugins' objects: the signer the object route verifies with, and
+    /// the server's public base URL.
+    void setObjectSigning(objects::UrlSigner signer, std::string base_url) {
+        signer_ = std::make_unique<objects::UrlSigner>(std::move(signer));
+        base_url_ = std::move(base_url);
     }
     /// Grounded answers and summaries (API nodes; null on a worker).
     void setKnowledge(knowledge::KnowledgeService* knowledge, knowledge::Summarizer* summaries) {
@@ -98,6 +105,8 @@ class PluginHostBackends {
     services::DocumentService* documents() const { return documents_; }
     services::UploadService* uploads() const { return uploads_; }
     objects::ObjectStore* objects() const { return objects_; }
+    const objects::UrlSigner* signer() const { return signer_.get(); }
+    const std::string& baseUrl() const { return base_url_; }
     knowledge::KnowledgeService* knowledge() const { return knowledge_; }
     knowledge::Summarizer* summaries() const { return summaries_; }
     const knowledge::LlmClient* llm() const { return llm_.get(); }
@@ -116,6 +125,8 @@ class PluginHostBackends {
     knowledge::KnowledgeService* knowledge_ = nullptr;
     knowledge::Summarizer* summaries_ = nullptr;
     std::unique_ptr<knowledge::LlmClient> llm_;
+    std::unique_ptr<objects::UrlSigner> signer_;
+    std::string base_url_;
     storage::JobRepository* jobs_ = nullptr;
     jobs::WorkerPool* workers_ = nullptr;
 

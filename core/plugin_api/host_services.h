@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -190,6 +191,41 @@ class HostServices {
         return Error::unavailable("jobs_unavailable", "the host has no job engine");
     }
 
+    // Objects under the plugin's own prefix of the object store (`plugins/<plugin>/<name>`).
+    // `name` is a relative path of [A-Za-z0-9._-] segments separated by '/', at most 200
+    // characters, without "." or ".." segments (`invalid_object_name`, 422).
+
+    /// Stores `bytes` as the object `name` (replacing it); returns `{name, size, sha256}`.
+    virtual Result<nlohmann::json> putObject(const std::string& name, const std::string& bytes,
+                                             const std::string& content_type) {
+        (void)name;
+        (void)bytes;
+        (void)content_type;
+        return unavailableObjects();
+    }
+    /// The bytes of the object `name`; `not_found` (404) when there is none.
+    virtual Result<std::string> readObject(const std::string& name) {
+        (void)name;
+        return unavailableObjects();
+    }
+    /// Removes the object `name` (ok when there was none).
+    virtual Status removeObject(const std::string& name) {
+        (void)name;
+        return unavailableObjects();
+    }
+    /// A signed URL a client PUTs exactly `size` bytes of `content_type` to, within
+    /// `ttl_seconds` (1..86400), to store them as the object `name` (the object store checks
+    /// the signature, expiry, type and size) — bytes never pass through the plugin.
+    virtual Result<std::string> signedUploadUrl(const std::string& name,
+                                                const std::string& content_type, std::int64_t size,
+                                                int ttl_seconds) {
+        (void)name;
+        (void)content_type;
+        (void)size;
+        (void)ttl_seconds;
+        return unavailableObjects();
+    }
+
     /// True when the server has an LLM endpoint configured (DOCINTEL_LLM_BASE_URL/_MODEL).
     virtual bool hasLlm() { return false; }
     /// One chat completion from the configured OpenAI-compatible endpoint: `messages` is the
@@ -206,6 +242,9 @@ class HostServices {
     }
 
   protected:
+    static Error unavailableObjects() {
+        return Error::unavailable("objects_unavailable", "the host has no object store");
+    }
     static Error unavailableDocuments() {
         return Error::unavailable("documents_unavailable", "the host has no document store");
     }

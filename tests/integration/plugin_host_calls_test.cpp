@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "support/fake_llm.h"
@@ -148,6 +149,35 @@ TEST_F(PluginHostCalls, DocumentsAndAnswersGroundedOnlyInTheNamedDocuments) {
     EXPECT_EQ(call("deleteDocument", {{"document_id", memo_id}}, carol_).status, 404);
     result("deleteDocument", {{"document_id", memo_id}}, owner_);
     EXPECT_EQ(call("getDocument", {{"document_id", memo_id}}, owner_).status, 404);
+}
+
+TEST_F(PluginHostCalls, ObjectsUnderThePluginsPrefixAndSignedUploads) {
+    auto stored = result(
+        "putObject",
+        {{"name", "courses/c1/notes.txt"}, {"text", "study notes"}, {"content_type", "text/plain"}},
+        owner_);
+    EXPECT_EQ(stored["size"], 11);
+    EXPECT_EQ(result("readObject", {{"name", "courses/c1/notes.txt"}}, owner_), "study notes");
+    EXPECT_TRUE(std::filesystem::exists(server_->dataDir() +
+                                        "/objects/plugins/sdk_other/courses/c1/notes.txt"));
+    for (const char* bad : {"../escape.txt", "/abs.txt", "a/../../b", "a//b", "sp ace"}) {
+        const auto r = call("readObject", {{"name", bad}}, owner_);
+        EXPECT_EQ(r.status, 422) << bad;
+        EXPECT_EQ(r.json()["code"], "invalid_object_name") << bad;
+    }
+
+    const std::string bytes = "uploaded straight to the store";
+    const std::string url =
+        result("signedUploadUrl",
+               {{"name", "uploads/u1.txt"}, {"content_type", "text/plain"}, {"size", bytes.size()}},
+               owner_);
+    EXPECT_EQ(TestServer::putObject(url, bytes, "text/plain").status, 200);
+    EXPECT_EQ(result("readObject", {{"name", "uploads/u1.txt"}}, owner_), bytes);
+    // The signature covers the size: a different size is refused.
+    EXPECT_NE(TestServer::putObject(url, bytes + "!", "text/plain").status, 200);
+
+    result("removeObject", {{"name", "uploads/u1.txt"}}, owner_);
+    EXPECT_EQ(call("readObject", {{"name", "uploads/u1.txt"}}, owner_).status, 404);
 }
 
 TEST_F(PluginHostCalls, TheConfiguredLlmWhenThereIsOne) {
