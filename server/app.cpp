@@ -37,6 +37,7 @@
 #include "search/vector_index.h"
 #include "server/event_subsystem.h"
 #include "server/oauth_settings.h"
+#include "server/plugin_host_services.h"
 #include "services/batch_service.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
@@ -71,61 +72,6 @@ class BearerAuthenticator final : public http::Authenticator {
     const std::string audience_;
 };
 
-/// What the host lends plugins.
-class PluginHostServices final : public plugin::HostServices {
-  public:
-    explicit PluginHostServices(std::string data_dir) : data_dir_(std::move(data_dir)) {}
-    void log(const std::string& plugin, const std::string& level,
-             const std::string& message) override {
-        common::log(common::parseLogLevel(level).value_or(common::LogLevel::kInfo), "plugin_log",
-                    {{"plugin", plugin}, {"message", message}});
-    }
-    std::string dataDir() const override { return data_dir_; }
-    plugin::EvidenceFinder* evidence() override { return evidence_; }
-    plugin::WorkflowRuns* workflowRuns() override { return runs_; }
-    plugin::Result<std::vector<std::vector<float>>> embed(
-        const std::vector<std::string>& texts) override {
-        if (!encoder_) return plugin::HostServices::embed(texts);
-        return encoder_->encode(texts);
-    }
-    plugin::Status emitEvent(const plugin::PluginEvent& event) override {
-        if (!events_) return plugin::HostServices::emitEvent(event);
-        if (event.type.empty() || event.resource_type.empty() ||
-            (event.workspace_id.empty() && event.user_id.empty())) {
-            return plugin::Error::badRequest(
-                "invalid_event", "an event needs a type, a resource type and a workspace or user");
-        }
-        storage::Event e;
-        e.type = event.type;
-        e.resource_type = event.resource_type;
-        e.resource_id = event.resource_id;
-        e.workspace_id = event.workspace_id;
-        e.user_id = event.user_id;
-        e.actor_id = event.actor_id;
-        e.payload = event.payload;
-        auto id = events_->append(e);
-        if (!id) return id.error();
-        return {};
-    }
-    /// Set once at start-up, before any plugin loads.
-    void setEventLog(storage::EventRepository* events) { events_ = events; }
-    /// Set once at start-up, before any plugin loads (null: no encoder).
-    void setEncoder(const embed::SentenceEncoder* encoder) { encoder_ = encoder; }
-
-    /// Set once at start-up, before any plugin loads.
-    void setWorkflowEngine(plugin::EvidenceFinder* evidence, plugin::WorkflowRuns* runs) {
-        evidence_ = evidence;
-        runs_ = runs;
-    }
-
-  private:
-    const std::string data_dir_;
-    plugin::EvidenceFinder* evidence_ = nullptr;
-    plugin::WorkflowRuns* runs_ = nullptr;
-    const embed::SentenceEncoder* encoder_ = nullptr;
-    storage::EventRepository* events_ = nullptr;
-};
-
 plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
     return plugin::HttpResponse::json(status, std::move(body));
 }
@@ -152,7 +98,7 @@ struct App::Parts {
           evidence(documents),
           renderer(c.data_dir + "/tmp"),
 
-          host_services(c.data_dir) {}
+          plugin_backends(c.data_dir, db, workspaces) {}
 
     storage::Database db;
     storage::UserRepository users;
@@ -193,7 +139,7 @@ struct App::Parts {
     std::unique_ptr<services::ArtifactService> artifacts;
     std::unique_ptr<services::IngestionService> ingestion;
     std::unique_ptr<jobs::WorkerPool> workers;
-    PluginHostServices host_services;
+    PluginHostBackends plugin_backends;  ///< what plugins are lent (decision 0067)
     std::unique_ptr<storage::BatchRepository> batch_repo;
     std::unique_ptr<services::BatchService> batches;
     std::unique_ptr<EventSubsystem> events;  ///< event log, subscriptions, webhooks
@@ -360,7 +306,7 @@ void App::start(bool migrate) {
     });
     p.review_tasks =
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
-    p.host_services.setWorkflowEngine(&p.evidence, p.workflow_service.get());
+    p.plugin_backends.setWorkflowEngine(&p.evidence, p.workflow_service.get());
     if (p.knowledge) {
         // agent_mode (decision 0055): the engine lends the knowledge service its run results.
         p.knowledge->setRunFacts(
@@ -369,7 +315,7 @@ void App::start(bool migrate) {
                 return engine.runFacts(caller, query);
             });
     }
-    p.host_services.setEncoder(p.encoder.get());
+    p.plugin_backends.setEncoder(p.encoder.get());
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
         p.identity,
         p.workspace_service,
@@ -463,7 +409,7 @@ void App::start(bool migrate) {
     p.api_services->batches = p.batches.get();
     p.events = std::make_unique<EventSubsystem>(config_, p.db, p.jobs, p.document_access);
     p.api_services->events = &p.events->service();
-    p.host_services.setEventLog(&p.events->log());
+    p.plugin_backends.setEventLog(&p.events->log());
     if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
 
     http::DispatcherOptions dispatcher_options;
@@ -474,8 +420,47 @@ void App::start(bool migrate) {
     p.dispatcher = std::make_unique<http::ApiDispatcher>(p.router, p.schemas, *p.authenticator,
                                                          dispatcher_options);
 
+    // Workers first: plugins loaded below (and hot-dropped later) add their job kinds to them.
+    if (config_.role != "api") {
+        p.ingestion =
+            std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
+        p.ingestion->enableLlm(
+            {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
+        p.workers = std::make_unique<jobs::WorkerPool>(
+            p.jobs, common::hostWorkerId(), config_.worker_threads, config_.job_lease_seconds);
+        p.workers->handle(services::UploadService::kIngestJob,
+                          [&p](jobs::JobContext& c) { return p.ingestion->ingest(c); });
+        p.workers->handle(services::IngestionService::kEmbedJob,
+                          [&p](jobs::JobContext& c) { return p.ingestion->embed(c); });
+        p.batches->setIngestion(p.ingestion.get());
+        p.workers->handle(services::BatchService::kRunJob,
+                          [&p](jobs::JobContext& c) { return p.batches->run(c); });
+        p.workers->handle(engine::WorkflowService::kRunJob,
+                          [&p](jobs::JobContext& c) { return p.workflow_service->runJob(c); });
+        p.workers->start();
+        p.events->startDelivery(common::hostWorkerId());
+    }
+
+    p.plugin_backends.setDocuments(&p.document_service, p.upload_service.get(), &p.objects);
+    p.plugin_backends.setKnowledge(p.knowledge.get(), p.summarizer.get());
+    p.plugin_backends.setJobs(&p.jobs, p.workers.get());
+    p.plugin_backends.setObjectSigning(
+        objects::UrlSigner::fromSecretFile(config_.keysDir() + "/object-signing.secret"),
+        config_.base_url);
+    p.plugin_backends.setLlm(
+        {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
     p.plugin_loader = std::make_unique<plugin_host::PluginLoader>(
-        p.router, p.schemas, p.plugin_registry, p.host_services);
+        p.router, p.schemas, p.plugin_registry, p.plugin_backends.hostFor(""));
+    p.plugin_loader->setHostFactory([&p](const std::string& name) -> plugin::HostServices& {
+        return p.plugin_backends.hostFor(name);
+    });
+    p.plugin_loader->setJobKindSink([&p](const std::string& name, plugin::PluginJobKind kind) {
+        return p.plugin_backends.registerJobKind(name, std::move(kind));
+    });
+    p.plugin_loader->setStorageProvisioner(
+        [&p](const std::string& name, const std::vector<plugin::PluginMigration>& migrations) {
+            return p.plugin_backends.provisionStorage(name, migrations);
+        });
     p.plugin_loader->setWorkflowValidator([&p](const nlohmann::json& definition) {
         return p.workflow_catalog->validateDefinition(definition);
     });
@@ -498,26 +483,6 @@ void App::start(bool migrate) {
             lock.lock();
         }
     });
-
-    if (config_.role != "api") {
-        p.ingestion =
-            std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
-        p.ingestion->enableLlm(
-            {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
-        p.workers = std::make_unique<jobs::WorkerPool>(
-            p.jobs, common::hostWorkerId(), config_.worker_threads, config_.job_lease_seconds);
-        p.workers->handle(services::UploadService::kIngestJob,
-                          [&p](jobs::JobContext& c) { return p.ingestion->ingest(c); });
-        p.workers->handle(services::IngestionService::kEmbedJob,
-                          [&p](jobs::JobContext& c) { return p.ingestion->embed(c); });
-        p.batches->setIngestion(p.ingestion.get());
-        p.workers->handle(services::BatchService::kRunJob,
-                          [&p](jobs::JobContext& c) { return p.batches->run(c); });
-        p.workers->handle(engine::WorkflowService::kRunJob,
-                          [&p](jobs::JobContext& c) { return p.workflow_service->runJob(c); });
-        p.workers->start();
-        p.events->startDelivery(common::hostWorkerId());
-    }
 
     p.http->start();
     if (p.mcp_http) p.mcp_http->start();

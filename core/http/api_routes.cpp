@@ -58,6 +58,15 @@ HttpResponse sseResponse(
 
 Result<HttpResponse> notImplemented(const HttpRequest&) { return plugin::Error::notImplemented(); }
 
+/// The handler of a declared operation a feature plugin serves, until the plugin attaches its
+/// own (Router::attach): 503 `plugin_not_loaded`, after authentication, scope and validation.
+plugin::HttpHandler pluginNotLoaded(const std::string& area) {
+    return [area](const HttpRequest&) -> Result<HttpResponse> {
+        return plugin::Error::unavailable("plugin_not_loaded",
+                                          "the " + area + " plugin is not loaded on this server");
+    };
+}
+
 /// Adapts a call on a part this node may lack — a workflow engine function, the BatchService
 /// (decision 0053), the ArtifactService (0056) — as jsonHandler does; 501 when `part` is unset.
 template <typename Part, typename Call>
@@ -89,7 +98,8 @@ struct Op {
     const char* schema = "";
     int status = 200;
     std::vector<QueryParam> query = {};
-    plugin::HttpHandler handler = notImplemented;
+    /// Unset: a feature plugin serves the operation (Route::attachable).
+    plugin::HttpHandler handler = nullptr;
     bool is_public = false;
     bool extra = false;  ///< a product extra the spec does not list (Route::extra)
 };
@@ -1019,10 +1029,11 @@ void registerApiRoutes(Router& router, ApiServices& s) {
         def.request_schema = op.schema;
         def.success_status = op.status;
         def.query_params = std::move(op.query);
-        def.handler = std::move(op.handler);
+        const bool attachable = !op.handler;
+        def.handler = attachable ? pluginNotLoaded(op.tag) : std::move(op.handler);
         def.is_public = op.is_public;
         def.max_body_bytes = maxBodyBytes(def.operation_id);
-        if (auto r = router.add(std::move(def), op.tag, {}, op.extra); !r) {
+        if (auto r = router.add(std::move(def), op.tag, {}, op.extra, attachable); !r) {
             throw std::logic_error("built-in route rejected: " + r.error().message);
         }
     }

@@ -57,8 +57,10 @@ struct ApiServices {
 };
 
 /// Declares every REST operation of the spec (§4.1) once: method, path, operation id, scopes,
-/// request schema, success status and the service call behind it. Operations that later work
-/// implements answer 501 `not_implemented` and are listed in docs/API_STATUS.md.
+/// request schema, success status and the service call behind it. The operations of feature
+/// plugins (learning) are declared without a call: they are attachable, answer 503
+/// `plugin_not_loaded` until their plugin attaches a handler, and are listed in
+/// docs/API_STATUS.md.
 void registerApiRoutes(Router& router, ApiServices& services);
 
 }  // namespace docintel::http

@@ -66,7 +66,7 @@ plugin::Status Router::check(const plugin::RouteDefinition& def) const {
 }
 
 plugin::Status Router::add(plugin::RouteDefinition def, std::string tag, std::string plugin,
-                           bool extra) {
+                           bool extra, bool attachable) {
     std::unique_lock lock(mutex_);
     if (auto status = checkLocked(def, *routes_); !status) return status;
     auto route = std::make_shared<Route>();
@@ -75,8 +75,54 @@ plugin::Status Router::add(plugin::RouteDefinition def, std::string tag, std::st
     route->tag = std::move(tag);
     route->plugin = std::move(plugin);
     route->extra = extra;
+    route->attachable = attachable;
     auto next = std::make_shared<std::vector<std::shared_ptr<const Route>>>(*routes_);
     next->push_back(std::move(route));
+    routes_ = std::move(next);
+    return {};
+}
+
+plugin::Status Router::checkAttachLocked(
+    const std::string& operation_id, const std::vector<std::shared_ptr<const Route>>& table) const {
+    for (const auto& r : table) {
+        if (r->def.operation_id != operation_id) continue;
+        if (!r->attachable) {
+            return plugin::Error{"not_attachable",
+                                 "operation " + operation_id + " is served by the core", 409};
+        }
+        if (!r->attached_plugin.empty()) {
+            return plugin::Error{
+                "operation_attached",
+                "operation " + operation_id + " is already served by plugin " + r->attached_plugin,
+                409};
+        }
+        return {};
+    }
+    return plugin::Error{"unknown_operation",
+                         "operation " + operation_id + " is not declared by the route table", 404};
+}
+
+plugin::Status Router::checkAttach(const std::string& operation_id) const {
+    std::shared_lock lock(mutex_);
+    return checkAttachLocked(operation_id, *routes_);
+}
+
+plugin::Status Router::attach(const std::string& operation_id, const std::string& plugin,
+                              plugin::HttpHandler handler) {
+    std::unique_lock lock(mutex_);
+    if (!handler || plugin.empty()) {
+        return plugin::Error{"invalid_route", "an attachment needs a plugin and a handler", 500};
+    }
+    if (auto status = checkAttachLocked(operation_id, *routes_); !status) return status;
+    auto next = std::make_shared<std::vector<std::shared_ptr<const Route>>>(*routes_);
+    for (auto& r : *next) {
+        if (r->def.operation_id != operation_id) continue;
+        auto attached = std::make_shared<Route>(*r);
+        attached->def.handler = std::move(handler);
+        attached->attached_plugin = plugin;
+        r = std::move(attached);
+        break;
+    }
     routes_ = std::move(next);
     return {};
 }

@@ -20,6 +20,10 @@ struct Route {
     /// A built-in operation the spec does not list (a product extra, e.g. rotate-secret):
     /// OpenAPI marks it `x-docintel-extra`.
     bool extra = false;
+    /// A contract operation the core declares and a feature plugin serves (decision 0067):
+    /// until a plugin attaches, `def.handler` answers 503 `plugin_not_loaded`.
+    bool attachable = false;
+    std::string attached_plugin;        ///< the plugin whose handler serves it; empty = none
     std::vector<std::string> segments;  ///< "{name}" marks a parameter
 };
 
@@ -31,16 +35,27 @@ struct RouteMatch {
 };
 
 /// The one route table: method + path template → operation. Built-in operations are added at
-/// start-up, plugin operations whenever a plugin loads. Routes are never removed.
+/// start-up, plugin operations whenever a plugin loads; a plugin may also attach the handler of
+/// a declared, attachable operation. Routes are never removed and attachments never undone.
 ///
-/// Thread-safe: `add` takes an exclusive lock and publishes a new immutable snapshot;
+/// Thread-safe: `add` and `attach` take an exclusive lock and publish a new immutable snapshot;
 /// `match` and `routes` read the current snapshot.
 class Router {
   public:
     /// Adds a route. Fails with `route_conflict` when the method + path shape or the operation
     /// id is already taken, or `invalid_route` when the definition is incomplete.
     plugin::Status add(plugin::RouteDefinition def, std::string tag, std::string plugin = {},
-                       bool extra = false);
+                       bool extra = false, bool attachable = false);
+
+    /// Serves the declared operation `operation_id` with `handler` from now on; everything
+    /// else about the route (path, scopes, schemas, its OpenAPI entry) stays as declared.
+    /// Fails with `unknown_operation` (404) when no route has that id, `not_attachable` (409)
+    /// when the core serves it itself, `operation_attached` (409) when a plugin already did.
+    plugin::Status attach(const std::string& operation_id, const std::string& plugin,
+                          plugin::HttpHandler handler);
+
+    /// Checks what `attach` would check, without attaching.
+    plugin::Status checkAttach(const std::string& operation_id) const;
 
     /// Checks what `add` would check, without adding.
     plugin::Status check(const plugin::RouteDefinition& def) const;
@@ -56,6 +71,8 @@ class Router {
     std::shared_ptr<const std::vector<std::shared_ptr<const Route>>> routes() const;
 
   private:
+    plugin::Status checkAttachLocked(const std::string& operation_id,
+                                     const std::vector<std::shared_ptr<const Route>>& table) const;
     plugin::Status checkLocked(const plugin::RouteDefinition& def,
                                const std::vector<std::shared_ptr<const Route>>& table) const;
 

@@ -28,8 +28,9 @@ WorkerPool::WorkerPool(storage::JobRepository& jobs, std::string worker_id, int 
 WorkerPool::~WorkerPool() { stop(0); }
 
 void WorkerPool::handle(const std::string& kind, JobHandler handler) {
+    std::lock_guard lock(mutex_);
+    if (handlers_.count(kind) == 0) kinds_.push_back(kind);
     handlers_[kind] = std::move(handler);
-    kinds_.push_back(kind);
 }
 
 void WorkerPool::start() {
@@ -60,11 +61,13 @@ void WorkerPool::stop(int grace_ms) {
 
 void WorkerPool::runThread() {
     while (true) {
+        std::vector<std::string> kinds;
         {
             std::lock_guard lock(mutex_);
             if (stopping_) return;
+            kinds = kinds_;
         }
-        auto claimed = jobs_.claim(worker_id_, kinds_, lease_seconds_);
+        auto claimed = jobs_.claim(worker_id_, kinds, lease_seconds_);
         if (!claimed || !claimed->has_value()) {
             std::unique_lock lock(mutex_);
             wake_.wait_for(lock, std::chrono::milliseconds(poll_ms_));
@@ -83,8 +86,13 @@ void WorkerPool::runThread() {
             job.payload.is_object() ? job.payload.value("trace_id", std::string()) : std::string());
         JobContext context(jobs_, std::move(job), worker_id_);
         plugin::Status outcome = plugin::Error::internal("no handler");
+        JobHandler handler;
+        {
+            std::lock_guard lock(mutex_);
+            handler = handlers_.at(kind);
+        }
         try {
-            outcome = handlers_.at(kind)(context);
+            outcome = handler(context);
         } catch (const std::exception& e) {
             common::log(LogLevel::kError, "job_threw", {{"job_id", id}, {"what", e.what()}});
             outcome = plugin::Error::internal("job handler failed");

@@ -46,7 +46,8 @@ using JobHandler = std::function<plugin::Status(JobContext&)>;
 
 /// Threads that claim jobs from Postgres (FOR UPDATE SKIP LOCKED), renew their leases while
 /// the handler runs, and record the outcome. Any number of pools on any number of machines may
-/// share one database. Handlers are registered before `start`; start/stop from one thread.
+/// share one database. Handlers may be added at any time (plugins loaded later add theirs);
+/// start/stop from one thread.
 class WorkerPool {
   public:
     WorkerPool(storage::JobRepository& jobs, std::string worker_id, int threads,
@@ -75,7 +76,7 @@ class WorkerPool {
     std::map<std::string, JobHandler> handlers_;
     std::vector<std::string> kinds_;
 
-    std::mutex mutex_;  // guards stopping_, running_
+    std::mutex mutex_;  // guards stopping_, running_, handlers_, kinds_
     std::condition_variable wake_;
     bool stopping_ = false;
     std::set<std::string> running_;

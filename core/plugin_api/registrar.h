@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "http_types.h"
+#include "jobs.h"
 #include "result.h"
 #include "workflow.h"
 
@@ -40,6 +41,15 @@ struct RouteDefinition {
     /// The largest request body accepted (bytes); the transport answers 413 before reading
     /// more. 0 = the server default, 1 MiB (decision 0061).
     std::size_t max_body_bytes = 0;
+};
+
+/// One versioned step of a plugin's storage (ABI minor 3). The host runs each version once, in
+/// ascending order, logged in as the plugin's own Postgres role with the plugin's schema
+/// (`plugin_<name>`) first on the search path; see docs/plugins.md.
+struct PluginMigration {
+    int version = 0;   ///< > 0, unique within the plugin; never reuse or renumber one
+    std::string name;  ///< for logs and the record of applied versions
+    std::string sql;   ///< one or more statements, run in one transaction
 };
 
 /// An MCP tool call after authentication and argument validation.
@@ -86,6 +96,23 @@ class Registrar {
     virtual void addWorkflow(const nlohmann::json& definition) = 0;
     /// A step implementation that workflow definitions name in `steps[].uses`.
     virtual void addWorkflowStep(WorkflowStep step) = 0;
+
+    // ABI minor 3 (SDK v2, decision 0067).
+
+    /// Serves a contract operation the core route table declares for a feature plugin (e.g.
+    /// learning's `api_list_learning_courses_api_v1_learning_courses_get`) with `handler`. The
+    /// route's path, scopes, validation and OpenAPI entry stay the core's, so /openapi.json is
+    /// the same with or without the plugin. The plugin is refused when the id is not declared,
+    /// is served by the core, or is already attached by another plugin.
+    virtual void attachOperation(const std::string& operation_id, HttpHandler handler) = 0;
+    /// A versioned migration of the plugin's own storage. A plugin with at least one gets a
+    /// Postgres schema and role of its own, reached through HostServices::transact; the host
+    /// applies what is missing before any of the plugin's routes are served, and refuses the
+    /// plugin when one fails.
+    virtual void addMigration(PluginMigration migration) = 0;
+    /// A kind of durable job the plugin runs; queue one with HostServices::enqueueJob. Worker
+    /// nodes run it (every node loads the same plugins).
+    virtual void addJobKind(PluginJobKind kind) = 0;
 };
 
 }  // namespace docintel::plugin

@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "plugin_api/plugin.h"
 #include "plugin_host/catch_all.h"
+#include "plugin_host/staging_registrar.h"
 
 namespace docintel::plugin_host {
 namespace {
@@ -26,7 +27,6 @@ using plugin::Error;
 using plugin::Status;
 
 constexpr const char* kDescriptorSymbol = "docintel_plugin_descriptor";
-constexpr const char* kRoutePrefix = "/api/v1/";
 
 // ^[a-z][a-z0-9_]{1,63}$
 bool validPluginName(const std::string& name) {
@@ -34,196 +34,6 @@ bool validPluginName(const std::string& name) {
     return std::all_of(name.begin(), name.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     });
-}
-
-// The Registrar a plugin registers into: it only collects, so that nothing reaches the server
-// before everything has been validated. It outlives `registerWith` (the plugin object keeps it
-// alive) and is frozen when registerWith returns, so a plugin that kept the reference and calls
-// it later is ignored (and logged) instead of touching freed memory.
-//
-// Thread-safe: `mutex_` guards `frozen_` and, until freeze(), the collected items; after
-// freeze() only the loader touches them.
-class StagingRegistrar final : public plugin::Registrar {
-  public:
-    explicit StagingRegistrar(std::string plugin_name) : plugin_name_(std::move(plugin_name)) {}
-
-    void addSchema(const std::string& name, const nlohmann::json& schema) override {
-        collect("schema", [&] { schemas.emplace_back(name, schema); });
-    }
-    void addRoute(plugin::RouteDefinition route) override {
-        collect("route", [&] { routes.push_back(std::move(route)); });
-    }
-    void addMcpTool(plugin::McpToolDefinition tool) override {
-        collect("mcp tool", [&] { tools.push_back(std::move(tool)); });
-    }
-    void addMcpResource(plugin::McpResourceTemplate resource) override {
-        collect("mcp resource", [&] { resources.push_back(std::move(resource)); });
-    }
-    void addWorkflow(const nlohmann::json& definition) override {
-        collect("workflow", [&] { workflows.push_back(definition); });
-    }
-    void addWorkflowStep(plugin::WorkflowStep step) override {
-        collect("workflow step", [&] { steps.push_back(std::move(step)); });
-    }
-
-    void freeze() {
-        std::lock_guard lock(mutex_);
-        frozen_ = true;
-    }
-
-    // Drops whatever is left (plugin closures) while the plugin object still exists.
-    void clear() {
-        std::lock_guard lock(mutex_);
-        frozen_ = true;
-        schemas.clear();
-        routes.clear();
-        tools.clear();
-        resources.clear();
-        workflows.clear();
-        steps.clear();
-    }
-
-    std::vector<std::pair<std::string, nlohmann::json>> schemas;
-    std::vector<plugin::RouteDefinition> routes;
-    std::vector<plugin::McpToolDefinition> tools;
-    std::vector<plugin::McpResourceTemplate> resources;
-    std::vector<nlohmann::json> workflows;
-    std::vector<plugin::WorkflowStep> steps;
-
-  private:
-    template <typename Fn>
-    void collect(const char* what, Fn&& add) {
-        std::lock_guard lock(mutex_);
-        if (!frozen_) {
-            add();
-            return;
-        }
-        common::log(
-            LogLevel::kWarning, "plugin_registration_ignored",
-            {{"plugin", plugin_name_}, {"item", what}, {"reason", "registrations are frozen"}});
-    }
-
-    const std::string plugin_name_;
-    std::mutex mutex_;
-    bool frozen_ = false;
-};
-
-Error invalid(std::string message) {
-    return Error::unprocessable("invalid_registration", std::move(message));
-}
-
-Status validateSchemas(const StagingRegistrar& staged, const http::SchemaRegistry& schemas) {
-    std::set<std::string> names;
-    for (const auto& [name, schema] : staged.schemas) {
-        if (name.empty() || !schema.is_object()) {
-            return invalid("schema '" + name + "' needs a name and a JSON object");
-        }
-        if (auto pattern = http::SchemaRegistry::unreadablePattern(schema)) {
-            return invalid("schema '" + name + "' has a pattern RE2 cannot read: " + *pattern);
-        }
-        if (!names.insert(name).second || schemas.has(name)) {
-            return Error::conflict("schema_conflict", "schema name " + name + " is taken");
-        }
-    }
-    return {};
-}
-
-Status validateRoutes(const StagingRegistrar& staged, const http::Router& router,
-                      const http::SchemaRegistry& schemas) {
-    http::Router scratch;  // catches collisions between the plugin's own routes
-    for (const auto& def : staged.routes) {
-        const std::string label = "route " + def.method + " " + def.path;
-        if (def.path.rfind(kRoutePrefix, 0) != 0) {
-            return invalid(label + ": plugin paths must start with " + kRoutePrefix);
-        }
-        if (def.is_public) return invalid(label + ": plugin routes cannot be public");
-        if (!def.request_schema.empty() && !schemas.has(def.request_schema) &&
-            std::none_of(staged.schemas.begin(), staged.schemas.end(),
-                         [&](const auto& s) { return s.first == def.request_schema; })) {
-            return invalid(label + ": unknown request schema " + def.request_schema);
-        }
-        Status status = router.check(def);
-        if (status) status = scratch.add(def, {});
-        if (!status) {
-            const auto& e = status.error();
-            return e.code == "route_conflict"
-                       ? Error::conflict("route_conflict", label + ": " + e.message)
-                       : invalid(label + ": " + e.message);
-        }
-    }
-    return {};
-}
-
-Status validateMcp(const StagingRegistrar& staged, const PluginRegistry& registry) {
-    std::set<std::string> tools;
-    for (const auto& tool : staged.tools) {
-        if (tool.name.empty() || !tool.handler) {
-            return invalid("MCP tool '" + tool.name + "' needs a name and a handler");
-        }
-        if (!tools.insert(tool.name).second || registry.hasMcpTool(tool.name)) {
-            return Error::conflict("mcp_conflict", "MCP tool " + tool.name + " is taken");
-        }
-    }
-    std::set<std::string> resources;
-    for (const auto& resource : staged.resources) {
-        if (resource.uri_template.empty() || !resource.reader) {
-            return invalid("MCP resource '" + resource.uri_template +
-                           "' needs a URI template and a reader");
-        }
-        if (!resources.insert(resource.uri_template).second ||
-            registry.hasMcpResource(resource.uri_template)) {
-            return Error::conflict("mcp_conflict",
-                                   "MCP resource " + resource.uri_template + " is taken");
-        }
-    }
-    return {};
-}
-
-Status validateSteps(const StagingRegistrar& staged, const PluginRegistry& registry) {
-    std::set<std::string> names;
-    for (const auto& step : staged.steps) {
-        if (step.name.empty() || !step.run) {
-            return invalid("workflow step '" + step.name + "' needs a name and a function");
-        }
-        if (!names.insert(step.name).second || registry.hasWorkflowStep(step.name)) {
-            return Error::conflict("workflow_conflict", "workflow step " + step.name + " is taken");
-        }
-    }
-    return {};
-}
-
-Status validateWorkflows(const StagingRegistrar& staged, const PluginRegistry& registry,
-                         const WorkflowValidator& validator) {
-    std::set<std::string> names;
-    for (const auto& definition : staged.workflows) {
-        const auto it = definition.is_object() ? definition.find("name") : definition.end();
-        if (!definition.is_object() || it == definition.end() || !it->is_string() ||
-            it->get<std::string>().empty()) {
-            return invalid("a workflow definition needs a string \"name\"");
-        }
-        const auto name = it->get<std::string>();
-        if (!names.insert(name).second || registry.hasWorkflow(name)) {
-            return Error::conflict("workflow_conflict", "workflow " + name + " is taken");
-        }
-        if (validator) {
-            if (auto ok = validator(definition); !ok) {
-                return invalid("workflow " + name + ": " + ok.error().message);
-            }
-        }
-        // Every step a definition uses is this plugin's or an earlier plugin's.
-        const auto steps = definition.find("steps");
-        if (steps == definition.end() || !steps->is_array()) continue;
-        for (const auto& step : *steps) {
-            const std::string uses = step.is_object() ? step.value("uses", "") : "";
-            const bool staged_here =
-                std::any_of(staged.steps.begin(), staged.steps.end(),
-                            [&](const plugin::WorkflowStep& s) { return s.name == uses; });
-            if (!staged_here && !registry.hasWorkflowStep(uses)) {
-                return invalid("workflow " + name + " uses unknown step '" + uses + "'");
-            }
-        }
-    }
-    return {};
 }
 
 }  // namespace
@@ -375,7 +185,8 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
         }
     });
 
-    auto thrown = catchAll([&] { owner->registerWith(*registrar, host_); });
+    plugin::HostServices& host = host_factory_ ? host_factory_(name) : host_;
+    auto thrown = catchAll([&] { owner->registerWith(*registrar, host); });
     registrar->freeze();
     if (thrown) {
         return refuse(path, name,
@@ -387,7 +198,27 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
     if (valid) valid = validateMcp(staged, registry_);
     if (valid) valid = validateSteps(staged, registry_);
     if (valid) valid = validateWorkflows(staged, registry_, workflowValidator());
+    if (valid) valid = validateAttachments(staged, router_);
+    if (valid) valid = validateMigrations(staged);
+    if (valid) valid = validateJobKinds(staged);
     if (!valid) return refuse(path, name, valid.error());
+    if (!staged.job_kinds.empty() && !job_kind_sink_) {
+        return refuse(path, name,
+                      Error::unavailable("jobs_unavailable",
+                                         "the plugin registers job kinds and this host runs none"));
+    }
+    if (!staged.migrations.empty()) {
+        if (!storage_provisioner_) {
+            return refuse(path, name,
+                          Error::unavailable("storage_unavailable",
+                                             "the plugin ships migrations and this host has no "
+                                             "plugin storage"));
+        }
+        if (auto ready = storage_provisioner_(name, staged.migrations); !ready) {
+            return refuse(path, name,
+                          Error::unprocessable("storage_failed", ready.error().message));
+        }
+    }
 
     // Commit. Loads are serialised and everything was checked, so a failure here means a
     // built-in registration raced this load; what was added already cannot be removed.
@@ -412,6 +243,23 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
             break;
         }
         contribution.info.operation_ids.push_back(operation_id);
+    }
+    for (auto& [operation_id, handler] : staged.attachments) {
+        if (!committed) break;
+        auto guarded = guard(owner, name, "operation " + operation_id, std::move(handler));
+        if (auto status = router_.attach(operation_id, name, std::move(guarded)); !status) {
+            committed = Error::conflict("commit_failed", status.error().message);
+            break;
+        }
+        contribution.info.attached_operations.push_back(operation_id);
+    }
+    for (auto& kind : staged.job_kinds) {
+        if (!committed) break;
+        kind.run = guard(owner, name, "job kind " + kind.name, std::move(kind.run));
+        if (auto status = job_kind_sink_(name, std::move(kind)); !status) {
+            committed = Error::conflict("commit_failed", status.error().message);
+            break;
+        }
     }
     for (auto& tool : staged.tools) {
         tool.handler = guard(owner, name, "mcp tool " + tool.name, std::move(tool.handler));
@@ -447,6 +295,7 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
                  {"version", version},
                  {"path", path},
                  {"routes", std::to_string(info.operation_ids.size())},
+                 {"attached_operations", std::to_string(info.attached_operations.size())},
                  {"mcp_tools", std::to_string(info.mcp_tools.size())},
                  {"mcp_resources", std::to_string(info.mcp_resources.size())},
                  {"workflows", std::to_string(info.workflows.size())}});
@@ -459,6 +308,21 @@ void PluginLoader::setWorkflowValidator(WorkflowValidator validator) {
 }
 
 WorkflowValidator PluginLoader::workflowValidator() const { return workflow_validator_; }
+
+void PluginLoader::setStorageProvisioner(StorageProvisioner provisioner) {
+    std::lock_guard lock(load_mutex_);
+    storage_provisioner_ = std::move(provisioner);
+}
+
+void PluginLoader::setJobKindSink(JobKindSink sink) {
+    std::lock_guard lock(load_mutex_);
+    job_kind_sink_ = std::move(sink);
+}
+
+void PluginLoader::setHostFactory(HostFactory factory) {
+    std::lock_guard lock(load_mutex_);
+    host_factory_ = std::move(factory);
+}
 
 plugin::Result<DirectoryLoadCounts> PluginLoader::loadDirectory(const std::string& dir) {
     std::error_code ec;

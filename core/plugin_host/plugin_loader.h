@@ -12,6 +12,7 @@
 #include "plugin_api/host_services.h"
 #include "plugin_api/result.h"
 #include "plugin_host/plugin_registry.h"
+#include "plugin_host/staging_registrar.h"
 
 namespace docintel::plugin_host {
 
@@ -25,8 +26,19 @@ struct PluginFileIdentity {
     auto operator<=>(const PluginFileIdentity&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
-/// Checks a workflow definition a plugin registers (schema, templates) before it is accepted.
-using WorkflowValidator = std::function<plugin::Status(const nlohmann::json& definition)>;
+/// Gives a plugin that ships migrations its storage: its own Postgres schema and role, with the
+/// migrations not applied yet applied (decision 0067). An Error refuses the plugin.
+using StorageProvisioner = std::function<plugin::Status(
+    const std::string& plugin, const std::vector<plugin::PluginMigration>& migrations)>;
+
+/// Makes the job kind of `plugin` runnable on this node's job engine as
+/// `plugin.<plugin>.<kind.name>` (`kind.run` is already guarded). An Error refuses the plugin.
+using JobKindSink =
+    std::function<plugin::Status(const std::string& plugin, plugin::PluginJobKind kind)>;
+
+/// The HostServices lent to the plugin named so (it knows whose storage, prefix and jobs it
+/// serves). The returned object must live as long as the process.
+using HostFactory = std::function<plugin::HostServices&(const std::string& plugin)>;
 
 /// How a directory load went.
 struct DirectoryLoadCounts {
@@ -40,10 +52,14 @@ struct DirectoryLoadCounts {
 /// check ABI major (equal), ABI minor (not newer than the host's), build id (equal) and name
 /// (`^[a-z][a-z0-9_]{1,63}$`, not loaded yet) before creating anything. Then the plugin
 /// registers into a staging registrar that only collects; every staged item is validated
-/// (routes under /api/v1/, no route collisions, schema/tool/resource/workflow names free) and
-/// only if all pass is the plugin committed: schemas, then routes (tag and plugin = the
-/// plugin's name), then MCP tools/resources and workflows into the PluginRegistry. Otherwise
-/// nothing of it is registered, the refusal is logged (`event=plugin_refused`) and recorded.
+/// (routes under /api/v1/, no route collisions, schema/tool/resource/workflow names free,
+/// attached operations declared and free, migration versions unique). Then a plugin with
+/// migrations gets its storage (the StorageProvisioner applies what is missing), and only if
+/// all that passed is the plugin committed: schemas, then routes (tag and plugin = the plugin's
+/// name), then attached operations, then MCP tools/resources and workflows into the
+/// PluginRegistry. Otherwise nothing of it is served, the refusal is logged
+/// (`event=plugin_refused`) and recorded. (Storage a refused plugin was given stays; a later
+/// build of it finds its applied versions.)
 ///
 /// Every host→plugin call (descriptor, create, registerWith, destroy, route handlers, MCP tool
 /// handlers, resource readers) catches all exceptions; a throwing handler answers
@@ -70,7 +86,8 @@ class PluginLoader {
     /// (file_unreadable, load_failed, no_descriptor, abi_mismatch, build_mismatch,
     /// invalid_descriptor, duplicate_plugin, path_reused, create_failed, registration_failed,
     /// invalid_registration, route_conflict, schema_conflict, mcp_conflict, workflow_conflict,
-    /// commit_failed, internal_error) and is also logged and recorded in the registry.
+    /// attach_conflict, invalid_migration, storage_unavailable, storage_failed, commit_failed,
+    /// internal_error) and is also logged and recorded in the registry.
     plugin::Status loadFile(const std::string& path);
 
     /// Loads every `*.so` directly inside `dir`, in file-name order. Fails with `not_found`
@@ -85,6 +102,15 @@ class PluginLoader {
     /// Sets the check every registered workflow definition must pass (the workflow engine's);
     /// without one only the name is checked. Call before loading.
     void setWorkflowValidator(WorkflowValidator validator);
+    /// Sets how plugins with migrations get storage; without one such a plugin is refused
+    /// (`storage_unavailable`). Call before loading.
+    void setStorageProvisioner(StorageProvisioner provisioner);
+    /// Sets the per-plugin HostServices; without one every plugin gets the constructor's
+    /// `host`. Call before loading.
+    void setHostFactory(HostFactory factory);
+    /// Sets where plugins' job kinds go; without one a plugin with job kinds is refused
+    /// (`jobs_unavailable`). Call before loading.
+    void setJobKindSink(JobKindSink sink);
 
   private:
     plugin::Status loadLocked(const std::string& path);
@@ -100,6 +126,9 @@ class PluginLoader {
     std::set<PluginFileIdentity> attempted_;
     std::set<std::string> opened_paths_;  // paths dlopen succeeded on
     WorkflowValidator workflow_validator_;
+    StorageProvisioner storage_provisioner_;
+    HostFactory host_factory_;
+    JobKindSink job_kind_sink_;
 };
 
 /// The identity of `path` now, or nullopt when it cannot be stat'ed or is not a regular file.

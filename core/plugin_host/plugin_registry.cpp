@@ -34,6 +34,7 @@ nlohmann::json PluginInfo::toJson() const {
             {"version", version},
             {"file", fileName(path)},
             {"operation_ids", operation_ids},
+            {"attached_operations", attached_operations},
             {"schemas", schemas},
             {"mcp_tools", mcp_tools},
             {"mcp_resources", mcp_resources},

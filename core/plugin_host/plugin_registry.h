@@ -19,6 +19,8 @@ struct PluginInfo {
     std::string version;
     std::string path;  ///< the file it was loaded from
     std::vector<std::string> operation_ids;
+    /// Declared contract operations the plugin serves (Registrar::attachOperation).
+    std::vector<std::string> attached_operations;
     std::vector<std::string> schemas;
     std::vector<std::string> mcp_tools;
     std::vector<std::string> mcp_resources;  ///< URI templates

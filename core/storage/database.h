@@ -3,6 +3,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -46,6 +47,16 @@ class Tx {
 
     /// Runs plain SQL (migrations, DDL only).
     pqxx::result execRaw(const std::string& sql) { return work_.exec(sql); }
+
+    /// Runs the one statement `sql` with `params` bound as $1, $2, ... (nullopt binds NULL):
+    /// for SQL a plugin brings (storage/plugin_store.h); core code uses named Statements.
+    pqxx::result execParams(const std::string& sql,
+                            const std::vector<std::optional<std::string>>& params) {
+        std::vector<const char*> values;
+        values.reserve(params.size());
+        for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+        return work_.exec_params(sql, pqxx::prepare::make_dynamic_params(values));
+    }
 
   private:
     pqxx::transaction_base& work_;

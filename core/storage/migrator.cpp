@@ -13,7 +13,7 @@ const std::map<std::string_view, std::string_view>& embeddedFiles();
 namespace docintel::storage {
 namespace {
 
-constexpr long long kMigrationLockKey = 0x646f63696e74656cLL;  // "docintel"
+constexpr long long kMigrationLockKey = Migrator::kLockKey;
 
 constexpr Statement kAppliedVersions{"migrator_applied",
                                      "SELECT version FROM schema_migrations ORDER BY version"};

@@ -19,6 +19,9 @@ struct Migration {
 /// exactly once. Applied versions are recorded in `schema_migrations`.
 class Migrator {
   public:
+    /// The transaction-scoped advisory lock every schema change takes (plugins' included).
+    static constexpr long long kLockKey = 0x646f63696e74656cLL;  // "docintel"
+
     explicit Migrator(Database& db) : db_(db) {}
 
     /// The embedded migrations in version order.

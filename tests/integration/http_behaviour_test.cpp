@@ -54,12 +54,13 @@ TEST_F(HttpBehaviour, UnknownPathIs404AndWrongMethodIs405WithTheErrorShape) {
     EXPECT_NE(r.header("allow").find("GET"), std::string::npos);
 }
 
-TEST_F(HttpBehaviour, UnbuiltOperationsAnswer501AfterValidation) {
+TEST_F(HttpBehaviour, PluginOperationsAnswer503WithoutTheirPluginAfterValidation) {
     const auto r = server_->get(
         "/api/v1/learning/documents?workspace_id=00000000-0000-4000-8000-000000000000", token_);
-    ASSERT_EQ(r.status, 501);
-    EXPECT_EQ(r.json()["code"], "not_implemented");
-    EXPECT_EQ(r.json()["detail"], "not implemented yet");
+    ASSERT_EQ(r.status, 503);
+    EXPECT_EQ(r.json()["code"], "plugin_not_loaded");
+    EXPECT_EQ(r.json()["detail"], "the learning plugin is not loaded on this server");
+    EXPECT_EQ(server_->get("/api/v1/learning/documents", token_).status, 422);
 }
 
 TEST_F(HttpBehaviour, RateLimitHeadersAndRetryAfter) {

@@ -106,6 +106,11 @@ TestDatabase::~TestDatabase() {
         pqxx::connection c(admin_url_);
         pqxx::nontransaction n(c);
         n.exec("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+        // The login roles the server made for its plugins (<database>_plugin_<name>).
+        for (const auto& row : n.exec("SELECT rolname FROM pg_roles WHERE rolname LIKE '" + name_ +
+                                      "\\_plugin\\_%'")) {
+            n.exec("DROP ROLE IF EXISTS \"" + row[0].as<std::string>() + "\"");
+        }
     } catch (const std::exception&) {
         // best effort: a leftover test database does no harm
     }
