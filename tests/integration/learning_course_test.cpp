@@ -447,6 +447,9 @@ TEST_F(LearningCourse, Step2_CurriculumContentAndMembers) {
                 400, "not_a_workspace_member");
     expectError(call(owner_, "DELETE", coursePath("/members/" + owner_.id)), 403,
                 "creator_not_removable");
+    expectError(call(owner_, "POST", coursePath("/members"),
+                     json{{"email", owner_.email}, {"persona", "student"}}),
+                409, "creator_stays_teacher");
     EXPECT_EQ(call(student_, "POST", coursePath("/members"),
                    json{{"email", student2_.email}, {"persona", "teacher"}})
                   .status,
