@@ -133,12 +133,15 @@ bench-mcp: build db model
 bench-workflows: build db model
 	@bench/workflows/run.sh
 
-.PHONY: bench-events bench-learning
+.PHONY: bench-events bench-learning bench-tutor
 bench-events: build db
 	@bench/events/run.sh
 
 bench-learning: build model
 	@bench/learning/run.sh
+
+bench-tutor: build db model
+	@bench/learning/tutor.sh
 
 .PHONY: bench-retrieval bench-qa bench-knowledge
 bench-retrieval: build model

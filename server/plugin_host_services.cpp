@@ -6,6 +6,7 @@
 
 #include "common/log.h"
 #include "server/plugin_host_documents.h"
+#include "storage/user_repository.h"
 
 namespace docintel::server {
 namespace {
@@ -117,6 +118,13 @@ class PluginHostServices final : public plugin::HostServices {
             if (lower(m.email) != wanted) continue;
             return plugin::WorkspaceMember{workspace_id, m.user_id, m.email, m.display_name,
                                            m.role};
+        }
+        // Told apart as the core's add-member does for a workspace's members: no account with
+        // that e-mail at all, or an account outside this workspace.
+        auto user = storage::UserRepository(backends_.db()).findByEmail(wanted);
+        if (!user) return user.error();
+        if (!user->has_value()) {
+            return plugin::Error{"user_not_found", "no user has that e-mail", 404};
         }
         return plugin::Error{"member_not_found", "no member of the workspace has that e-mail", 404};
     }

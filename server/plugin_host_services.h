@@ -102,6 +102,7 @@ class PluginHostBackends {
     const embed::SentenceEncoder* encoder() const { return encoder_; }
     storage::EventRepository* eventLog() const { return events_; }
     storage::WorkspaceRepository& workspaces() const { return workspaces_; }
+    storage::Database& db() const { return db_; }
     services::DocumentService* documents() const { return documents_; }
     services::UploadService* uploads() const { return uploads_; }
     objects::ObjectStore* objects() const { return objects_; }

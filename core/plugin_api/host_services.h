@@ -96,7 +96,8 @@ class HostServices {
     }
     /// The member of the team workspace whose e-mail is `email` (case-insensitive), as
     /// `principal` — who must be a member (else `workspace_not_found`, 404) — sees the
-    /// members. `member_not_found` (404) when no member has that e-mail.
+    /// members. `member_not_found` (404) when no member has that e-mail but a user has (the
+    /// account is outside the workspace), `user_not_found` (404) when no user has it.
     virtual Result<WorkspaceMember> findWorkspaceMember(const Principal& principal,
                                                         const std::string& workspace_id,
                                                         const std::string& email) {
