@@ -314,7 +314,8 @@ TEST_F(LearningCourse, Step1_CreateACourseInTheTeamWorkspace) {
     const auto got = call(owner_, "GET", coursePath());
     ASSERT_EQ(got.status, 200) << got.body;
     bool creator_teacher = false;
-    for (const auto& m : got.json()["members"]) {
+    const auto got_course = got.json();
+    for (const auto& m : got_course["members"]) {
         if (m.value("user_id", "") == owner_.id) {
             creator_teacher = m.value("persona", "") == "teacher";
             EXPECT_EQ(m.value("email", ""), owner_.email);
@@ -751,7 +752,8 @@ TEST_F(LearningCourse, Step6_AQuizArtifactAttemptsAndProgress) {
     ASSERT_EQ(all.status, 200) << all.body;
     EXPECT_GE(all.json()["attempts"].size(), 3u);
     bool mastery_row = false;
-    for (const auto& row : all.json()["mastery"]) {
+    const auto all_body = all.json();
+    for (const auto& row : all_body["mastery"]) {
         if (row.value("user_id", "") != student_.id) continue;
         mastery_row = true;
         EXPECT_EQ(row.value("lessons_total", -1), 2) << row.dump();
@@ -826,7 +828,8 @@ TEST_F(LearningCourse, Step8_TheLearningEventsAreInTheWorkspaceLog) {
     // Another workspace's owner sees none of them.
     const auto r = server_->get("/api/v1/events?limit=500", foreigner_.token);
     ASSERT_EQ(r.status, 200) << r.body;
-    for (const auto& e : r.json()["events"]) {
+    const auto foreign_events = r.json();
+    for (const auto& e : foreign_events["events"]) {
         EXPECT_EQ(e.value("event_type", "").rfind("learning.", 0), std::string::npos) << e.dump();
     }
 }

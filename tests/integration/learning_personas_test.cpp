@@ -238,7 +238,8 @@ class LearningPersonas : public ::testing::Test {
         std::function<Response(const Actor&, bool own)> run;
     };
 
-    static void check(const Op& op, std::vector<std::string>& failures) {
+    static int check(const Op& op, std::vector<std::string>& failures) {
+        int cases = 0;
         for (const bool own : {true, false}) {
             const char* expect = own ? op.own : op.other;
             if (!expect) continue;
@@ -247,6 +248,7 @@ class LearningPersonas : public ::testing::Test {
                 if (want == '-') continue;
                 const int status = want == 'A' ? op.ok : want == 'F' ? 403 : 404;
                 const auto r = op.run(actors_[c], own);
+                ++cases;
                 if (r.status != status) {
                     std::ostringstream s;
                     s << op.name << (op.own ? (own ? " [own]" : " [other's]") : "") << " as "
@@ -273,6 +275,7 @@ class LearningPersonas : public ::testing::Test {
                 }
             }
         }
+        return cases;
     }
 
     static TestServer* server_;
@@ -398,8 +401,11 @@ TEST_F(LearningPersonas, EveryOperationForEveryCaller) {
              return as(a, "PATCH", cpath(c, "/questions/" + id), {{"status", "closed"}});
          }},
     };
+    ASSERT_EQ(ops.size(), 21u) << "the 20 operations, the question PATCH counted as answer and close";
     std::vector<std::string> failures;
-    for (const auto& op : ops) check(op, failures);
+    int cases = 0;
+    for (const auto& op : ops) cases += check(op, failures);
+    EXPECT_EQ(cases, 17 * kCols + 4 * (6 + kCols));  // own items: all but viewer, outsider, foreign
     for (const auto& f : failures) ADD_FAILURE() << f;
     EXPECT_TRUE(failures.empty()) << failures.size() << " cases differ from docs/learning.md";
 }
