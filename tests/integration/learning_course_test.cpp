@@ -464,6 +464,27 @@ TEST_F(LearningCourse, Step2_CurriculumContentAndMembers) {
     EXPECT_EQ(personas[student2_.id], "student");
     EXPECT_EQ(personas[advisor_.id], "advisor");
     EXPECT_EQ(personas.count(outsider_.id), 0u);
+    for (const auto& m : members) {
+        EXPECT_FALSE(m.value("email", "").empty()) << "a member without e-mail: " << m.dump();
+    }
+    // Enrolling again changes the persona (upsert), and back.
+    EXPECT_EQ(call(owner_, "POST", coursePath("/members"),
+                   json{{"email", student2_.email}, {"persona", "advisor"}})
+                  .status,
+              200);
+    auto persona_of = [&](const std::string& user) {
+        const auto c = parse(call(owner_, "GET", coursePath()));
+        for (const auto& m : c.value("members", json::array())) {
+            if (m.value("user_id", "") == user) return m.value("persona", "");
+        }
+        return std::string();
+    };
+    EXPECT_EQ(persona_of(student2_.id), "advisor");
+    EXPECT_EQ(call(owner_, "POST", coursePath("/members"),
+                   json{{"email", student2_.email}, {"persona", "student"}})
+                  .status,
+              200);
+    EXPECT_EQ(persona_of(student2_.id), "student");
 }
 
 TEST_F(LearningCourse, Step3_TheScopeOfTheCourseAndOfEachModule) {
@@ -506,6 +527,31 @@ TEST_F(LearningCourse, Step3_TheScopeOfTheCourseAndOfEachModule) {
 
     EXPECT_EQ(call(student_, "GET", coursePath("/scope?module_id=" + std::string(kNoSuchId))).status, 404);
     EXPECT_EQ(call(outsider_, "GET", coursePath("/scope?module_id=" + module1_)).status, 404);
+
+    // Content on a lesson is in that lesson's scope and its module's; detaching takes it out
+    // and keeps the document.
+    const auto lesson_asset = call(owner_, "POST", coursePath("/assets"),
+                                   json{{"document_id", volcano_}, {"lesson_id", lesson2_}});
+    ASSERT_EQ(lesson_asset.status, 200) << lesson_asset.body;
+    EXPECT_EQ(lesson_asset.json().value("module_id", ""), module2_) << "a lesson implies its module";
+    auto ids_in = [&](const std::string& query) {
+        const auto body = parse(call(student_, "GET", coursePath("/scope" + query)));
+        const auto ids = body.is_object() ? body.value("document_ids", json::array()) : json::array();
+        return std::set<std::string>(ids.begin(), ids.end());
+    };
+    EXPECT_EQ(ids_in("?module_id=" + module2_ + "&lesson_id=" + lesson2_),
+              (std::set<std::string>{revolution_, volcano_}));
+    EXPECT_EQ(ids_in("?module_id=" + module2_), (std::set<std::string>{revolution_, volcano_}));
+    EXPECT_EQ(ids_in("?module_id=" + module1_), std::set<std::string>{photo_});
+    EXPECT_EQ(call(student_, "DELETE", coursePath("/assets/" + lesson_asset.json().value("id", ""))).status,
+              403);
+    const auto detached =
+        call(owner_, "DELETE", coursePath("/assets/" + lesson_asset.json().value("id", "")));
+    EXPECT_EQ(detached.status, 200) << detached.body;
+    EXPECT_EQ(ids_in("?module_id=" + module2_), std::set<std::string>{revolution_});
+    EXPECT_EQ(ids_in(""), (std::set<std::string>{photo_, revolution_}));
+    const auto still = call(owner_, "GET", "/api/v1/learning/documents?workspace_id=" + ws_);
+    EXPECT_NE(still.body.find(volcano_), std::string::npos) << "detaching keeps the document";
 }
 
 TEST_F(LearningCourse, Step4_TheTutorAnswersOnlyFromTheScope) {
@@ -800,6 +846,23 @@ TEST_F(LearningCourse, Step7_AQuestionToTheAdvisorIsAnsweredAndClosed) {
     const auto closed = call(student_, "PATCH", path, json{{"status", "closed"}});
     ASSERT_EQ(closed.status, 200) << closed.body;
     EXPECT_EQ(closed.json().value("status", ""), "closed");
+
+    // Reassigning: only to a course admin, teacher or advisor (422 for a student).
+    const std::string other = to_teacher.json().value("id", "");
+    expect422(call(owner_, "PATCH", coursePath("/questions/" + other),
+                   json{{"assigned_to", student2_.id}}));
+    const auto moved =
+        call(owner_, "PATCH", coursePath("/questions/" + other), json{{"assigned_to", advisor_.id}});
+    EXPECT_EQ(moved.status, 200) << moved.body;
+    EXPECT_EQ(parse(moved).value("assigned_to", ""), advisor_.id) << moved.body;
+    // The progress body shows a learner the questions they asked.
+    const auto progress = parse(call(student_, "GET", coursePath("/progress")));
+    std::set<std::string> asked_ids;
+    for (const auto& q : progress.value("questions", json::array())) asked_ids.insert(q.value("id", ""));
+    EXPECT_EQ(asked_ids, (std::set<std::string>{question_, other})) << progress.dump();
+    EXPECT_TRUE(parse(call(student2_, "GET", coursePath("/progress")))
+                    .value("questions", json::array())
+                    .empty());
 }
 
 TEST_F(LearningCourse, Step8_TheLearningEventsAreInTheWorkspaceLog) {

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -408,6 +409,51 @@ TEST_F(LearningPersonas, EveryOperationForEveryCaller) {
     EXPECT_EQ(cases, 17 * kCols + 4 * (6 + kCols));  // own items: all but viewer, outsider, foreign
     for (const auto& f : failures) ADD_FAILURE() << f;
     EXPECT_TRUE(failures.empty()) << failures.size() << " cases differ from docs/learning.md";
+}
+
+TEST_F(LearningPersonas, ListsShowEveryoneToReviewersAndOwnItemsToStudents) {
+    ASSERT_FALSE(course_.empty());
+    const std::string c = course_;
+    // Student 2's note, quiz attempt and question; the student's own note.
+    const std::string theirs = saveNote(student2_, c);
+    const auto attempt = as(student2_, "POST", cpath(c, "/artifacts/" + other_quiz_ + "/attempts"),
+                            {{"answers", {{"q1", {"A"}}}}});
+    ASSERT_EQ(attempt.status, 200) << attempt.body;
+    const std::string question = ask(student2_, c);
+    const std::string mine = saveNote(actors_[kStudent], c);
+    auto ids = [](const json& list) {
+        std::set<std::string> out;
+        for (const auto& x : list) out.insert(x.value("id", x.value("artifact_id", "")));
+        return out;
+    };
+    for (int col : {kOwner, kAdmin, kTeacher, kAdvisor, kEditor}) {
+        const Actor& a = actors_[col];
+        const auto artifacts = parse(as(a, "GET", cpath(c, "/artifacts")));
+        const auto listed = ids(artifacts.value("artifacts", json::array()));
+        EXPECT_EQ(listed.count(theirs), 1u) << kColNames[col] << " sees everyone's artifacts";
+        EXPECT_EQ(listed.count(mine), 1u) << kColNames[col];
+        const auto progress = parse(as(a, "GET", cpath(c, "/progress")));
+        bool attempt_seen = false;
+        for (const auto& row : progress.value("attempts", json::array())) {
+            attempt_seen |= row.value("user_id", "") == student2_.id;
+        }
+        EXPECT_TRUE(attempt_seen) << kColNames[col] << " sees student 2's attempt";
+        EXPECT_EQ(ids(progress.value("questions", json::array())).count(question), 1u)
+            << kColNames[col] << " sees student 2's question";
+    }
+    const Actor& student = actors_[kStudent];
+    const auto listed =
+        ids(parse(as(student, "GET", cpath(c, "/artifacts"))).value("artifacts", json::array()));
+    EXPECT_EQ(listed.count(mine), 1u);
+    EXPECT_EQ(listed.count(theirs), 0u) << "a student sees only their own artifacts";
+    EXPECT_EQ(listed.count(other_quiz_), 0u);
+    const auto progress = parse(as(student, "GET", cpath(c, "/progress")));
+    for (const auto& key : {"attempts", "lesson_progress", "mastery"}) {
+        for (const auto& row : progress.value(key, json::array())) {
+            EXPECT_EQ(row.value("user_id", ""), student.id) << key << ": " << row.dump();
+        }
+    }
+    EXPECT_EQ(ids(progress.value("questions", json::array())).count(question), 0u);
 }
 
 TEST_F(LearningPersonas, CourseScopedOperationsAre404ForStrangersWhateverTheHeader) {

@@ -204,6 +204,13 @@ async def session(teacher, student, norwich_path):
     status, _ = rest("POST", f"/api/v1/learning/courses/{course_id}/members", teacher_rest,
                      {"email": os.environ["STUDENT_EMAIL"], "persona": "student"}, ws=ws)
     check(status == 200, "the student is enrolled")
+    refused_call = await student.call_tool("save_learning_curriculum", {
+        "course_id": course_id, "modules": [{"title": "Hijacked"}]})
+    check(refused_call.is_error, "a student's save_learning_curriculum is refused "
+          f"({error_text(refused_call)[:120]})")
+    status, course_now = rest("GET", f"/api/v1/learning/courses/{course_id}", teacher_rest, ws=ws)
+    check(status == 200 and [m["id"] for m in course_now["curriculum"]["modules"]] == [m1, m2],
+          "the curriculum is unchanged")
 
     # ---- the tutor
     answer = {}
