@@ -563,6 +563,152 @@ TEST_F(LearningPersonas, ArchivedCoursesStopParticipationButNotManagers) {
     for (const auto& f : failures) ADD_FAILURE() << f;
 }
 
+// The body rules of docs/learning.md the core's schema leaves to the plugin: each refused with
+// 422 (or the stated code), never a 5xx; and the edges that are allowed.
+TEST_F(LearningPersonas, BodyRulesAreEnforcedWithoutServerErrors) {
+    const Actor& o = owner();
+    std::vector<std::string> failures;
+    auto expect = [&](const std::string& what, const Response& r, int want) {
+        if (r.status != want) {
+            failures.push_back(what + ": got " + std::to_string(r.status) + " want " +
+                               std::to_string(want) + " — " + r.body.substr(0, 300));
+        }
+    };
+    const std::string courses = "/api/v1/learning/courses";
+    std::string e180;
+    for (int i = 0; i < 180; ++i) e180 += "\xC3\xA9";  // é: 180 code points, 360 bytes
+    auto create = [&](json extra) {
+        json body{{"workspace_id", ws_}, {"title", "Edge"}};
+        body.update(extra);
+        return as(o, "POST", courses, body);
+    };
+    expect("title of 180 code points", create({{"title", e180}}), 201);
+    expect("title of 181 code points", create({{"title", e180 + "e"}}), 422);
+    expect("unknown domain", create({{"domain", "astrology"}}), 422);
+    const auto health = create({{"domain", "healthcare"}});
+    expect("domain healthcare", health, 201);
+    EXPECT_EQ(parse(health).value("domain", ""), "healthcare") << health.body;
+    expect("passing_score 101", create({{"domain_config", {{"passing_score", 101}}}}), 422);
+    expect("passing_score as text", create({{"domain_config", {{"passing_score", "80"}}}}), 422);
+    const auto custom = create({{"domain_config", {{"passing_score", 60}}}, {"publication_status", "published"}});
+    expect("passing_score 60, published", custom, 201);
+    EXPECT_EQ(parse(custom)["domain_config"].value("passing_score", -1), 60) << custom.body;
+    EXPECT_EQ(parse(custom).value("publication_status", ""), "published") << custom.body;
+    expect("publication_status secret", create({{"publication_status", "secret"}}), 422);
+
+    const std::string c = freshCourse("Edges", true);
+    ASSERT_FALSE(c.empty());
+    expect("status deleted", as(o, "PATCH", cpath(c), {{"status", "deleted"}}), 422);
+    // Curriculum.
+    json many = json::array();
+    for (int i = 0; i < 101; ++i) many.push_back({{"title", "M" + std::to_string(i)}});
+    expect("101 modules", as(o, "PUT", cpath(c, "/curriculum"), {{"modules", many}}), 422);
+    json lessons = json::array();
+    for (int i = 0; i < 201; ++i) lessons.push_back({{"title", "L" + std::to_string(i)}});
+    expect("201 lessons", as(o, "PUT", cpath(c, "/curriculum"),
+                             {{"modules", {{{"title", "Big"}, {"lessons", lessons}}}}}),
+           422);
+    expect("a module that is a number", as(o, "PUT", cpath(c, "/curriculum"), {{"modules", {1}}}),
+           422);
+    const std::string m = module_[c];
+    expect("the same id twice",
+           as(o, "PUT", cpath(c, "/curriculum"),
+              {{"modules", {{{"id", m}, {"title", "A"}}, {{"id", m}, {"title", "B"}}}}}),
+           422);
+    const auto blank = as(o, "PUT", cpath(c, "/curriculum"),
+                          {{"modules", {{{"id", m}, {"title", "Leaves"},
+                                         {"lessons", {{{"id", lesson_[c]}, {"title", "Pigments"}}}}},
+                                        {{"title", "   "}, {"lessons", {{{"title", "Lost"}}}}}}}});
+    expect("a blank module is skipped", blank, 200);
+    const auto after = parse(as(o, "GET", cpath(c)));
+    EXPECT_EQ(after["curriculum"]["modules"].size(), 1u) << after.dump();
+    // Content.
+    expect("seconds on a text document",
+           as(o, "POST", cpath(c, "/assets"),
+              {{"document_id", doc2_}, {"start_seconds", 1}, {"end_seconds", 5}}),
+           422);
+    // Artifacts.
+    json quiz21 = quiz();
+    for (int i = 2; i <= 21; ++i) {
+        json q = quiz21["questions"][0];
+        q["id"] = "q" + std::to_string(i);
+        quiz21["questions"].push_back(q);
+    }
+    auto save = [&](const json& content) {
+        return as(o, "POST", cpath(c, "/artifacts"),
+                  {{"artifact_type", "practice_questions"}, {"content", content.dump()}});
+    };
+    expect("21 questions", save(quiz21), 422);
+    json dup = quiz();
+    dup["questions"].push_back(dup["questions"][0]);
+    expect("a question id twice", save(dup), 422);
+    json order = quiz();
+    std::swap(order["questions"][0]["options"][0], order["questions"][0]["options"][1]);
+    expect("options not A, B, C, D in order", save(order), 422);
+    json three = quiz();
+    three["questions"][0]["options"].erase(3);
+    expect("three options", save(three), 422);
+    json version = quiz();
+    version["schema_version"] = 2;
+    expect("schema_version 2", save(version), 422);
+    json no_expl = quiz();
+    no_expl["questions"][0].erase("explanation");
+    expect("no explanation", save(no_expl), 422);
+    expect("a valid quiz", save(quiz()), 201);
+    // An attempt on an artifact that is not a quiz: refused, not a server error.
+    const std::string note = saveNote(o, c);
+    const auto on_note = as(o, "POST", cpath(c, "/artifacts/" + note + "/attempts"),
+                            {{"answers", {{"q1", {"A"}}}}});
+    if (on_note.status < 400 || on_note.status >= 500) {
+        failures.push_back("an attempt on a summary: got " + std::to_string(on_note.status));
+    }
+    // Tutor requests.
+    json history = json::array();
+    for (int i = 0; i < 31; ++i) history.push_back({{"role", "user"}, {"content", "hi"}});
+    expect("31 history items", as(o, "POST", cpath(c, "/tutor/query/stream"),
+                                  {{"question", "What is chlorophyll?"}, {"history", history}}),
+           422);
+    expect("response_language fr",
+           as(o, "POST", cpath(c, "/tutor/query/stream"),
+              {{"question", "What is chlorophyll?"}, {"response_language", "fr"}}),
+           422);
+    expect("a question of 12001 characters",
+           as(o, "POST", cpath(c, "/tutor/query/stream"), {{"question", std::string(12001, 'a')}}),
+           422);
+    expect("an unknown module",
+           as(o, "POST", cpath(c, "/tutor/query/stream"),
+              {{"question", "What is chlorophyll?"}, {"module_id", "00000000-0000-4000-8000-0000000000ff"}}),
+           404);
+    // Members.
+    expect("an e-mail of 2 characters",
+           as(o, "POST", cpath(c, "/members"), {{"email", "ab"}, {"persona", "student"}}), 422);
+    expect("persona dean",
+           as(o, "POST", cpath(c, "/members"), {{"email", enrollee_.email}, {"persona", "dean"}}),
+           422);
+    const auto upper = as(o, "POST", cpath(c, "/members"),
+                          {{"email", "  " + std::string("ENROLLEE@learning-personas.example") + " "},
+                           {"persona", "student"}});
+    expect("an e-mail in capitals with spaces (trimmed, lower-cased)", upper, 200);
+    // Questions.
+    const std::string q = ask(actors_[kStudent], c);
+    expect("answered without an answer",
+           as(o, "PATCH", cpath(c, "/questions/" + q), {{"status", "answered"}}), 422);
+    expect("the asker closes", as(actors_[kStudent], "PATCH", cpath(c, "/questions/" + q),
+                                  {{"status", "closed"}}),
+           200);
+    const auto closed = as(o, "PATCH", cpath(c, "/questions/" + q), {{"answer", "Too late"}});
+    expect("an answer to a closed question", closed, 409);
+    EXPECT_EQ(codeOf(closed), "question_closed") << closed.body;
+    expect("a question of 8001 characters",
+           as(actors_[kStudent], "POST", cpath(c, "/questions"), {{"question", std::string(8001, 'q')}}),
+           422);
+    expect("target_role admin",
+           as(actors_[kStudent], "POST", cpath(c, "/questions"),
+              {{"question", "Who?"}, {"target_role", "admin"}}),
+           422);
+    for (const auto& f : failures) ADD_FAILURE() << f;
+}
+
 TEST_F(LearningPersonas, TokenScopesComeBeforeTheCourse) {
     ASSERT_FALSE(course_.empty());
     // The scope is checked before the course is looked at: a course that does not exist shows
