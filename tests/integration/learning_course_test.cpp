@@ -15,7 +15,8 @@
 // (invalid quiz 422, students see their own artifacts, reviewers all), attempts and progress
 // (merge, replace, unknown ids 422, progress never goes back, students see their own rows),
 // a question to the advisor answered and closed, archiving (403 course_archived for students,
-// reads still work) and the learning events in GET /api/v1/events.
+// reads still work), the learning events in GET /api/v1/events, and a curriculum without a
+// module detaching that module's content (the document stays).
 
 #include <gtest/gtest.h>
 
@@ -930,6 +931,45 @@ TEST_F(LearningCourse, Step9_AnArchivedCourseIsReadOnlyForStudents) {
     const auto back = call(owner_, "PATCH", coursePath(), json{{"status", "active"}});
     ASSERT_EQ(back.status, 200) << back.body;
     EXPECT_EQ(back.json().value("status", ""), "active");
+}
+
+TEST_F(LearningCourse, Step10_ACurriculumWithoutAModuleDetachesItsContent) {
+    ASSERT_FALSE(module2_.empty());
+    // domain_config is merged key by key.
+    const auto patched =
+        call(owner_, "PATCH", coursePath(), json{{"domain_config", {{"difficulty", "intro"}}}});
+    ASSERT_EQ(patched.status, 200) << patched.body;
+    EXPECT_EQ(patched.json()["domain_config"].value("passing_score", -1), 80) << patched.body;
+    EXPECT_EQ(patched.json()["domain_config"].value("difficulty", ""), "intro") << patched.body;
+
+    // Module 2 left out: removed, its content detached, the document kept.
+    const json only_first = {{"modules",
+                              {{{"id", module1_},
+                                {"title", "Plants"},
+                                {"lessons", {{{"id", lesson1_}, {"title", "Photosynthesis basics"}}}}}}}};
+    const auto put = call(owner_, "PUT", coursePath("/curriculum"), only_first);
+    ASSERT_EQ(put.status, 200) << put.body;
+    const auto body = put.json();
+    if (body.contains("removed_module_ids")) {
+        EXPECT_EQ(body["removed_module_ids"], json::array({module2_})) << put.body;
+    }
+    const auto course = call(owner_, "GET", coursePath()).json();
+    ASSERT_EQ(course["curriculum"]["modules"].size(), 1u) << course.dump();
+    for (const auto& a : course["assets"]) {
+        EXPECT_NE(a.value("document_id", ""), revolution_) << "module 2's content is detached";
+    }
+    const auto scope = call(student_, "GET", coursePath("/scope")).json();
+    EXPECT_EQ(scope["document_ids"], json::array({photo_})) << scope.dump();
+    EXPECT_EQ(call(student_, "GET", coursePath("/scope?module_id=" + module2_)).status, 404);
+    const auto docs = call(owner_, "GET", "/api/v1/learning/documents?workspace_id=" + ws_);
+    EXPECT_NE(docs.body.find(revolution_), std::string::npos) << "the document stays";
+    // Progress now counts one lesson: the student's mastery is complete.
+    const auto progress = call(advisor_, "GET", coursePath("/progress")).json();
+    for (const auto& row : progress["mastery"]) {
+        if (row.value("user_id", "") != student_.id) continue;
+        EXPECT_EQ(row.value("lessons_total", -1), 1) << row.dump();
+        EXPECT_EQ(row.value("mastery_percent", -1), 100) << row.dump();
+    }
 }
 
 }  // namespace
