@@ -32,6 +32,7 @@
 #include "common/clock.h"
 #include "common/id.h"
 #include "engine/workflow_catalog.h"
+#include "http/api_routes.h"
 #include "http/router.h"
 #include "http/schema_validator.h"
 #include "plugin_host/plugin_loader.h"
@@ -212,7 +213,15 @@ int pluginsList(const Config& config) {
     docintel::plugin_host::PluginRegistry registry;
     // The vertical route schemas the server registers, so plugins load here as they do there.
     docintel::engine::WorkflowCatalog(registry, schemas).registerSchemas();
+    // The operations feature plugins attach, declared as the server declares them.
+    docintel::http::declareFeatureOperations(router);
     docintel::plugin_host::PluginLoader loader(router, schemas, registry, host);
+    // Listing applies nothing: a plugin's migrations are the server's to run (and its storage
+    // problems show in the server's log and GET /api/v1), so storage is taken as given here.
+    loader.setStorageProvisioner(
+        [](const std::string&, const std::vector<docintel::plugin::PluginMigration>&) {
+            return docintel::plugin::Status{};
+        });
     auto counts = loader.loadDirectory(config.plugins_dir);
     if (!counts) return fail(config.plugins_dir + ": " + counts.error().message);
     std::cout << registry.toJson().dump(2) << "\n";

@@ -224,4 +224,20 @@ plugin::Result<std::string> signedUploadUrl(PluginHostBackends& b, const std::st
     return b.signer()->url(b.baseUrl(), grant);
 }
 
+plugin::Result<std::string> signedDownloadUrl(PluginHostBackends& b, const std::string& plugin,
+                                              const std::string& name,
+                                              const std::string& content_type, int ttl_seconds) {
+    if (!b.objects() || !b.signer()) return noObjects();
+    auto key = objectKey(plugin, name);
+    if (!key) return key.error();
+    if (ttl_seconds < 1 || ttl_seconds > 86400) {
+        return plugin::Error::unprocessable("invalid_download",
+                                            "a signed download needs a ttl 1..86400");
+    }
+    if (!b.objects()->stat(*key)) return plugin::Error::notFound("no such object");
+    objects::UploadGrant grant{"GET", *key, common::nowEpochSeconds() + ttl_seconds,
+                               content_type.empty() ? "application/octet-stream" : content_type, 0};
+    return b.signer()->url(b.baseUrl(), grant);
+}
+
 }  // namespace docintel::server::plugin_documents

@@ -48,5 +48,8 @@ plugin::Result<std::string> signedUploadUrl(PluginHostBackends& b, const std::st
                                             const std::string& name,
                                             const std::string& content_type, std::int64_t size,
                                             int ttl_seconds);
+plugin::Result<std::string> signedDownloadUrl(PluginHostBackends& b, const std::string& plugin,
+                                              const std::string& name,
+                                              const std::string& content_type, int ttl_seconds);
 
 }  // namespace docintel::server::plugin_documents

@@ -109,15 +109,11 @@ class PluginHostServices final : public plugin::HostServices {
     plugin::Result<plugin::WorkspaceMember> findWorkspaceMember(const plugin::Principal& principal,
                                                                 const std::string& workspace_id,
                                                                 const std::string& email) override {
-        if (principal.user_id.empty() || workspace_id.empty()) return workspaceNotFound();
-        auto workspace = backends_.workspaces().findForUser(workspace_id, principal.user_id);
-        if (!workspace) return workspace.error();
-        if (!workspace->has_value()) return workspaceNotFound();
+        auto members = workspaceMembers(principal, workspace_id);
+        if (!members) return members.error();
         const std::string wanted = lower(email);
-        for (const auto& m : (*workspace)->members) {
-            if (lower(m.email) != wanted) continue;
-            return plugin::WorkspaceMember{workspace_id, m.user_id, m.email, m.display_name,
-                                           m.role};
+        for (auto& m : *members) {
+            if (lower(m.email) == wanted) return std::move(m);
         }
         // Told apart as the core's add-member does for a workspace's members: no account with
         // that e-mail at all, or an account outside this workspace.
@@ -127,6 +123,19 @@ class PluginHostServices final : public plugin::HostServices {
             return plugin::Error{"user_not_found", "no user has that e-mail", 404};
         }
         return plugin::Error{"member_not_found", "no member of the workspace has that e-mail", 404};
+    }
+
+    plugin::Result<std::vector<plugin::WorkspaceMember>> workspaceMembers(
+        const plugin::Principal& principal, const std::string& workspace_id) override {
+        if (principal.user_id.empty() || workspace_id.empty()) return workspaceNotFound();
+        auto workspace = backends_.workspaces().findForUser(workspace_id, principal.user_id);
+        if (!workspace) return workspace.error();
+        if (!workspace->has_value()) return workspaceNotFound();
+        std::vector<plugin::WorkspaceMember> out;
+        for (const auto& m : (*workspace)->members) {
+            out.push_back({workspace_id, m.user_id, m.email, m.display_name, m.role});
+        }
+        return out;
     }
 
     plugin::Result<nlohmann::json> listDocuments(const plugin::Principal& principal,
@@ -183,6 +192,13 @@ class PluginHostServices final : public plugin::HostServices {
                                                 int ttl_seconds) override {
         return plugin_documents::signedUploadUrl(backends_, plugin_, name, content_type, size,
                                                  ttl_seconds);
+    }
+
+    plugin::Result<std::string> signedDownloadUrl(const std::string& name,
+                                                  const std::string& content_type,
+                                                  int ttl_seconds) override {
+        return plugin_documents::signedDownloadUrl(backends_, plugin_, name, content_type,
+                                                   ttl_seconds);
     }
 
     plugin::Result<std::string> enqueueJob(const std::string& kind,

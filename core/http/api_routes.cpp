@@ -104,7 +104,125 @@ struct Op {
     bool extra = false;  ///< a product extra the spec does not list (Route::extra)
 };
 
+/// The operations feature plugins serve (decision 0067): declared here with their paths,
+/// scopes and schemas, answered 503 `plugin_not_loaded` until a plugin attaches a handler.
+std::vector<Op> featureOps() {
+    const Scopes learn_read{"learning:read"};
+    const Scopes learn_part{"learning:participate"};
+    const Scopes learn_manage{"learning:manage"};
+    return {
+        // Learning.
+        {"GET",
+         "/api/v1/learning/courses",
+         "api_list_learning_courses_api_v1_learning_courses_get",
+         "List courses",
+         "learning",
+         learn_read,
+         "",
+         200,
+         {stringParam("workspace_id", true)}},
+        {"POST", "/api/v1/learning/courses",
+         "api_create_learning_course_api_v1_learning_courses_post", "Create a course", "learning",
+         learn_manage, "CourseCreate", 201},
+        {"GET", "/api/v1/learning/courses/{course_id}",
+         "api_get_learning_course_api_v1_learning_courses__course_id__get", "Get a course",
+         "learning", learn_read},
+        {"PATCH", "/api/v1/learning/courses/{course_id}",
+         "api_update_learning_course_api_v1_learning_courses__course_id__patch", "Update a course",
+         "learning", learn_manage, "CourseUpdate"},
+        {"DELETE", "/api/v1/learning/courses/{course_id}",
+         "api_delete_learning_course_api_v1_learning_courses__course_id__delete", "Delete a course",
+         "learning", learn_manage},
+        {"GET", "/api/v1/learning/courses/{course_id}/artifacts",
+         "api_list_learning_artifacts_api_v1_learning_courses__course_id__artifacts_get",
+         "List course artifacts", "learning", learn_read},
+        {"POST", "/api/v1/learning/courses/{course_id}/artifacts",
+         "api_save_learning_artifact_api_v1_learning_courses__course_id__artifacts_post",
+         "Save a course artifact", "learning", learn_part, "ArtifactCreate", 201},
+        {"DELETE", "/api/v1/learning/courses/{course_id}/artifacts/{artifact_id}",
+         "api_delete_learning_artifact_api_v1_learning_courses__course_id__artifacts__artifact_"
+         "id__delete",
+         "Delete a course artifact", "learning", learn_part},
+        {"POST", "/api/v1/learning/courses/{course_id}/artifacts/{artifact_id}/attempts",
+         "api_submit_learning_quiz_api_v1_learning_courses__course_id__artifacts__artifact_id__"
+         "attempts_post",
+         "Submit a quiz attempt", "learning", learn_part, "QuizAttemptCreate"},
+        {"POST", "/api/v1/learning/courses/{course_id}/assets",
+         "api_attach_learning_content_api_v1_learning_courses__course_id__assets_post",
+         "Attach content to a course", "learning", learn_manage, "AssetCreate"},
+        {"DELETE", "/api/v1/learning/courses/{course_id}/assets/{asset_id}",
+         "api_remove_learning_content_api_v1_learning_courses__course_id__assets__asset_id__"
+         "delete",
+         "Remove course content", "learning", learn_manage},
+        {"PUT", "/api/v1/learning/courses/{course_id}/curriculum",
+         "api_save_learning_curriculum_api_v1_learning_courses__course_id__curriculum_put",
+         "Save the curriculum", "learning", learn_manage, "CurriculumSave"},
+        {"POST", "/api/v1/learning/courses/{course_id}/members",
+         "api_enroll_learning_member_api_v1_learning_courses__course_id__members_post",
+         "Enroll a member", "learning", learn_manage, "MemberCreate"},
+        {"DELETE", "/api/v1/learning/courses/{course_id}/members/{member_user_id}",
+         "api_remove_learning_member_api_v1_learning_courses__course_id__members__member_user_"
+         "id__delete",
+         "Remove a member", "learning", learn_manage},
+        {"GET", "/api/v1/learning/courses/{course_id}/progress",
+         "api_get_learning_progress_api_v1_learning_courses__course_id__progress_get",
+         "Course progress", "learning", learn_read},
+        {"POST", "/api/v1/learning/courses/{course_id}/questions",
+         "api_ask_learning_person_api_v1_learning_courses__course_id__questions_post",
+         "Ask a teacher or advisor", "learning", learn_part, "QuestionCreate", 201},
+        {"PATCH", "/api/v1/learning/courses/{course_id}/questions/{question_id}",
+         "api_update_learning_question_api_v1_learning_courses__course_id__questions__question_"
+         "id__patch",
+         "Answer or update a question", "learning", learn_part, "QuestionUpdate"},
+        {"GET",
+         "/api/v1/learning/courses/{course_id}/scope",
+         "api_resolve_learning_scope_api_v1_learning_courses__course_id__scope_get",
+         "Resolve the tutor's scope",
+         "learning",
+         learn_read,
+         "",
+         200,
+         {stringParam("module_id"), stringParam("lesson_id")}},
+        {"POST", "/api/v1/learning/courses/{course_id}/tutor/query/stream",
+         "api_ask_learning_tutor_api_v1_learning_courses__course_id__tutor_query_stream_post",
+         "Ask the course tutor (SSE)", "learning", learn_part, "LearningTutorRequest"},
+        {"GET",
+         "/api/v1/learning/documents",
+         "api_list_learning_documents_api_v1_learning_documents_get",
+         "List learning documents",
+         "learning",
+         learn_read,
+         "",
+         200,
+         {stringParam("workspace_id", true)}},
+
+    };
+}
+
+void addOps(Router& router, std::vector<Op> ops) {
+    for (auto& op : ops) {
+        plugin::RouteDefinition def;
+        def.method = op.method;
+        def.path = op.path;
+        def.operation_id = op.operation_id;
+        def.summary = op.summary;
+        def.scopes = std::move(op.scopes);
+        def.request_schema = op.schema;
+        def.success_status = op.status;
+        def.query_params = std::move(op.query);
+        const bool attachable = !op.handler;
+        def.handler = attachable ? pluginNotLoaded(op.tag) : std::move(op.handler);
+        def.is_public = op.is_public;
+        def.max_body_bytes = maxBodyBytes(def.operation_id);
+        if (auto r = router.add(std::move(def), op.tag, {}, op.extra, attachable); !r) {
+            throw std::logic_error("built-in route rejected: " + r.error().message);
+        }
+    }
+}
+
 }  // namespace
+
+void declareFeatureOperations(Router& router) { addOps(router, featureOps()); }
 
 void registerApiRoutes(Router& router, ApiServices& s) {
     const Scopes ws_read{"workspaces:read"};
@@ -113,9 +231,6 @@ void registerApiRoutes(Router& router, ApiServices& s) {
     const Scopes doc_write{"documents:write"};
     const Scopes batch_read{"batches:read"};
     const Scopes batch_write{"batches:write"};
-    const Scopes learn_read{"learning:read"};
-    const Scopes learn_part{"learning:participate"};
-    const Scopes learn_manage{"learning:manage"};
     const Scopes wf_read{"workflows:read"};
     auto& ws = s.workspaces;
     auto& id = s.identity;
@@ -496,101 +611,12 @@ void registerApiRoutes(Router& router, ApiServices& s) {
              }
              auto plan =
                  s.summaries->prepare(r.principal, r.pathParam("document_id"), r.body, r.trace_id);
-             if (!plan && plan.error().code == "validation_error") {
-                 return HttpResponse::json(
-                     422, {{"detail", nlohmann::json::parse(plan.error().message)}});
-             }
              if (!plan) return plan.error();
              return sseResponse([&summaries = *s.summaries, plan = std::move(plan).value()](
                                     const std::function<bool(const nlohmann::json&)>& emit) {
                  summaries.summarize(plan, emit);
              });
          }},
-
-        // Learning.
-        {"GET",
-         "/api/v1/learning/courses",
-         "api_list_learning_courses_api_v1_learning_courses_get",
-         "List courses",
-         "learning",
-         learn_read,
-         "",
-         200,
-         {stringParam("workspace_id", true)}},
-        {"POST", "/api/v1/learning/courses",
-         "api_create_learning_course_api_v1_learning_courses_post", "Create a course", "learning",
-         learn_manage, "CourseCreate", 201},
-        {"GET", "/api/v1/learning/courses/{course_id}",
-         "api_get_learning_course_api_v1_learning_courses__course_id__get", "Get a course",
-         "learning", learn_read},
-        {"PATCH", "/api/v1/learning/courses/{course_id}",
-         "api_update_learning_course_api_v1_learning_courses__course_id__patch", "Update a course",
-         "learning", learn_manage, "CourseUpdate"},
-        {"DELETE", "/api/v1/learning/courses/{course_id}",
-         "api_delete_learning_course_api_v1_learning_courses__course_id__delete", "Delete a course",
-         "learning", learn_manage},
-        {"GET", "/api/v1/learning/courses/{course_id}/artifacts",
-         "api_list_learning_artifacts_api_v1_learning_courses__course_id__artifacts_get",
-         "List course artifacts", "learning", learn_read},
-        {"POST", "/api/v1/learning/courses/{course_id}/artifacts",
-         "api_save_learning_artifact_api_v1_learning_courses__course_id__artifacts_post",
-         "Save a course artifact", "learning", learn_manage, "ArtifactCreate", 201},
-        {"DELETE", "/api/v1/learning/courses/{course_id}/artifacts/{artifact_id}",
-         "api_delete_learning_artifact_api_v1_learning_courses__course_id__artifacts__artifact_"
-         "id__delete",
-         "Delete a course artifact", "learning", learn_manage},
-        {"POST", "/api/v1/learning/courses/{course_id}/artifacts/{artifact_id}/attempts",
-         "api_submit_learning_quiz_api_v1_learning_courses__course_id__artifacts__artifact_id__"
-         "attempts_post",
-         "Submit a quiz attempt", "learning", learn_part, "QuizAttemptCreate"},
-        {"POST", "/api/v1/learning/courses/{course_id}/assets",
-         "api_attach_learning_content_api_v1_learning_courses__course_id__assets_post",
-         "Attach content to a course", "learning", learn_manage, "AssetCreate"},
-        {"DELETE", "/api/v1/learning/courses/{course_id}/assets/{asset_id}",
-         "api_remove_learning_content_api_v1_learning_courses__course_id__assets__asset_id__"
-         "delete",
-         "Remove course content", "learning", learn_manage},
-        {"PUT", "/api/v1/learning/courses/{course_id}/curriculum",
-         "api_save_learning_curriculum_api_v1_learning_courses__course_id__curriculum_put",
-         "Save the curriculum", "learning", learn_manage, "CurriculumSave"},
-        {"POST", "/api/v1/learning/courses/{course_id}/members",
-         "api_enroll_learning_member_api_v1_learning_courses__course_id__members_post",
-         "Enroll a member", "learning", learn_manage, "MemberCreate"},
-        {"DELETE", "/api/v1/learning/courses/{course_id}/members/{member_user_id}",
-         "api_remove_learning_member_api_v1_learning_courses__course_id__members__member_user_"
-         "id__delete",
-         "Remove a member", "learning", learn_manage},
-        {"GET", "/api/v1/learning/courses/{course_id}/progress",
-         "api_get_learning_progress_api_v1_learning_courses__course_id__progress_get",
-         "Course progress", "learning", learn_read},
-        {"POST", "/api/v1/learning/courses/{course_id}/questions",
-         "api_ask_learning_person_api_v1_learning_courses__course_id__questions_post",
-         "Ask a teacher or advisor", "learning", learn_part, "QuestionCreate", 201},
-        {"PATCH", "/api/v1/learning/courses/{course_id}/questions/{question_id}",
-         "api_update_learning_question_api_v1_learning_courses__course_id__questions__question_"
-         "id__patch",
-         "Answer or update a question", "learning", learn_part, "QuestionUpdate"},
-        {"GET",
-         "/api/v1/learning/courses/{course_id}/scope",
-         "api_resolve_learning_scope_api_v1_learning_courses__course_id__scope_get",
-         "Resolve the tutor's scope",
-         "learning",
-         learn_read,
-         "",
-         200,
-         {stringParam("module_id"), stringParam("lesson_id")}},
-        {"POST", "/api/v1/learning/courses/{course_id}/tutor/query/stream",
-         "api_ask_learning_tutor_api_v1_learning_courses__course_id__tutor_query_stream_post",
-         "Ask the course tutor (SSE)", "learning", learn_part, "LearningTutorRequest"},
-        {"GET",
-         "/api/v1/learning/documents",
-         "api_list_learning_documents_api_v1_learning_documents_get",
-         "List learning documents",
-         "learning",
-         learn_read,
-         "",
-         200,
-         {stringParam("workspace_id", true)}},
 
         // Batches and operations.
         {"GET",
@@ -1019,24 +1045,8 @@ void registerApiRoutes(Router& router, ApiServices& s) {
                    })},
     };
 
-    for (auto& op : ops) {
-        plugin::RouteDefinition def;
-        def.method = op.method;
-        def.path = op.path;
-        def.operation_id = op.operation_id;
-        def.summary = op.summary;
-        def.scopes = std::move(op.scopes);
-        def.request_schema = op.schema;
-        def.success_status = op.status;
-        def.query_params = std::move(op.query);
-        const bool attachable = !op.handler;
-        def.handler = attachable ? pluginNotLoaded(op.tag) : std::move(op.handler);
-        def.is_public = op.is_public;
-        def.max_body_bytes = maxBodyBytes(def.operation_id);
-        if (auto r = router.add(std::move(def), op.tag, {}, op.extra, attachable); !r) {
-            throw std::logic_error("built-in route rejected: " + r.error().message);
-        }
-    }
+    addOps(router, std::move(ops));
+    declareFeatureOperations(router);
 }
 
 }  // namespace docintel::http

@@ -63,4 +63,9 @@ struct ApiServices {
 /// docs/API_STATUS.md.
 void registerApiRoutes(Router& router, ApiServices& services);
 
+/// Declares only the operations feature plugins serve (learning's 20), each answering 503
+/// `plugin_not_loaded` until attached; registerApiRoutes declares them too. For tools that load
+/// plugins without the services behind the core's routes (`docintel-admin plugins list`).
+void declareFeatureOperations(Router& router);
+
 }  // namespace docintel::http

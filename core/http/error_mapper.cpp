@@ -6,6 +6,12 @@ plugin::HttpResponse errorResponse(const plugin::Error& error, const std::string
                                    const std::string& resource_metadata_url) {
     const int status =
         error.http_status >= 400 && error.http_status < 600 ? error.http_status : 500;
+    // A service's (or a plugin's) `validation_error` carries the detail array as JSON text: the
+    // 422 the request validator writes.
+    if (status == 422 && error.code == "validation_error") {
+        auto detail = nlohmann::json::parse(error.message, nullptr, false);
+        if (detail.is_array()) return plugin::HttpResponse::json(422, {{"detail", detail}});
+    }
     const std::string message =
         status == 500 ? std::string("internal error; quote trace_id when reporting it")
                       : error.message;

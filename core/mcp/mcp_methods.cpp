@@ -7,6 +7,7 @@
 #include "common/log.h"
 #include "mcp/mcp_exchange.h"
 #include "mcp/mcp_server.h"
+#include "mcp/mcp_tool_kit.h"
 
 namespace docintel::mcp {
 namespace {
@@ -205,11 +206,13 @@ json McpServer::callTool(const json& params, Exchange& x) {
         out = plugin::Error::internal("tool failed");
     }
     if (!out) {
-        if (out.error().code == kInvalidArguments) {
+        // A `validation_error` (a plugin tool's, or a service's) is a bad argument too.
+        const plugin::Error e = toolError(out.error());
+        if (e.code == kInvalidArguments) {
             return x.fail(rpc::kInvalidParams,
-                          "invalid arguments for " + tool->name + ": " + out.error().message);
+                          "invalid arguments for " + tool->name + ": " + e.message);
         }
-        return errorResult(out.error(), x.trace_id);
+        return errorResult(e, x.trace_id);
     }
     if (tool->raw_result) return std::move(out).value();
     json structured = {{"result", std::move(out).value()}};

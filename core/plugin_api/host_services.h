@@ -107,6 +107,15 @@ class HostServices {
         return Error::unavailable("access_unavailable", "the host has no workspaces");
     }
 
+    /// The members of the team workspace as `principal` — who must be a member (else
+    /// `workspace_not_found`, 404) — sees them.
+    virtual Result<std::vector<WorkspaceMember>> workspaceMembers(const Principal& principal,
+                                                                  const std::string& workspace_id) {
+        (void)principal;
+        (void)workspace_id;
+        return Error::unavailable("access_unavailable", "the host has no workspaces");
+    }
+
     // Documents and knowledge, always as `principal` sees them; the JSON is the REST shape
     // of the same operation (Document, DocumentList, ChunkList, AnswerStreamFrame).
 
@@ -223,6 +232,18 @@ class HostServices {
         (void)name;
         (void)content_type;
         (void)size;
+        (void)ttl_seconds;
+        return unavailableObjects();
+    }
+
+    /// A signed URL that answers a GET with the bytes of the object `name` as `content_type`
+    /// for `ttl_seconds` (1..86400), so a client downloads it straight from the object store.
+    /// `not_found` (404) when there is no such object.
+    virtual Result<std::string> signedDownloadUrl(const std::string& name,
+                                                  const std::string& content_type,
+                                                  int ttl_seconds) {
+        (void)name;
+        (void)content_type;
         (void)ttl_seconds;
         return unavailableObjects();
     }

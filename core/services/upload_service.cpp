@@ -3,6 +3,8 @@
 #include <Poco/URI.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include "common/clock.h"
 #include "common/id.h"
@@ -84,8 +86,11 @@ plugin::HttpResponse UploadService::receive(const std::string& method, const std
                                             const std::string& query,
                                             const std::string& content_type,
                                             std::int64_t content_length, std::istream& body) {
-    if (method != "PUT") return failure(405, "method_not_allowed", "objects accept PUT only");
+    if (method != "PUT" && method != "GET") {
+        return failure(405, "method_not_allowed", "objects accept a signed PUT or GET");
+    }
     objects::UploadGrant grant;
+    grant.method = method;
     std::string signature;
     try {
         Poco::URI::decode(path.substr(std::string("/objects/").size()), grant.key);
@@ -105,6 +110,7 @@ plugin::HttpResponse UploadService::receive(const std::string& method, const std
     if (grant.expires < common::nowEpochSeconds()) {
         return failure(403, "upload_url_expired", "the upload URL has expired");
     }
+    if (method == "GET") return serve(grant);
     if (content_type != grant.content_type) {
         return failure(400, "content_type_mismatch", "Content-Type must be " + grant.content_type);
     }
@@ -117,6 +123,17 @@ plugin::HttpResponse UploadService::receive(const std::string& method, const std
         return failure(stored.error().http_status, stored.error().code, stored.error().message);
     return plugin::HttpResponse::json(
         200, {{"stored", true}, {"size", stored->size}, {"sha256", stored->sha256}});
+}
+
+plugin::HttpResponse UploadService::serve(const objects::UploadGrant& grant) const {
+    std::ifstream in(objects_.localPath(grant.key), std::ios::binary);
+    if (!objects_.stat(grant.key) || !in) return failure(404, "not_found", "no such object");
+    plugin::HttpResponse r;
+    r.status = 200;
+    r.content_type = grant.content_type.empty() ? "application/octet-stream" : grant.content_type;
+    r.raw_body.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    r.headers.emplace_back("Cache-Control", "private, max-age=60");
+    return r;
 }
 
 plugin::Result<nlohmann::json> UploadService::complete(const plugin::Principal& caller,

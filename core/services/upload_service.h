@@ -51,7 +51,9 @@ class UploadService {
                                             const std::string& workspace_id,
                                             const nlohmann::json& body);
     /// PUT /objects/<key>?expires&size&content_type&signature — streams the body into the
-    /// store after checking the signature, expiry, content type and size.
+    /// store after checking the signature, expiry, content type and size. A signed GET (a
+    /// download URL, HostServices::signedDownloadUrl) answers the object's bytes as
+    /// `content_type`.
     plugin::HttpResponse receive(const std::string& method, const std::string& path,
                                  const std::string& query, const std::string& content_type,
                                  std::int64_t content_length, std::istream& body);
@@ -59,6 +61,7 @@ class UploadService {
     const UploadLimits& limits() const { return limits_; }
 
   private:
+    plugin::HttpResponse serve(const objects::UploadGrant& grant) const;
     storage::DocumentRepository& documents_;
     objects::ObjectStore& objects_;
     const objects::UrlSigner signer_;

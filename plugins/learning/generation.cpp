@@ -13,30 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-/// Numbers the (document, page) pairs items cite, [1], [2], ... in order of first citation.
-class SourceList {
-  public:
-    int number(const Passage& p) {
-        const auto key = std::make_pair(p.document_id, p.page);
-        const auto it = numbers_.find(key);
-        if (it != numbers_.end()) return it->second;
-        const int n = static_cast<int>(numbers_.size()) + 1;
-        numbers_[key] = n;
-        lines_.push_back("[" + std::to_string(n) + "] " + p.document_name + ", page " +
-                         std::to_string(p.page));
-        return n;
-    }
-    std::string render() const {
-        std::string out = "\n\nSources:\n";
-        for (const auto& l : lines_) out += l + "\n";
-        return out;
-    }
-
-  private:
-    std::map<std::pair<std::string, int>, int> numbers_;
-    std::vector<std::string> lines_;
-};
-
 /// The term a definitional sentence defines ("Photosynthesis is the process ..." →
 /// "Photosynthesis"); none when the sentence does not open with "<term> is a/an/the ...",
 /// "are", "refers to", "is defined as", "means", "is known as", "consists of".
@@ -93,44 +69,6 @@ std::vector<Definition> definitions(const ScopeText& scope) {
 std::vector<std::size_t> inSourceOrder(std::vector<std::size_t> picked) {
     std::sort(picked.begin(), picked.end());
     return picked;
-}
-
-/// Keeps the items whose statement their cited sentence supports; counts the rest in
-/// `dropped`. Each item is {statement, sentence index}.
-std::vector<std::size_t> supportedItems(
-    const ScopeText& scope, const GenerationTools& tools,
-    const std::vector<std::pair<std::string, std::size_t>>& items, int& dropped) {
-    std::vector<SupportClaim> claims;
-    for (const auto& [statement, s] : items) {
-        claims.push_back({statement, {scope.sentences[s].text}});
-    }
-    const auto ok = checkSupport(tools, claims);
-    std::vector<std::size_t> kept;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (ok[i]) {
-            kept.push_back(i);
-        } else {
-            ++dropped;
-        }
-    }
-    return kept;
-}
-
-std::string cite(SourceList& sources, const ScopeText& scope, std::size_t s) {
-    const Sentence& sentence = scope.sentences[s];
-    return " [" + std::to_string(sources.number((*scope.passages)[sentence.passage])) + "]";
-}
-
-void addSources(GeneratedArtifact& out, const ScopeText& scope, std::size_t s) {
-    const std::string& id = (*scope.passages)[scope.sentences[s].passage].document_id;
-    if (std::find(out.source_document_ids.begin(), out.source_document_ids.end(), id) ==
-        out.source_document_ids.end()) {
-        out.source_document_ids.push_back(id);
-    }
-}
-
-std::size_t wanted(const GenerationRequest& r, std::size_t fallback) {
-    return r.max_items > 0 ? static_cast<std::size_t>(r.max_items) : fallback;
 }
 
 GeneratedArtifact summary(const ScopeText& scope, const GenerationRequest& request,
@@ -249,6 +187,42 @@ GeneratedArtifact studyGuide(const ScopeText& scope, const GenerationRequest& re
 }
 
 }  // namespace
+
+std::vector<std::size_t> supportedItems(
+    const ScopeText& scope, const GenerationTools& tools,
+    const std::vector<std::pair<std::string, std::size_t>>& items, int& dropped) {
+    std::vector<SupportClaim> claims;
+    for (const auto& [statement, s] : items) {
+        claims.push_back({statement, {scope.sentences[s].text}});
+    }
+    const auto ok = checkSupport(tools, claims);
+    std::vector<std::size_t> kept;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (ok[i]) {
+            kept.push_back(i);
+        } else {
+            ++dropped;
+        }
+    }
+    return kept;
+}
+
+std::string cite(SourceList& sources, const ScopeText& scope, std::size_t s) {
+    const Sentence& sentence = scope.sentences[s];
+    return " [" + std::to_string(sources.number((*scope.passages)[sentence.passage])) + "]";
+}
+
+void addSources(GeneratedArtifact& out, const ScopeText& scope, std::size_t s) {
+    const std::string& id = (*scope.passages)[scope.sentences[s].passage].document_id;
+    if (std::find(out.source_document_ids.begin(), out.source_document_ids.end(), id) ==
+        out.source_document_ids.end()) {
+        out.source_document_ids.push_back(id);
+    }
+}
+
+std::size_t wanted(const GenerationRequest& r, std::size_t fallback) {
+    return r.max_items > 0 ? static_cast<std::size_t>(r.max_items) : fallback;
+}
 
 std::string defaultTitle(ArtifactType type, const std::string& scope_label) {
     static const std::map<ArtifactType, std::string> names = {

@@ -5,7 +5,7 @@
 // second workspace; three text documents in the workspace (photosynthesis for module 1, the
 // French Revolution for module 2, volcanoes attached nowhere), each with a fact only it states.
 //
-// Covered: the workspace header rules (400 workspace_required, 403 workspace_mismatch, 404 for
+// Covered: the workspace header rules (403 workspace_required, 403 workspace_mismatch, 404 for
 // another workspace or a non-member), create (201, creator enrolled as teacher, defaults),
 // curriculum with ids, attaching content (409 asset_exists, 404 for a document of another
 // scope), enrolment (404 user_not_found, 400 not_a_workspace_member, 403
@@ -78,7 +78,9 @@ json listOf(const json& body, const std::string& key) {
     return json::array();
 }
 
-std::string learningPluginPath() { return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so"; }
+std::string learningPluginPath() {
+    return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so";
+}
 
 /// The `done` frame (or the error body) of a tutor answer, with everything cited or sourced.
 struct TutorAnswer {
@@ -197,8 +199,7 @@ class LearningCourse : public ::testing::Test {
     }
 
     static TutorAnswer tutor(const Actor& as, const std::string& question,
-                             const std::string& module_id = "",
-                             const std::string& lesson_id = "") {
+                             const std::string& module_id = "", const std::string& lesson_id = "") {
         json body{{"question", question}};
         if (!module_id.empty()) body["module_id"] = module_id;
         if (!lesson_id.empty()) body["lesson_id"] = lesson_id;
@@ -287,7 +288,7 @@ TEST_F(LearningCourse, Step1_CreateACourseInTheTeamWorkspace) {
                       {"objectives", {"Explain photosynthesis", "Date the Revolution"}}};
 
     // The workspace header: missing, or naming another workspace than the body's.
-    expectError(call(owner_, "POST", "/api/v1/learning/courses", create, ""), 400,
+    expectError(call(owner_, "POST", "/api/v1/learning/courses", create, ""), 403,
                 "workspace_required");
     expectError(call(owner_, "POST", "/api/v1/learning/courses", create, ws2_), 403,
                 "workspace_mismatch");
@@ -333,15 +334,15 @@ TEST_F(LearningCourse, Step1_CreateACourseInTheTeamWorkspace) {
     for (const auto& c : listOf(list.json(), "courses")) listed |= c.value("id", "") == course_;
     EXPECT_TRUE(listed) << list.body;
     expectError(call(owner_, "GET", "/api/v1/learning/courses?workspace_id=" + ws_, nullptr, ""),
-                400, "workspace_required");
+                403, "workspace_required");
     expectError(call(owner_, "GET", "/api/v1/learning/courses?workspace_id=" + ws_, nullptr, ws2_),
                 403, "workspace_mismatch");
-    expectError(call(owner_, "GET", coursePath(), nullptr, ""), 400, "workspace_required");
+    expectError(call(owner_, "GET", coursePath(), nullptr, ""), 403, "workspace_required");
     EXPECT_EQ(call(foreigner_, "GET", coursePath(), nullptr, ws2_).status, 404);
     EXPECT_EQ(call(outsider_, "GET", coursePath()).status, 404);
-    EXPECT_EQ(call(owner_, "GET", "/api/v1/learning/courses/00000000-0000-4000-8000-000000000000")
-                  .status,
-              404);
+    EXPECT_EQ(
+        call(owner_, "GET", "/api/v1/learning/courses/00000000-0000-4000-8000-000000000000").status,
+        404);
 
     // The workspace's learning documents.
     const auto docs = call(owner_, "GET", "/api/v1/learning/documents?workspace_id=" + ws_);
@@ -354,8 +355,9 @@ TEST_F(LearningCourse, Step1_CreateACourseInTheTeamWorkspace) {
         }
     }
     EXPECT_EQ(ids, (std::set<std::string>{photo_, revolution_, volcano_})) << docs.body;
-    expectError(call(owner_, "GET", "/api/v1/learning/documents?workspace_id=" + ws_, nullptr, ws2_),
-                403, "workspace_mismatch");
+    expectError(
+        call(owner_, "GET", "/api/v1/learning/documents?workspace_id=" + ws_, nullptr, ws2_), 403,
+        "workspace_mismatch");
 }
 
 TEST_F(LearningCourse, Step2_CurriculumContentAndMembers) {
@@ -404,16 +406,18 @@ TEST_F(LearningCourse, Step2_CurriculumContentAndMembers) {
     expect422(call(owner_, "PUT", coursePath("/curriculum"), json{{"modules", bad}}));
 
     // Content: photosynthesis on module 1, the Revolution on module 2, volcanoes nowhere.
-    const auto a1 = call(owner_, "POST", coursePath("/assets"),
-                         json{{"document_id", photo_}, {"module_id", module1_},
-                              {"title", "Photosynthesis reading"}});
+    const auto a1 = call(
+        owner_, "POST", coursePath("/assets"),
+        json{
+            {"document_id", photo_}, {"module_id", module1_}, {"title", "Photosynthesis reading"}});
     ASSERT_EQ(a1.status, 200) << a1.body;
     EXPECT_FALSE(a1.json().value("id", "").empty()) << a1.body;
     EXPECT_EQ(a1.json().value("document_id", ""), photo_);
     EXPECT_EQ(a1.json().value("module_id", ""), module1_);
     EXPECT_EQ(a1.json().value("title", ""), "Photosynthesis reading");
     const auto a2 = call(owner_, "POST", coursePath("/assets"),
-                         json{{"document_id", revolution_}, {"module_id", module2_},
+                         json{{"document_id", revolution_},
+                              {"module_id", module2_},
                               {"title", "Revolution reading"}});
     ASSERT_EQ(a2.status, 200) << a2.body;
     expectError(call(owner_, "POST", coursePath("/assets"),
@@ -433,10 +437,8 @@ TEST_F(LearningCourse, Step2_CurriculumContentAndMembers) {
                    json{{"document_id", volcano_}, {"module_id", kNoSuchId}}));
 
     // Enrolment.
-    for (const auto& [who, persona] :
-         std::vector<std::pair<Actor, std::string>>{{student_, "student"},
-                                                    {student2_, "student"},
-                                                    {advisor_, "advisor"}}) {
+    for (const auto& [who, persona] : std::vector<std::pair<Actor, std::string>>{
+             {student_, "student"}, {student2_, "student"}, {advisor_, "advisor"}}) {
         const auto r = call(owner_, "POST", coursePath("/members"),
                             json{{"email", who.email}, {"persona", persona}});
         EXPECT_EQ(r.status, 200) << r.body;
@@ -517,16 +519,17 @@ TEST_F(LearningCourse, Step3_TheScopeOfTheCourseAndOfEachModule) {
     ASSERT_EQ(m2.status, 200) << m2.body;
     EXPECT_EQ(m2.json()["document_ids"], json::array({revolution_})) << m2.body;
 
-    const auto l1 =
-        call(student_, "GET", coursePath("/scope?module_id=" + module1_ + "&lesson_id=" + lesson1_));
+    const auto l1 = call(student_, "GET",
+                         coursePath("/scope?module_id=" + module1_ + "&lesson_id=" + lesson1_));
     ASSERT_EQ(l1.status, 200) << l1.body;
     EXPECT_EQ(l1.json().value("scope_type", ""), "lesson");
     EXPECT_EQ(l1.json()["document_ids"], json::array({photo_})) << "module-wide content is in "
                                                                    "the lesson's scope";
-    EXPECT_EQ(l1.json().value("label", ""),
-              "Science and History > Plants > Photosynthesis basics");
+    EXPECT_EQ(l1.json().value("label", ""), "Science and History > Plants > Photosynthesis basics");
 
-    EXPECT_EQ(call(student_, "GET", coursePath("/scope?module_id=" + std::string(kNoSuchId))).status, 404);
+    EXPECT_EQ(
+        call(student_, "GET", coursePath("/scope?module_id=" + std::string(kNoSuchId))).status,
+        404);
     EXPECT_EQ(call(outsider_, "GET", coursePath("/scope?module_id=" + module1_)).status, 404);
 
     // Content on a lesson is in that lesson's scope and its module's; detaching takes it out
@@ -534,17 +537,20 @@ TEST_F(LearningCourse, Step3_TheScopeOfTheCourseAndOfEachModule) {
     const auto lesson_asset = call(owner_, "POST", coursePath("/assets"),
                                    json{{"document_id", volcano_}, {"lesson_id", lesson2_}});
     ASSERT_EQ(lesson_asset.status, 200) << lesson_asset.body;
-    EXPECT_EQ(lesson_asset.json().value("module_id", ""), module2_) << "a lesson implies its module";
+    EXPECT_EQ(lesson_asset.json().value("module_id", ""), module2_)
+        << "a lesson implies its module";
     auto ids_in = [&](const std::string& query) {
         const auto body = parse(call(student_, "GET", coursePath("/scope" + query)));
-        const auto ids = body.is_object() ? body.value("document_ids", json::array()) : json::array();
+        const auto ids =
+            body.is_object() ? body.value("document_ids", json::array()) : json::array();
         return std::set<std::string>(ids.begin(), ids.end());
     };
     EXPECT_EQ(ids_in("?module_id=" + module2_ + "&lesson_id=" + lesson2_),
               (std::set<std::string>{revolution_, volcano_}));
     EXPECT_EQ(ids_in("?module_id=" + module2_), (std::set<std::string>{revolution_, volcano_}));
     EXPECT_EQ(ids_in("?module_id=" + module1_), std::set<std::string>{photo_});
-    EXPECT_EQ(call(student_, "DELETE", coursePath("/assets/" + lesson_asset.json().value("id", ""))).status,
+    EXPECT_EQ(call(student_, "DELETE", coursePath("/assets/" + lesson_asset.json().value("id", "")))
+                  .status,
               403);
     const auto detached =
         call(owner_, "DELETE", coursePath("/assets/" + lesson_asset.json().value("id", "")));
@@ -561,8 +567,9 @@ TEST_F(LearningCourse, Step4_TheTutorAnswersOnlyFromTheScope) {
     TutorAnswer a;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     do {
-        a = tutor(student_, "What record photosynthesis rate did Miriam Okonkwo measure in "
-                            "sugarcane leaves?",
+        a = tutor(student_,
+                  "What record photosynthesis rate did Miriam Okonkwo measure in "
+                  "sugarcane leaves?",
                   module1_);
         if (a.status == 200 && !a.refused()) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -585,7 +592,8 @@ TEST_F(LearningCourse, Step4_TheTutorAnswersOnlyFromTheScope) {
     TutorAnswer b;
     const auto deadline2 = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     do {  // module 2's document may reach the index a moment after module 1's
-        b = tutor(student_, "How many revolutionary pamphlets did Aurelien Castelnau count in Lyon?",
+        b = tutor(student_,
+                  "How many revolutionary pamphlets did Aurelien Castelnau count in Lyon?",
                   module2_);
         if (b.status == 200 && !b.refused()) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -596,8 +604,9 @@ TEST_F(LearningCourse, Step4_TheTutorAnswersOnlyFromTheScope) {
     EXPECT_EQ(b.cited, std::set<std::string>{revolution_}) << b.done.dump();
 
     // The same question in module 1: the answer is only in module 2's document — refused.
-    const auto c = tutor(student_, "How many revolutionary pamphlets did Aurelien Castelnau count "
-                                   "in Lyon?",
+    const auto c = tutor(student_,
+                         "How many revolutionary pamphlets did Aurelien Castelnau count "
+                         "in Lyon?",
                          module1_);
     ASSERT_EQ(c.status, 200) << c.done.dump();
     EXPECT_TRUE(c.refused()) << c.done.dump();
@@ -714,8 +723,7 @@ TEST_F(LearningCourse, Step6_AQuizArtifactAttemptsAndProgress) {
 
     // Attempts: q1 right, q2 wrong.
     const std::string attempts = coursePath("/artifacts/" + quiz_ + "/attempts");
-    auto r = call(student_, "POST", attempts,
-                  json{{"answers", {{"q1", {"A"}}, {"q2", {"C"}}}}});
+    auto r = call(student_, "POST", attempts, json{{"answers", {{"q1", {"A"}}, {"q2", {"C"}}}}});
     ASSERT_EQ(r.status, 200) << r.body;
     auto result = r.json();
     EXPECT_EQ(result.value("correct_count", -1), 1);
@@ -798,7 +806,9 @@ TEST_F(LearningCourse, Step6_AQuizArtifactAttemptsAndProgress) {
         EXPECT_EQ(row.value("user_id", ""), student_.id);
     }
     for (const auto& row : own_body["mastery"]) EXPECT_EQ(row.value("user_id", ""), student_.id);
-    EXPECT_TRUE(parse(call(student2_, "GET", coursePath("/progress"))).value("attempts", json::array()).empty())
+    EXPECT_TRUE(parse(call(student2_, "GET", coursePath("/progress")))
+                    .value("attempts", json::array())
+                    .empty())
         << "student 2 sees none of student 1's attempts";
     const auto all = call(advisor_, "GET", coursePath("/progress"));
     ASSERT_EQ(all.status, 200) << all.body;
@@ -829,8 +839,8 @@ TEST_F(LearningCourse, Step7_AQuestionToTheAdvisorIsAnsweredAndClosed) {
     EXPECT_EQ(q.value("assigned_to", ""), advisor_.id) << asked.body;
     EXPECT_EQ(q.value("status", ""), "open");
     // The teacher question goes to the first teacher: the creator.
-    const auto to_teacher = call(student_, "POST", coursePath("/questions"),
-                                 json{{"question", "When is the exam?"}});
+    const auto to_teacher =
+        call(student_, "POST", coursePath("/questions"), json{{"question", "When is the exam?"}});
     ASSERT_EQ(to_teacher.status, 201) << to_teacher.body;
     EXPECT_EQ(to_teacher.json().value("assigned_to", ""), owner_.id);
     expect422(call(student_, "POST", coursePath("/questions"), json{{"question", ""}}));
@@ -841,8 +851,8 @@ TEST_F(LearningCourse, Step7_AQuestionToTheAdvisorIsAnsweredAndClosed) {
     EXPECT_EQ(call(student2_, "PATCH", path, json{{"answer", "Yes."}}).status, 404);
     EXPECT_EQ(call(student2_, "PATCH", path, json{{"status", "closed"}}).status, 404);
 
-    const auto answered = call(advisor_, "PATCH", path,
-                               json{{"answer", "Yes, aim for the passing score of 80."}});
+    const auto answered =
+        call(advisor_, "PATCH", path, json{{"answer", "Yes, aim for the passing score of 80."}});
     ASSERT_EQ(answered.status, 200) << answered.body;
     EXPECT_EQ(answered.json().value("status", ""), "answered") << answered.body;
     EXPECT_EQ(answered.json().value("answer", ""), "Yes, aim for the passing score of 80.");
@@ -857,14 +867,15 @@ TEST_F(LearningCourse, Step7_AQuestionToTheAdvisorIsAnsweredAndClosed) {
     const std::string other = to_teacher.json().value("id", "");
     expect422(call(owner_, "PATCH", coursePath("/questions/" + other),
                    json{{"assigned_to", student2_.id}}));
-    const auto moved =
-        call(owner_, "PATCH", coursePath("/questions/" + other), json{{"assigned_to", advisor_.id}});
+    const auto moved = call(owner_, "PATCH", coursePath("/questions/" + other),
+                            json{{"assigned_to", advisor_.id}});
     EXPECT_EQ(moved.status, 200) << moved.body;
     EXPECT_EQ(parse(moved).value("assigned_to", ""), advisor_.id) << moved.body;
     // The progress body shows a learner the questions they asked.
     const auto progress = parse(call(student_, "GET", coursePath("/progress")));
     std::set<std::string> asked_ids;
-    for (const auto& q : progress.value("questions", json::array())) asked_ids.insert(q.value("id", ""));
+    for (const auto& q : progress.value("questions", json::array()))
+        asked_ids.insert(q.value("id", ""));
     EXPECT_EQ(asked_ids, (std::set<std::string>{question_, other})) << progress.dump();
     EXPECT_TRUE(parse(call(student2_, "GET", coursePath("/progress")))
                     .value("questions", json::array())
@@ -916,9 +927,9 @@ TEST_F(LearningCourse, Step9_AnArchivedCourseIsReadOnlyForStudents) {
     expectError(call(student_, "POST", coursePath("/artifacts/" + quiz_ + "/attempts"),
                      json{{"answers", {{"q1", {"A"}}}}}),
                 403, "course_archived");
-    expectError(call(student_, "POST", coursePath("/questions"),
-                     json{{"question", "Is the course over?"}}),
-                403, "course_archived");
+    expectError(
+        call(student_, "POST", coursePath("/questions"), json{{"question", "Is the course over?"}}),
+        403, "course_archived");
     expectError(call(student_, "DELETE", coursePath("/artifacts/" + quiz_)), 403,
                 "course_archived");
 
@@ -948,10 +959,11 @@ TEST_F(LearningCourse, Step10_ACurriculumWithoutAModuleDetachesItsContent) {
     EXPECT_EQ(patched.json()["domain_config"].value("difficulty", ""), "intro") << patched.body;
 
     // Module 2 left out: removed, its content detached, the document kept.
-    const json only_first = {{"modules",
-                              {{{"id", module1_},
-                                {"title", "Plants"},
-                                {"lessons", {{{"id", lesson1_}, {"title", "Photosynthesis basics"}}}}}}}};
+    const json only_first = {
+        {"modules",
+         {{{"id", module1_},
+           {"title", "Plants"},
+           {"lessons", {{{"id", lesson1_}, {"title", "Photosynthesis basics"}}}}}}}};
     const auto put = call(owner_, "PUT", coursePath("/curriculum"), only_first);
     ASSERT_EQ(put.status, 200) << put.body;
     const auto body = put.json();

@@ -25,7 +25,9 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string learningPluginPath() { return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so"; }
+std::string learningPluginPath() {
+    return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so";
+}
 
 template <typename F>
 bool eventually(F probe, int seconds = 15) {
@@ -53,46 +55,66 @@ std::vector<Call> learningCalls(const std::string& ws, const std::string& course
     return {
         {"api_list_learning_courses_api_v1_learning_courses_get", "GET",
          "/api/v1/learning/courses?workspace_id=" + ws, nullptr},
-        {"api_create_learning_course_api_v1_learning_courses_post", "POST",
-         "/api/v1/learning/courses", {{"workspace_id", ws}, {"title", "Hot course"}}},
+        {"api_create_learning_course_api_v1_learning_courses_post",
+         "POST",
+         "/api/v1/learning/courses",
+         {{"workspace_id", ws}, {"title", "Hot course"}}},
         {"api_get_learning_course_api_v1_learning_courses__course_id__get", "GET", c, nullptr},
-        {"api_update_learning_course_api_v1_learning_courses__course_id__patch", "PATCH", c,
+        {"api_update_learning_course_api_v1_learning_courses__course_id__patch",
+         "PATCH",
+         c,
          {{"description", "patched"}}},
         {"api_delete_learning_course_api_v1_learning_courses__course_id__delete", "DELETE",
          "/api/v1/learning/courses/" + any, nullptr},
         {"api_list_learning_artifacts_api_v1_learning_courses__course_id__artifacts_get", "GET",
          c + "/artifacts", nullptr},
-        {"api_save_learning_artifact_api_v1_learning_courses__course_id__artifacts_post", "POST",
-         c + "/artifacts", {{"artifact_type", "summary"}, {"content", "A note."}}},
+        {"api_save_learning_artifact_api_v1_learning_courses__course_id__artifacts_post",
+         "POST",
+         c + "/artifacts",
+         {{"artifact_type", "summary"}, {"content", "A note."}}},
         {"api_delete_learning_artifact_api_v1_learning_courses__course_id__artifacts__artifact_"
          "id__delete",
          "DELETE", c + "/artifacts/" + any, nullptr},
         {"api_submit_learning_quiz_api_v1_learning_courses__course_id__artifacts__artifact_id__"
          "attempts_post",
-         "POST", c + "/artifacts/" + any + "/attempts", {{"answers", json::object()}}},
-        {"api_attach_learning_content_api_v1_learning_courses__course_id__assets_post", "POST",
-         c + "/assets", {{"document_id", any}}},
+         "POST",
+         c + "/artifacts/" + any + "/attempts",
+         {{"answers", json::object()}}},
+        {"api_attach_learning_content_api_v1_learning_courses__course_id__assets_post",
+         "POST",
+         c + "/assets",
+         {{"document_id", any}}},
         {"api_remove_learning_content_api_v1_learning_courses__course_id__assets__asset_id__"
          "delete",
          "DELETE", c + "/assets/" + any, nullptr},
-        {"api_save_learning_curriculum_api_v1_learning_courses__course_id__curriculum_put", "PUT",
-         c + "/curriculum", {{"modules", json::array()}}},
-        {"api_enroll_learning_member_api_v1_learning_courses__course_id__members_post", "POST",
-         c + "/members", {{"email", "nobody@hot-drop.example"}}},
+        {"api_save_learning_curriculum_api_v1_learning_courses__course_id__curriculum_put",
+         "PUT",
+         c + "/curriculum",
+         {{"modules", json::array()}}},
+        {"api_enroll_learning_member_api_v1_learning_courses__course_id__members_post",
+         "POST",
+         c + "/members",
+         {{"email", "nobody@hot-drop.example"}}},
         {"api_remove_learning_member_api_v1_learning_courses__course_id__members__member_user_"
          "id__delete",
          "DELETE", c + "/members/" + user, nullptr},
         {"api_get_learning_progress_api_v1_learning_courses__course_id__progress_get", "GET",
          c + "/progress", nullptr},
-        {"api_ask_learning_person_api_v1_learning_courses__course_id__questions_post", "POST",
-         c + "/questions", {{"question", "Anyone there?"}}},
+        {"api_ask_learning_person_api_v1_learning_courses__course_id__questions_post",
+         "POST",
+         c + "/questions",
+         {{"question", "Anyone there?"}}},
         {"api_update_learning_question_api_v1_learning_courses__course_id__questions__question_"
          "id__patch",
-         "PATCH", c + "/questions/" + any, {{"status", "closed"}}},
+         "PATCH",
+         c + "/questions/" + any,
+         {{"status", "closed"}}},
         {"api_resolve_learning_scope_api_v1_learning_courses__course_id__scope_get", "GET",
          c + "/scope", nullptr},
         {"api_ask_learning_tutor_api_v1_learning_courses__course_id__tutor_query_stream_post",
-         "POST", c + "/tutor/query/stream", {{"question", "What is this course about?"}}},
+         "POST",
+         c + "/tutor/query/stream",
+         {{"question", "What is this course about?"}}},
         {"api_list_learning_documents_api_v1_learning_documents_get", "GET",
          "/api/v1/learning/documents?workspace_id=" + ws, nullptr},
     };
@@ -104,8 +126,8 @@ TEST(LearningHotDrop, NotLoadedThen503ThenDroppedInServedWithTheSameOpenApi) {
     TestServer server;  // no plugin
     const std::string user = server.createUser("hot-teacher@example.com");
     const std::string token = server.token(user, TestServer::allScopes(), 3600);
-    const auto ws_r = server.request("POST", "/api/v1/workspaces",
-                                     json{{"name", "hot drop"}}.dump(), token);
+    const auto ws_r =
+        server.request("POST", "/api/v1/workspaces", json{{"name", "hot drop"}}.dump(), token);
     ASSERT_EQ(ws_r.status, 201) << ws_r.body;
     const std::string ws = ws_r.json()["id"];
     const std::map<std::string, std::string> header{{"X-DocIntel-Workspace-ID", ws}};
@@ -128,9 +150,9 @@ TEST(LearningHotDrop, NotLoadedThen503ThenDroppedInServedWithTheSameOpenApi) {
     EXPECT_EQ(called, declared);
 
     for (const auto& call : calls) {
-        const auto r = server.request(call.method, call.path,
-                                      call.body.is_null() ? std::string() : call.body.dump(), token,
-                                      header);
+        const auto r =
+            server.request(call.method, call.path,
+                           call.body.is_null() ? std::string() : call.body.dump(), token, header);
         EXPECT_EQ(r.status, 503) << call.method << " " << call.path << " " << r.body;
         const auto body = json::parse(r.body, nullptr, false);
         EXPECT_EQ(body.is_object() ? body.value("code", "") : "", "plugin_not_loaded")
@@ -143,8 +165,9 @@ TEST(LearningHotDrop, NotLoadedThen503ThenDroppedInServedWithTheSameOpenApi) {
     fs::rename(part, fs::path(server.pluginsDir()) / "learning.so");
     const std::string list = "/api/v1/learning/courses?workspace_id=" + ws;
     const auto started = std::chrono::steady_clock::now();
-    ASSERT_TRUE(eventually([&] { return server.request("GET", list, {}, token, header).status == 200; }))
-        << server.request("GET", list, {}, token, header).body;
+    ASSERT_TRUE(eventually([&] {
+        return server.request("GET", list, {}, token, header).status == 200;
+    })) << server.request("GET", list, {}, token, header).body;
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - started)
                           .count();
@@ -165,9 +188,9 @@ TEST(LearningHotDrop, NotLoadedThen503ThenDroppedInServedWithTheSameOpenApi) {
 
     // Every operation is now the plugin's: none is 503 (or any 5xx) any more.
     for (const auto& call : learningCalls(ws, course, user)) {
-        const auto r = server.request(call.method, call.path,
-                                      call.body.is_null() ? std::string() : call.body.dump(), token,
-                                      header);
+        const auto r =
+            server.request(call.method, call.path,
+                           call.body.is_null() ? std::string() : call.body.dump(), token, header);
         EXPECT_LT(r.status, 500) << call.method << " " << call.path << " " << r.body;
     }
 

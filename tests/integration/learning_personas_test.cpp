@@ -46,7 +46,9 @@ std::string idOf(const Response& r) {
     return j.is_object() ? j.value("id", "") : "";
 }
 
-std::string learningPluginPath() { return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so"; }
+std::string learningPluginPath() {
+    return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so";
+}
 
 struct Actor {
     std::string name, id, email, token;
@@ -56,9 +58,9 @@ struct Actor {
 /// The callers, in the order of the expectation strings below.
 enum Col { kOwner, kAdmin, kTeacher, kStudent, kAdvisor, kViewer, kEditor, kOutsider, kForeign };
 constexpr int kCols = 9;
-const char* const kColNames[kCols] = {"owner-creator", "admin",   "teacher",
-                                      "student",       "advisor", "viewer(not enrolled)",
-                                      "editor(not enrolled)", "outsider", "foreign"};
+const char* const kColNames[kCols] = {
+    "owner-creator",        "admin",    "teacher", "student", "advisor", "viewer(not enrolled)",
+    "editor(not enrolled)", "outsider", "foreign"};
 
 class LearningPersonas : public ::testing::Test {
   protected:
@@ -68,7 +70,7 @@ class LearningPersonas : public ::testing::Test {
         TestServer::Options options;
         options.plugins = {learningPluginPath()};
         server_ = new TestServer(options);
-        const char* labels[kCols] = {"owner",  "admin",  "teacher", "student", "advisor",
+        const char* labels[kCols] = {"owner",  "admin",  "teacher",  "student", "advisor",
                                      "viewer", "editor", "outsider", "foreign"};
         for (int i = 0; i < kCols; ++i) actors_[i] = actor(labels[i]);
         student2_ = actor("student2");
@@ -163,10 +165,11 @@ class LearningPersonas : public ::testing::Test {
             module_[id] = cur["modules"][0].value("id", "");
             lesson_[id] = cur["modules"][0]["lessons"][0].value("id", "");
         }
-        const std::pair<const Actor*, const char*> enrolments[] = {
-            {&actors_[kAdmin], "admin"},   {&actors_[kTeacher], "teacher"},
-            {&actors_[kStudent], "student"}, {&student2_, "student"},
-            {&actors_[kAdvisor], "advisor"}};
+        const std::pair<const Actor*, const char*> enrolments[] = {{&actors_[kAdmin], "admin"},
+                                                                   {&actors_[kTeacher], "teacher"},
+                                                                   {&actors_[kStudent], "student"},
+                                                                   {&student2_, "student"},
+                                                                   {&actors_[kAdvisor], "advisor"}};
         for (const auto& [who, persona] : enrolments) {
             r = as(owner(), "POST", cpath(id, "/members"),
                    {{"email", who->email}, {"persona", persona}});
@@ -183,7 +186,8 @@ class LearningPersonas : public ::testing::Test {
     static json quiz() {
         json options = json::array();
         for (const char* id : {"A", "B", "C", "D"}) {
-            options.push_back({{"id", id}, {"text", std::string("Option ") + id},
+            options.push_back({{"id", id},
+                               {"text", std::string("Option ") + id},
                                {"correct", std::string(id) == "A"}});
         }
         return {{"schema_version", 1},
@@ -210,8 +214,8 @@ class LearningPersonas : public ::testing::Test {
         return idOf(r);
     }
     static std::string ask(const Actor& a, const std::string& course) {
-        const auto r = as(a, "POST", cpath(course, "/questions"),
-                          {{"question", "A question of " + a.name}});
+        const auto r =
+            as(a, "POST", cpath(course, "/questions"), {{"question", "A question of " + a.name}});
         EXPECT_EQ(r.status, 201) << a.name << ": " << r.body;
         return idOf(r);
     }
@@ -261,7 +265,8 @@ class LearningPersonas : public ::testing::Test {
                     (op.name == "list courses" || op.name == "create course" ||
                      op.name == "list documents")) {
                     if (codeOf(r) != "workspace_mismatch") {
-                        failures.push_back(op.name + " as foreign: code is not workspace_mismatch: " +
+                        failures.push_back(op.name +
+                                           " as foreign: code is not workspace_mismatch: " +
                                            r.body.substr(0, 300));
                     }
                 }
@@ -362,9 +367,9 @@ TEST_F(LearningPersonas, EveryOperationForEveryCaller) {
          [&](const Actor& a, bool) { return as(a, "GET", cpath(c, "/scope?module_id=" + m)); }},
         {"ask tutor", 200, nullptr, "AAAAAFANN",
          [&](const Actor& a, bool) {
-             return as(a, "POST", cpath(c, "/tutor/query/stream"),
-                       {{"question", "Which pigment absorbs red and blue light?"},
-                        {"module_id", m}});
+             return as(
+                 a, "POST", cpath(c, "/tutor/query/stream"),
+                 {{"question", "Which pigment absorbs red and blue light?"}, {"module_id", m}});
          }},
         {"list artifacts", 200, nullptr, "AAAAAFANN",
          [&](const Actor& a, bool) { return as(a, "GET", cpath(c, "/artifacts")); }},
@@ -402,7 +407,8 @@ TEST_F(LearningPersonas, EveryOperationForEveryCaller) {
              return as(a, "PATCH", cpath(c, "/questions/" + id), {{"status", "closed"}});
          }},
     };
-    ASSERT_EQ(ops.size(), 21u) << "the 20 operations, the question PATCH counted as answer and close";
+    ASSERT_EQ(ops.size(), 21u)
+        << "the 20 operations, the question PATCH counted as answer and close";
     std::vector<std::string> failures;
     int cases = 0;
     for (const auto& op : ops) cases += check(op, failures);
@@ -468,24 +474,24 @@ TEST_F(LearningPersonas, CourseScopedOperationsAre404ForStrangersWhateverTheHead
     const std::string doomed = freshCourse("Not to be deleted by strangers");
     for (const auto& [who, ws] : std::vector<std::pair<const Actor*, std::string>>{
              {&foreign, ws_}, {&outsider, ws2_}, {&student, ws2_}, {&owner(), ws2_}}) {
-        for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
-                 {"GET", cpath(c)},
-                 {"GET", cpath(c, "/scope")},
-                 {"GET", cpath(c, "/artifacts")},
-                 {"GET", cpath(c, "/progress")},
-                 {"PATCH", cpath(c)},
-                 {"DELETE", cpath(doomed)}}) {
+        for (const auto& [method, path] :
+             std::vector<std::pair<std::string, std::string>>{{"GET", cpath(c)},
+                                                              {"GET", cpath(c, "/scope")},
+                                                              {"GET", cpath(c, "/artifacts")},
+                                                              {"GET", cpath(c, "/progress")},
+                                                              {"PATCH", cpath(c)},
+                                                              {"DELETE", cpath(doomed)}}) {
             const auto r = as(*who, method, path,
                               method == "PATCH" ? json{{"description", "x"}} : json(nullptr), &ws);
-            EXPECT_EQ(r.status, 404) << who->name << " with " << (ws == ws_ ? "the course's" : "another")
-                                     << " workspace header: " << method << " " << path << " "
-                                     << r.body;
+            EXPECT_EQ(r.status, 404)
+                << who->name << " with " << (ws == ws_ ? "the course's" : "another")
+                << " workspace header: " << method << " " << path << " " << r.body;
         }
     }
     // No header at all: the personal scope, which holds no course.
     const std::string none;
     const auto r = as(owner(), "GET", cpath(c), nullptr, &none);
-    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(r.status, 403) << r.body;
     EXPECT_EQ(codeOf(r), "workspace_required") << r.body;
 }
 
@@ -508,15 +514,18 @@ TEST_F(LearningPersonas, ArchivedCoursesStopParticipationButNotManagers) {
                                r.body.substr(0, 300));
         } else if (want == 403 && (col == kStudent || col == kAdvisor) &&
                    codeOf(r) != "course_archived") {
-            failures.push_back(what + " as " + kColNames[col] + ": code is not course_archived: " +
-                               r.body.substr(0, 300));
+            failures.push_back(what + " as " + kColNames[col] +
+                               ": code is not course_archived: " + r.body.substr(0, 300));
         }
     };
     // Columns as above; '-' not applicable.
     const std::map<std::string, std::string> rules = {
-        {"save artifact", "AAAFFFANN"},  {"submit own attempt", "AAAFF-ANN"},
-        {"ask person", "AAAFFFANN"},     {"close own question", "AAAFF-ANN"},
-        {"answer student 2's question", "AAANAFANN"}, {"get course", "AAAAAAANN"},
+        {"save artifact", "AAAFFFANN"},
+        {"submit own attempt", "AAAFF-ANN"},
+        {"ask person", "AAAFFFANN"},
+        {"close own question", "AAAFF-ANN"},
+        {"answer student 2's question", "AAANAFANN"},
+        {"get course", "AAAAAAANN"},
         {"ask tutor", "AAAAAFANN"},
     };
     for (int col = 0; col < kCols; ++col) {
@@ -534,10 +543,10 @@ TEST_F(LearningPersonas, ArchivedCoursesStopParticipationButNotManagers) {
                      as(a, "POST", cpath(c, "/artifacts/" + quizzes[col] + "/attempts"),
                         {{"answers", {{"q1", {"A"}}}}}),
                      want("submit own attempt", 200));
-            expectAs("close own question", col,
-                     as(a, "PATCH", cpath(c, "/questions/" + questions[col]),
-                        {{"status", "closed"}}),
-                     want("close own question", 200));
+            expectAs(
+                "close own question", col,
+                as(a, "PATCH", cpath(c, "/questions/" + questions[col]), {{"status", "closed"}}),
+                want("close own question", 200));
         }
         expectAs("ask person", col,
                  as(a, "POST", cpath(c, "/questions"), {{"question", "Still there?"}}),
@@ -558,7 +567,9 @@ TEST_F(LearningPersonas, ArchivedCoursesStopParticipationButNotManagers) {
         expectAs("answer student 2's question", col,
                  as(actors_[col], "PATCH", cpath(c, "/questions/" + theirs[col]),
                     {{"answer", "Still answered"}}),
-                 w == 'A' ? 200 : w == 'F' ? 403 : 404);
+                 w == 'A'   ? 200
+                 : w == 'F' ? 403
+                            : 404);
     }
     for (const auto& f : failures) ADD_FAILURE() << f;
 }
@@ -590,7 +601,8 @@ TEST_F(LearningPersonas, BodyRulesAreEnforcedWithoutServerErrors) {
     EXPECT_EQ(parse(health).value("domain", ""), "healthcare") << health.body;
     expect("passing_score 101", create({{"domain_config", {{"passing_score", 101}}}}), 422);
     expect("passing_score as text", create({{"domain_config", {{"passing_score", "80"}}}}), 422);
-    const auto custom = create({{"domain_config", {{"passing_score", 60}}}, {"publication_status", "published"}});
+    const auto custom =
+        create({{"domain_config", {{"passing_score", 60}}}, {"publication_status", "published"}});
     expect("passing_score 60, published", custom, 201);
     EXPECT_EQ(parse(custom)["domain_config"].value("passing_score", -1), 60) << custom.body;
     EXPECT_EQ(parse(custom).value("publication_status", ""), "published") << custom.body;
@@ -605,8 +617,9 @@ TEST_F(LearningPersonas, BodyRulesAreEnforcedWithoutServerErrors) {
     expect("101 modules", as(o, "PUT", cpath(c, "/curriculum"), {{"modules", many}}), 422);
     json lessons = json::array();
     for (int i = 0; i < 201; ++i) lessons.push_back({{"title", "L" + std::to_string(i)}});
-    expect("201 lessons", as(o, "PUT", cpath(c, "/curriculum"),
-                             {{"modules", {{{"title", "Big"}, {"lessons", lessons}}}}}),
+    expect("201 lessons",
+           as(o, "PUT", cpath(c, "/curriculum"),
+              {{"modules", {{{"title", "Big"}, {"lessons", lessons}}}}}),
            422);
     expect("a module that is a number", as(o, "PUT", cpath(c, "/curriculum"), {{"modules", {1}}}),
            422);
@@ -616,9 +629,11 @@ TEST_F(LearningPersonas, BodyRulesAreEnforcedWithoutServerErrors) {
               {{"modules", {{{"id", m}, {"title", "A"}}, {{"id", m}, {"title", "B"}}}}}),
            422);
     const auto blank = as(o, "PUT", cpath(c, "/curriculum"),
-                          {{"modules", {{{"id", m}, {"title", "Leaves"},
-                                         {"lessons", {{{"id", lesson_[c]}, {"title", "Pigments"}}}}},
-                                        {{"title", "   "}, {"lessons", {{{"title", "Lost"}}}}}}}});
+                          {{"modules",
+                            {{{"id", m},
+                              {"title", "Leaves"},
+                              {"lessons", {{{"id", lesson_[c]}, {"title", "Pigments"}}}}},
+                             {{"title", "   "}, {"lessons", {{{"title", "Lost"}}}}}}}});
     expect("a blank module is skipped", blank, 200);
     const auto after = parse(as(o, "GET", cpath(c)));
     EXPECT_EQ(after["curriculum"]["modules"].size(), 1u) << after.dump();
@@ -657,16 +672,17 @@ TEST_F(LearningPersonas, BodyRulesAreEnforcedWithoutServerErrors) {
     expect("a valid quiz", save(quiz()), 201);
     // An attempt on an artifact that is not a quiz: refused, not a server error.
     const std::string note = saveNote(o, c);
-    const auto on_note = as(o, "POST", cpath(c, "/artifacts/" + note + "/attempts"),
-                            {{"answers", {{"q1", {"A"}}}}});
+    const auto on_note =
+        as(o, "POST", cpath(c, "/artifacts/" + note + "/attempts"), {{"answers", {{"q1", {"A"}}}}});
     if (on_note.status < 400 || on_note.status >= 500) {
         failures.push_back("an attempt on a summary: got " + std::to_string(on_note.status));
     }
     // Tutor requests.
     json history = json::array();
     for (int i = 0; i < 31; ++i) history.push_back({{"role", "user"}, {"content", "hi"}});
-    expect("31 history items", as(o, "POST", cpath(c, "/tutor/query/stream"),
-                                  {{"question", "What is chlorophyll?"}, {"history", history}}),
+    expect("31 history items",
+           as(o, "POST", cpath(c, "/tutor/query/stream"),
+              {{"question", "What is chlorophyll?"}, {"history", history}}),
            422);
     expect("response_language fr",
            as(o, "POST", cpath(c, "/tutor/query/stream"),
@@ -677,7 +693,8 @@ TEST_F(LearningPersonas, BodyRulesAreEnforcedWithoutServerErrors) {
            422);
     expect("an unknown module",
            as(o, "POST", cpath(c, "/tutor/query/stream"),
-              {{"question", "What is chlorophyll?"}, {"module_id", "00000000-0000-4000-8000-0000000000ff"}}),
+              {{"question", "What is chlorophyll?"},
+               {"module_id", "00000000-0000-4000-8000-0000000000ff"}}),
            404);
     // Members.
     expect("an e-mail of 2 characters",
@@ -685,22 +702,24 @@ TEST_F(LearningPersonas, BodyRulesAreEnforcedWithoutServerErrors) {
     expect("persona dean",
            as(o, "POST", cpath(c, "/members"), {{"email", enrollee_.email}, {"persona", "dean"}}),
            422);
-    const auto upper = as(o, "POST", cpath(c, "/members"),
-                          {{"email", "  " + std::string("ENROLLEE@learning-personas.example") + " "},
-                           {"persona", "student"}});
+    const auto upper =
+        as(o, "POST", cpath(c, "/members"),
+           {{"email", "  " + std::string("ENROLLEE@learning-personas.example") + " "},
+            {"persona", "student"}});
     expect("an e-mail in capitals with spaces (trimmed, lower-cased)", upper, 200);
     // Questions.
     const std::string q = ask(actors_[kStudent], c);
     expect("answered without an answer",
            as(o, "PATCH", cpath(c, "/questions/" + q), {{"status", "answered"}}), 422);
-    expect("the asker closes", as(actors_[kStudent], "PATCH", cpath(c, "/questions/" + q),
-                                  {{"status", "closed"}}),
+    expect("the asker closes",
+           as(actors_[kStudent], "PATCH", cpath(c, "/questions/" + q), {{"status", "closed"}}),
            200);
     const auto closed = as(o, "PATCH", cpath(c, "/questions/" + q), {{"answer", "Too late"}});
     expect("an answer to a closed question", closed, 409);
     EXPECT_EQ(codeOf(closed), "question_closed") << closed.body;
     expect("a question of 8001 characters",
-           as(actors_[kStudent], "POST", cpath(c, "/questions"), {{"question", std::string(8001, 'q')}}),
+           as(actors_[kStudent], "POST", cpath(c, "/questions"),
+              {{"question", std::string(8001, 'q')}}),
            422);
     expect("target_role admin",
            as(actors_[kStudent], "POST", cpath(c, "/questions"),
@@ -736,13 +755,12 @@ TEST_F(LearningPersonas, TokenScopesComeBeforeTheCourse) {
           {"POST", cpath(c, "/assets"), {{"document_id", doc2_}}},
           {"DELETE", cpath(c, "/assets/" + fake), nullptr},
           {"POST", cpath(c, "/members"), {{"email", enrollee_.email}}},
-          {"DELETE", cpath(c, "/members/" + enrollee_.id), nullptr},
-          {"POST", cpath(c, "/artifacts"), {{"artifact_type", "summary"}, {"content", "x"}}},
-          {"DELETE", cpath(c, "/artifacts/" + fake), nullptr}}},
+          {"DELETE", cpath(c, "/members/" + enrollee_.id), nullptr}}},
         {"learning:participate",
          {{"POST", cpath(c, "/tutor/query/stream"), {{"question", "What is chlorophyll?"}}},
-          {"POST", cpath(c, "/artifacts/" + fake + "/attempts"),
-           {{"answers", {{"q1", {"A"}}}}}},
+          {"POST", cpath(c, "/artifacts"), {{"artifact_type", "summary"}, {"content", "x"}}},
+          {"DELETE", cpath(c, "/artifacts/" + fake), nullptr},
+          {"POST", cpath(c, "/artifacts/" + fake + "/attempts"), {{"answers", {{"q1", {"A"}}}}}},
           {"POST", cpath(c, "/questions"), {{"question", "x"}}},
           {"PATCH", cpath(c, "/questions/" + fake), {{"status", "closed"}}}}},
         {"learning:read",
@@ -757,8 +775,8 @@ TEST_F(LearningPersonas, TokenScopesComeBeforeTheCourse) {
         const std::string token = without(scope);
         for (const auto& call : calls) {
             const auto r = as(owner(), call.method, call.path, call.body, nullptr, token);
-            EXPECT_EQ(r.status, 403) << "without " << scope << ": " << call.method << " "
-                                     << call.path << " " << r.body;
+            EXPECT_EQ(r.status, 403)
+                << "without " << scope << ": " << call.method << " " << call.path << " " << r.body;
             EXPECT_EQ(codeOf(r), "insufficient_scope") << r.body;
         }
     }

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Poco/URI.h>
+
 #include <filesystem>
 #include <string>
 
@@ -175,6 +177,19 @@ TEST_F(PluginHostCalls, ObjectsUnderThePluginsPrefixAndSignedUploads) {
     EXPECT_EQ(result("readObject", {{"name", "uploads/u1.txt"}}, owner_), bytes);
     // The signature covers the size: a different size is refused.
     EXPECT_NE(TestServer::putObject(url, bytes + "!", "text/plain").status, 200);
+
+    // A signed download answers the bytes without a token, as the type it was signed for; the
+    // signature covers the key, so another object under the same signature is refused.
+    const std::string download = result(
+        "signedDownloadUrl", {{"name", "uploads/u1.txt"}, {"content_type", "text/plain"}}, owner_);
+    const std::string path = Poco::URI(download).getPathAndQuery();
+    auto got = server_->request("GET", path, "", "");
+    EXPECT_EQ(got.status, 200) << got.body;
+    EXPECT_EQ(got.body, bytes);
+    std::string other = path;
+    other.replace(other.find("u1.txt"), 6, "u2.txt");
+    EXPECT_EQ(server_->request("GET", other, "", "").status, 403);
+    EXPECT_EQ(call("signedDownloadUrl", {{"name", "uploads/none.txt"}}, owner_).status, 404);
 
     result("removeObject", {{"name", "uploads/u1.txt"}}, owner_);
     EXPECT_EQ(call("readObject", {{"name", "uploads/u1.txt"}}, owner_).status, 404);

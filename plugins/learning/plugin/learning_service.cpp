@@ -15,10 +15,13 @@ namespace {
 
 Error courseNotFound() { return {"course_not_found", "course not found", 404}; }
 
+/// The personal scope has no courses: a request without a team workspace is refused as the
+/// original refused a workspace it does not serve (403), not as malformed (400): the header is
+/// optional in the contract.
 Error workspaceRequired() {
-    return Error::badRequest("workspace_required",
-                             "learning requests need X-DocIntel-Workspace-ID: the course's "
-                             "team workspace");
+    return Error::forbidden("workspace_required",
+                            "learning requests need X-DocIntel-Workspace-ID: the course's team "
+                            "workspace");
 }
 
 std::string lowered(std::string s) {
@@ -163,9 +166,15 @@ Result<json> LearningService::createCourse(const Caller& c, const json& body) {
     course->id = store::newId();
     course->workspace_id = workspace_id;
     course->created_by = c.principal.user_id;
+    // The creator's e-mail as the workspace knows it (a token need not carry one).
+    auto members = host_.workspaceMembers(c.principal, workspace_id);
+    if (!members) return members.error();
+    Member creator{c.principal.user_id, lowered(c.principal.email), Persona::kTeacher};
+    for (const auto& m : *members) {
+        if (m.user_id == c.principal.user_id) creator.email = lowered(m.email);
+    }
     return host_.transact([&](PluginTx& tx) -> Result<json> {
         if (auto s = store::insertCourse(tx, *course); !s) return s.error();
-        const Member creator{c.principal.user_id, lowered(c.principal.email), Persona::kTeacher};
         if (auto s = store::upsertMember(tx, course->id, creator); !s) return s.error();
         if (auto s = emit(tx, c, "learning.course.created", "learning_course", course->id,
                           workspace_id, {{"course_id", course->id}, {"status", "active"}});

@@ -2,6 +2,7 @@
 // quiz attempts and the progress they move, and questions to people.
 
 #include "learning/generation.h"
+#include "learning/generation_llm.h"
 #include "learning/plugin/learning_service.h"
 #include "learning/validation.h"
 
@@ -203,7 +204,24 @@ Result<json> LearningService::generateArtifact(const Caller& c, const std::strin
     if (args.contains("max_items") && args["max_items"].is_number_integer()) {
         request.max_items = args["max_items"].get<int>();
     }
-    auto generated = learning::generateArtifact(passages, request, {hostSupport(host_), {}});
+    const GenerationTools tools{hostSupport(host_), {}};
+    // With an LLM it writes the text types, and what the scope does not support is dropped; when
+    // it fails or nothing it wrote holds, the extractive rules make the artifact.
+    std::string generator = "extractive";
+    std::optional<plugin::Error> llm_failure;
+    plugin::Result<GeneratedArtifact> generated = plugin::Error::internal("not generated");
+    if (host_.hasLlm() && llmWrites(*type)) {
+        auto reply = host_.completeChat(llmMessages(passages, request));
+        if (reply) generated = artifactFromLlm(*reply, passages, request, tools);
+        if (reply && generated) {
+            generator = "llm";
+        } else {
+            llm_failure = reply ? generated.error() : reply.error();
+            host_.log("learning", "warning",
+                      "event=llm_generation_fallback code=" + llm_failure->code);
+        }
+    }
+    if (generator != "llm") generated = learning::generateArtifact(passages, request, tools);
     if (!generated) return generated.error();
 
     Artifact artifact;
@@ -217,9 +235,13 @@ Result<json> LearningService::generateArtifact(const Caller& c, const std::strin
     artifact.lesson_id = scope->lesson_id;
     auto saved = storeArtifact(c, course_id, artifact);
     if (!saved) return saved.error();
-    return json{{"id", artifact.id},         {"artifact", *saved},
-                {"items", generated->items}, {"dropped", generated->dropped},
-                {"generator", "extractive"}, {"learning_scope", scopeJson(course_id, *scope)}};
+    return json{{"id", artifact.id},
+                {"artifact", *saved},
+                {"items", generated->items},
+                {"dropped", generated->dropped},
+                {"generator", generator},
+                {"llm_fallback", llm_failure ? json(llm_failure->code) : json()},
+                {"learning_scope", scopeJson(course_id, *scope)}};
 }
 
 Result<json> LearningService::deleteArtifact(const Caller& c, const std::string& course_id,
