@@ -3,6 +3,7 @@ bench/workflows): JSON requests with the bench token, the direct-upload sequence
 for documents to finish ingestion. Import with `sys.path.insert(0, "bench")` from the repo root.
 """
 
+import http.client
 import json
 import re
 import subprocess
@@ -100,3 +101,38 @@ def encoder_alone(api, doc_ids, build_dir, model_dir, path):
                            "2", "--batches", "32", "--texts", path],
                           check=True, capture_output=True, text=True).stdout.split()
     return float(line[3])  # model batch chunks seconds chunks/s tokens/s
+
+
+def stream_timings(port, path, body, headers):
+    """POSTs `body` to an answer stream (server-sent events) and returns (ms to the `sources`
+    frame, ms to the `done` frame); raises on an HTTP error or an `error` frame."""
+    conn = http.client.HTTPConnection("127.0.0.1", int(port))
+    t0 = time.perf_counter()
+    conn.request("POST", path, json.dumps(body), headers)
+    r = conn.getresponse()
+    if r.status != 200:
+        raise RuntimeError(f"{path}: {r.status} {r.read()[:300]}")
+    to_sources = to_done = None
+    while True:
+        line = r.readline()
+        if not line:
+            break
+        if not line.startswith(b"data: "):
+            continue
+        kind = json.loads(line[6:])["type"]
+        now = (time.perf_counter() - t0) * 1000
+        if kind == "sources" and to_sources is None:
+            to_sources = now
+        if kind in ("done", "error"):
+            if kind == "error":
+                raise RuntimeError(line)
+            to_done = now
+            break
+    conn.close()
+    return to_sources, to_done
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+

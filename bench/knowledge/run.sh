@@ -20,7 +20,7 @@ python3 - "$port" "$token" "${DOCS:-0}" "${QUERIES:-300}" "${RUNS:-3}" "$server_
   "$work" ../shared/datasets/beir-scifact <<'PY'
 import concurrent.futures, http.client, json, os, random, re, statistics, subprocess, sys, time
 sys.path.insert(0, "bench")
-from bench_api import Api, ingest_report
+from bench_api import Api, ingest_report, percentile, stream_timings
 
 port, token, limit, nq, runs, pid, work, data = sys.argv[1:]
 limit, nq, runs = int(limit), int(nq), int(runs)
@@ -63,31 +63,8 @@ chunks = ingest_report(f"{work}/server.log", len(ids),
 
 def ask(question, document_ids):
     """(ms to the sources frame, ms to the done frame)."""
-    conn = http.client.HTTPConnection("127.0.0.1", int(port))
-    body = json.dumps({"question": question, "document_ids": document_ids})
-    t0 = time.perf_counter()
-    conn.request("POST", "/api/v1/knowledge/query/stream", body, auth)
-    r = conn.getresponse()
-    if r.status != 200:
-        raise RuntimeError(f"{r.status} {r.read()[:300]}")
-    to_sources = to_done = None
-    while True:
-        line = r.readline()
-        if not line:
-            break
-        if not line.startswith(b"data: "):
-            continue
-        kind = json.loads(line[6:])["type"]
-        now = (time.perf_counter() - t0) * 1000
-        if kind == "sources" and to_sources is None:
-            to_sources = now
-        if kind in ("done", "error"):
-            to_done = now
-            if kind == "error":
-                raise RuntimeError(line)
-            break
-    conn.close()
-    return to_sources, to_done
+    return stream_timings(port, "/api/v1/knowledge/query/stream",
+                          {"question": question, "document_ids": document_ids}, auth)
 
 # Wait until the index has every document (a whole-workspace query finds the last one).
 last = docs[-1]
@@ -113,9 +90,7 @@ for q in queries:
             chosen.append(x)
     selections.append(chosen)
 
-def pct(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+pct = percentile
 
 for _ in range(5):  # warm up
     ask(queries[0]["text"], selections[0])

@@ -18,9 +18,9 @@ mkdir -p "$work/plugins" && cp "${BUILD_DIR:-build}/plugins/learning.so" "$work/
 
 status=0
 python3 - "$port" "$token" "${RUNS:-3}" ../shared/datasets/beir-scifact <<'PY' || status=$?
-import http.client, json, statistics, sys, time
+import json, statistics, sys, time
 sys.path.insert(0, "bench")
-from bench_api import Api
+from bench_api import Api, percentile, stream_timings
 
 port, token, runs, data = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 api = Api(port, token)
@@ -87,34 +87,9 @@ auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
         "X-DocIntel-Workspace-ID": ws}
 
 def ask(path, body):
-    conn = http.client.HTTPConnection("127.0.0.1", int(port))
-    t0 = time.perf_counter()
-    conn.request("POST", path, json.dumps(body), auth)
-    r = conn.getresponse()
-    if r.status != 200:
-        raise RuntimeError(f"{path}: {r.status} {r.read()[:300]}")
-    to_sources = to_done = None
-    while True:
-        line = r.readline()
-        if not line:
-            break
-        if not line.startswith(b"data: "):
-            continue
-        kind = json.loads(line[6:])["type"]
-        now = (time.perf_counter() - t0) * 1000
-        if kind == "sources" and to_sources is None:
-            to_sources = now
-        if kind in ("done", "error"):
-            if kind == "error":
-                raise RuntimeError(line)
-            to_done = now
-            break
-    conn.close()
-    return to_sources, to_done
+    return stream_timings(port, path, body, auth)
 
-def pct(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+pct = percentile
 
 cases = [(k, q) for k in (0, 1) for q in asked[k]]
 def tutor(k, q):

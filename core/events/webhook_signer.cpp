@@ -1,26 +1,16 @@
 #include "events/webhook_signer.h"
 
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include <stdexcept>
+
+#include "common/digest.h"
 
 namespace docintel::events {
 namespace {
 
 constexpr std::string_view kSecretPrefix = "whsec_";
-
-std::string hmacSha256(std::string_view key, std::string_view message) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-             reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest,
-             &len) == nullptr) {
-        throw std::runtime_error("HMAC-SHA256 failed");
-    }
-    return std::string(reinterpret_cast<char*>(digest), len);
-}
 
 /// RFC 4648 §4 base64 with padding (the Standard Webhooks encoding).
 std::string base64(std::string_view bytes) {
@@ -48,17 +38,6 @@ std::string standardKey(std::string_view secret) {
     return out;
 }
 
-std::string hex(std::string_view bytes) {
-    static const char* kHex = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (const unsigned char c : bytes) {
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-    }
-    return out;
-}
-
 }  // namespace
 
 std::string WebhookSigner::newSecret() {
@@ -74,14 +53,14 @@ std::string WebhookSigner::standardSignature(std::string_view secret, std::strin
     message.reserve(message_id.size() + body.size() + 24);
     message.append(message_id).append(".").append(std::to_string(timestamp)).append(".");
     message.append(body);
-    return "v1," + base64(hmacSha256(standardKey(secret), message));
+    return "v1," + base64(common::hmacSha256(standardKey(secret), message));
 }
 
 std::string WebhookSigner::docintelSignature(std::string_view secret, long long timestamp,
                                              std::string_view body) {
     std::string message = std::to_string(timestamp) + ".";
     message.append(body);
-    return "v1=" + hex(hmacSha256(secret, message));
+    return "v1=" + common::toHex(common::hmacSha256(secret, message));
 }
 
 std::vector<std::pair<std::string, std::string>> WebhookSigner::headers(

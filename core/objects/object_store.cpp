@@ -8,23 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/digest.h"
 #include "common/id.h"
 
 namespace docintel::objects {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string hex(const unsigned char* data, unsigned int n) {
-    static const char* kDigits = "0123456789abcdef";
-    std::string out;
-    out.reserve(n * 2);
-    for (unsigned int i = 0; i < n; ++i) {
-        out += kDigits[data[i] >> 4];
-        out += kDigits[data[i] & 15];
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -85,7 +75,9 @@ plugin::Result<ObjectInfo> LocalObjectStore::put(const std::string& key, std::is
                                  std::string(total > expected_size ? "more" : "fewer") +
                                  " bytes than the signed size " + std::to_string(expected_size));
     }
-    ObjectInfo info{total, hex(digest, digest_len), content_type};
+    ObjectInfo info{
+        total, common::toHex(std::string_view(reinterpret_cast<const char*>(digest), digest_len)),
+        content_type};
     std::ofstream meta(target.string() + ".meta", std::ios::trunc);
     meta << nlohmann::json{{"size", info.size},
                            {"sha256", info.sha256},

@@ -1,7 +1,6 @@
 #include "objects/url_signer.h"
 
 #include <openssl/crypto.h>
-#include <openssl/hmac.h>
 #include <sys/stat.h>
 
 #include <Poco/URI.h>
@@ -12,6 +11,7 @@
 #include <stdexcept>
 
 #include "common/base64url.h"
+#include "common/digest.h"
 #include "common/id.h"
 
 namespace docintel::objects {
@@ -51,12 +51,7 @@ UrlSigner UrlSigner::fromSecretFile(const std::string& path) {
 }
 
 std::string UrlSigner::sign(const UploadGrant& grant) const {
-    const std::string data = canonical(grant);
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    HMAC(EVP_sha256(), secret_.data(), static_cast<int>(secret_.size()),
-         reinterpret_cast<const unsigned char*>(data.data()), data.size(), mac, &len);
-    return common::base64UrlEncode(std::string_view(reinterpret_cast<const char*>(mac), len));
+    return common::base64UrlEncode(common::hmacSha256(secret_, canonical(grant)));
 }
 
 bool UrlSigner::verify(const UploadGrant& grant, const std::string& signature) const {

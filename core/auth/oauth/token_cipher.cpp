@@ -6,16 +6,12 @@
 #include <stdexcept>
 
 #include "common/base64url.h"
+#include "common/digest.h"
 
 namespace docintel::auth::oauth {
 
 std::string sha256Base64Url(std::string_view data) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1) {
-        throw std::runtime_error("SHA-256 failed");
-    }
-    return common::base64UrlEncode(std::string_view(reinterpret_cast<char*>(digest), len));
+    return common::base64UrlEncode(common::sha256(data));
 }
 
 bool constantTimeEquals(std::string_view a, std::string_view b) {

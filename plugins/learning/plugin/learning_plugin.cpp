@@ -30,11 +30,6 @@ Result<HttpResponse> respond(Result<json> out) {
     return HttpResponse::json(std::move(out).value());
 }
 
-std::string arg(const json& args, const char* key) {
-    const auto it = args.find(key);
-    return it != args.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 /// The MCP arguments without `course_id`: the body of the REST operation they stand for.
 json bodyOf(const json& args) {
     json body = args.is_object() ? args : json::object();
@@ -202,7 +197,7 @@ class LearningPlugin final : public plugin::Plugin {
                            {"title"}),
                 kManage, [](S& s, C call) {
                     json body = call.arguments;
-                    if (!body.contains("workspace_id")) body["workspace_id"] = arg(body, "ws");
+                    if (!body.contains("workspace_id")) body["workspace_id"] = textOf(body, "ws");
                     body.erase("ws");
                     return s.createCourse(mcpCaller(call), body);
                 });
@@ -219,8 +214,9 @@ class LearningPlugin final : public plugin::Plugin {
                                "title, description}]}]"}}}},
                            {"course_id", "modules"}),
                 kManage, [](S& s, C call) -> Result<json> {
-                    auto saved = s.saveCurriculum(mcpCaller(call), arg(call.arguments, "course_id"),
-                                                  bodyOf(call.arguments));
+                    auto saved =
+                        s.saveCurriculum(mcpCaller(call), textOf(call.arguments, "course_id"),
+                                         bodyOf(call.arguments));
                     if (!saved) return saved;
                     json out = *saved;
                     out["modules"] = (*saved)["curriculum"]["modules"];
@@ -239,7 +235,7 @@ class LearningPlugin final : public plugin::Plugin {
                             {"end_seconds", {{"type", {"number", "null"}}}}},
                            {"course_id", "document_id"}),
                 kManage, [](S& s, C call) {
-                    return s.attachContent(mcpCaller(call), arg(call.arguments, "course_id"),
+                    return s.attachContent(mcpCaller(call), textOf(call.arguments, "course_id"),
                                            bodyOf(call.arguments));
                 });
 
@@ -257,7 +253,7 @@ class LearningPlugin final : public plugin::Plugin {
                            {"course_id", "question"}),
                 kParticipate, [](S& s, C call) -> Result<json> {
                     const Caller caller = mcpCaller(call);
-                    auto plan = s.prepareTutor(caller, arg(call.arguments, "course_id"),
+                    auto plan = s.prepareTutor(caller, textOf(call.arguments, "course_id"),
                                                bodyOf(call.arguments));
                     if (!plan) return plan.error();
                     json sources = json::array();
@@ -265,12 +261,13 @@ class LearningPlugin final : public plugin::Plugin {
                     std::string streamed;
                     std::optional<plugin::Error> failed;
                     auto asked = s.answerTutor(caller, *plan, [&](const json& frame) {
-                        const std::string type = arg(frame, "type");
+                        const std::string type = textOf(frame, "type");
                         if (type == "sources") sources = frame.value("sources", json::array());
-                        if (type == "token") streamed += arg(frame, "content");
+                        if (type == "token") streamed += textOf(frame, "content");
                         if (type == "done") done = frame;
                         if (type == "error") {
-                            failed = plugin::Error{arg(frame, "code"), arg(frame, "message"), 500};
+                            failed =
+                                plugin::Error{textOf(frame, "code"), textOf(frame, "message"), 500};
                         }
                         return true;
                     });
@@ -302,7 +299,7 @@ class LearningPlugin final : public plugin::Plugin {
                             {"max_items", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}}}},
                            {"course_id", "artifact_type"}),
                 kParticipate, [](S& s, C call) {
-                    return s.generateArtifact(mcpCaller(call), arg(call.arguments, "course_id"),
+                    return s.generateArtifact(mcpCaller(call), textOf(call.arguments, "course_id"),
                                               call.arguments);
                 });
 
@@ -310,7 +307,7 @@ class LearningPlugin final : public plugin::Plugin {
                 "A course's quiz attempts, lesson progress, mastery and questions: everyone's for "
                 "teachers, advisors and managers, your own otherwise.",
                 toolSchema({{"course_id", course_id}}, {"course_id"}), kRead, [](S& s, C call) {
-                    return s.progress(mcpCaller(call), arg(call.arguments, "course_id"));
+                    return s.progress(mcpCaller(call), textOf(call.arguments, "course_id"));
                 });
     }
 

@@ -38,11 +38,6 @@ std::string fileType(const json& document) {
     return document.value("content_type", std::string());
 }
 
-std::string textOf(const json& j, const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 }  // namespace
 
 Status LearningService::checkHeader(const Caller& c, const std::string& workspace_id) {

@@ -96,6 +96,16 @@ class LearningService {
     /// it exists). `lock` serialises changes of the course.
     plugin::Result<Opened> open(plugin::PluginTx& tx, const Caller& c, const std::string& course_id,
                                 Operation op, bool lock, bool own_item = false);
+    /// A course's artifact as the caller sees it, `op` authorised on it (own or someone
+    /// else's); 404 artifact_not_found when the course has no such artifact.
+    struct OpenedArtifact {
+        Opened course;
+        store::ArtifactRecord artifact;
+    };
+    plugin::Result<OpenedArtifact> openArtifact(plugin::PluginTx& tx, const Caller& c,
+                                                const std::string& course_id,
+                                                const std::string& artifact_id, Operation op,
+                                                bool lock);
     /// The caller's role in a workspace; nullopt when not a member (or no such workspace).
     plugin::Result<std::optional<WorkspaceRole>> roleIn(const Caller& c,
                                                         const std::string& workspace_id);

@@ -18,6 +18,13 @@
 #include "plugin_api/plugin_storage.h"
 #include "plugin_api/registrar.h"
 
+namespace docintel::learning {
+
+/// The string `j[key]`, or "" when it is absent or not a string (rows, bodies, arguments).
+std::string textOf(const nlohmann::json& j, const char* key);
+
+}  // namespace docintel::learning
+
 namespace docintel::learning::store {
 
 /// The plugin's versioned migrations, in order.

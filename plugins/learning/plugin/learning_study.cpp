@@ -20,11 +20,6 @@ constexpr std::size_t kMaxGroundedDocuments = 50;  // GroundedQuestion's limit
 
 Error artifactNotFound() { return {"artifact_not_found", "artifact not found", 404}; }
 
-std::string textOf(const json& j, const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 /// The tutor's history as the answerer takes it: user and assistant turns with text.
 json chatHistory(const json& history) {
     json out = json::array();
@@ -107,20 +102,26 @@ Result<json> LearningService::listArtifacts(const Caller& c, const std::string& 
     });
 }
 
+Result<LearningService::OpenedArtifact> LearningService::openArtifact(
+    PluginTx& tx, const Caller& c, const std::string& course_id, const std::string& artifact_id,
+    Operation op, bool lock) {
+    auto o = open(tx, c, course_id, Operation::kGetCourse, lock);
+    if (!o) return o.error();
+    auto found = store::findArtifact(tx, course_id, artifact_id);
+    if (!found) return found.error();
+    if (!*found) return artifactNotFound();
+    AccessContext ctx = o->ctx;
+    ctx.own_item = (*found)->artifact.owner_id == c.principal.user_id;
+    if (auto allowed = authorize(op, ctx); !allowed) return allowed.error();
+    return OpenedArtifact{std::move(*o), std::move(**found)};
+}
+
 Result<json> LearningService::getArtifact(const Caller& c, const std::string& course_id,
                                           const std::string& artifact_id) {
     return host_.transact([&](PluginTx& tx) -> Result<json> {
-        auto o = open(tx, c, course_id, Operation::kGetCourse, false);
+        auto o = openArtifact(tx, c, course_id, artifact_id, Operation::kReadArtifact, false);
         if (!o) return o.error();
-        auto found = store::findArtifact(tx, course_id, artifact_id);
-        if (!found) return found.error();
-        if (!*found) return artifactNotFound();
-        AccessContext ctx = o->ctx;
-        ctx.own_item = (*found)->artifact.owner_id == c.principal.user_id;
-        if (auto allowed = authorize(Operation::kReadArtifact, ctx); !allowed) {
-            return allowed.error();
-        }
-        json j = store::artifactRecordJson(**found);
+        json j = store::artifactRecordJson(o->artifact);
         j["course_id"] = course_id;
         return j;
     });
@@ -247,16 +248,8 @@ Result<json> LearningService::generateArtifact(const Caller& c, const std::strin
 Result<json> LearningService::deleteArtifact(const Caller& c, const std::string& course_id,
                                              const std::string& artifact_id) {
     return host_.transact([&](PluginTx& tx) -> Result<json> {
-        auto o = open(tx, c, course_id, Operation::kGetCourse, true);
+        auto o = openArtifact(tx, c, course_id, artifact_id, Operation::kDeleteArtifact, true);
         if (!o) return o.error();
-        auto found = store::findArtifact(tx, course_id, artifact_id);
-        if (!found) return found.error();
-        if (!*found) return artifactNotFound();
-        AccessContext ctx = o->ctx;
-        ctx.own_item = (*found)->artifact.owner_id == c.principal.user_id;
-        if (auto allowed = authorize(Operation::kDeleteArtifact, ctx); !allowed) {
-            return allowed.error();
-        }
         if (auto s = store::deleteArtifact(tx, artifact_id); !s) return s.error();
         return json{{"course_id", course_id}, {"artifact_id", artifact_id}, {"deleted", true}};
     });
@@ -265,17 +258,9 @@ Result<json> LearningService::deleteArtifact(const Caller& c, const std::string&
 Result<json> LearningService::submitAttempt(const Caller& c, const std::string& course_id,
                                             const std::string& artifact_id, const json& body) {
     return host_.transact([&](PluginTx& tx) -> Result<json> {
-        auto o = open(tx, c, course_id, Operation::kGetCourse, true);
+        auto o = openArtifact(tx, c, course_id, artifact_id, Operation::kSubmitAttempt, true);
         if (!o) return o.error();
-        auto found = store::findArtifact(tx, course_id, artifact_id);
-        if (!found) return found.error();
-        if (!*found) return artifactNotFound();
-        const store::ArtifactRecord& quiz_artifact = **found;
-        AccessContext ctx = o->ctx;
-        ctx.own_item = quiz_artifact.artifact.owner_id == c.principal.user_id;
-        if (auto allowed = authorize(Operation::kSubmitAttempt, ctx); !allowed) {
-            return allowed.error();
-        }
+        const store::ArtifactRecord& quiz_artifact = o->artifact;
         if (quiz_artifact.artifact.type != ArtifactType::kPracticeQuestions) {
             return Error::unprocessable("not_a_quiz",
                                         "only practice_questions artifacts take attempts");
@@ -290,7 +275,7 @@ Result<json> LearningService::submitAttempt(const Caller& c, const std::string& 
         auto attempt = store::insertAttempt(tx, course_id, quiz_artifact, c.principal.user_id,
                                             *answers, result);
         if (!attempt) return attempt.error();
-        const std::string& workspace_id = o->record.course.workspace_id;
+        const std::string& workspace_id = o->course.record.course.workspace_id;
         if (auto s =
                 emit(tx, c, "learning.quiz.submitted", "learning_course", course_id, workspace_id,
                      {{"course_id", course_id},
@@ -311,11 +296,13 @@ Result<json> LearningService::submitAttempt(const Caller& c, const std::string& 
 
         // A quiz of a lesson the curriculum still holds moves that lesson's progress.
         const std::string& lesson_id = quiz_artifact.artifact.lesson_id;
-        if (lesson_id.empty() || !o->record.curriculum.findLesson(lesson_id).second) return out;
+        if (lesson_id.empty() || !o->course.record.curriculum.findLesson(lesson_id).second) {
+            return out;
+        }
         auto current = store::lessonProgress(tx, course_id, c.principal.user_id, lesson_id);
         if (!current) return current.error();
         const LessonProgress next =
-            advanceProgress(*current, result, o->record.course.passingScore());
+            advanceProgress(*current, result, o->course.record.course.passingScore());
         json progress = {{"lesson_id", lesson_id},
                          {"status", toString(next.status)},
                          {"percent", next.percent},
