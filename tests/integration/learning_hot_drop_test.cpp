@@ -29,16 +29,6 @@ std::string learningPluginPath() {
     return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so";
 }
 
-template <typename F>
-bool eventually(F probe, int seconds = 15) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (probe()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return probe();
-}
-
 struct Call {
     std::string operation_id;
     std::string method;
@@ -165,9 +155,9 @@ TEST(LearningHotDrop, NotLoadedThen503ThenDroppedInServedWithTheSameOpenApi) {
     fs::rename(part, fs::path(server.pluginsDir()) / "learning.so");
     const std::string list = "/api/v1/learning/courses?workspace_id=" + ws;
     const auto started = std::chrono::steady_clock::now();
-    ASSERT_TRUE(eventually([&] {
-        return server.request("GET", list, {}, token, header).status == 200;
-    })) << server.request("GET", list, {}, token, header).body;
+    ASSERT_TRUE(eventually(
+        [&] { return server.request("GET", list, {}, token, header).status == 200; }, 15))
+        << server.request("GET", list, {}, token, header).body;
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - started)
                           .count();

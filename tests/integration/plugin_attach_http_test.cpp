@@ -20,16 +20,6 @@ namespace fs = std::filesystem;
 const std::string kLearningDocs = "/api/v1/learning/documents";
 const std::string kWorkspace = "00000000-0000-4000-8000-000000000000";
 
-template <typename F>
-bool eventually(F probe, int seconds = 10) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (probe()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return probe();
-}
-
 std::string sdkProbe(const std::string& name) { return testPluginDir() + "/sdk/" + name + ".so"; }
 
 /// The OpenAPI document without what plugins add of their own (their `/api/v1/plugins/...`

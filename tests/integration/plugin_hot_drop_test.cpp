@@ -17,16 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Polls `probe` until it returns true or `seconds` pass.
-template <typename F>
-bool eventually(F probe, int seconds = 10) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (probe()) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return probe();
-}
-
 class PluginHotDrop : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -148,5 +150,17 @@ std::string sourceDir();
 std::string modelsDir();
 /// The folder the fixture plugins (tests/plugin_abi/fixtures) are built into.
 std::string testPluginDir();
+
+/// Polls `probe` every 100 ms until it holds or `seconds` have passed; its last answer (for
+/// what a running server picks up on its own, e.g. a plugin dropped into its folder).
+template <typename F>
+bool eventually(F probe, int seconds = 10) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (probe()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return probe();
+}
 
 }  // namespace docintel::test
