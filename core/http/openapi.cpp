@@ -45,6 +45,8 @@ nlohmann::json queryParameter(const plugin::QueryParam& q, const nlohmann::json&
     nlohmann::json schema = {{"type", q.type}};
     if (q.minimum) schema["minimum"] = *q.minimum;
     if (q.maximum) schema["maximum"] = *q.maximum;
+    // The dispatcher refuses a required string given empty (string_too_short).
+    if (q.type == "string" && q.required) schema["minLength"] = 1;
     if (allowed.is_array()) schema["enum"] = allowed;
     nlohmann::json p = {
         {"name", q.name}, {"in", "query"}, {"required", q.required}, {"schema", schema}};
