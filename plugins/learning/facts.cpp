@@ -1,4 +1,5 @@
 #include "learning/facts.h"
+#include "learning/validation.h"
 
 #include <algorithm>
 #include <cctype>
@@ -15,18 +16,13 @@ bool isWordChar(char c) {
     return std::isalnum(u) || u >= 0x80;
 }
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 /// The word after byte `end` (skipping spaces), lower-cased, a plural "s" dropped.
 std::string wordAfter(const std::string& text, std::size_t end) {
     std::size_t b = end;
     while (b < text.size() && text[b] == ' ') ++b;
     std::size_t e = b;
     while (e < text.size() && (isWordChar(text[e]) || text[e] == '-')) ++e;
-    std::string w = lower(text.substr(b, e - b));
+    std::string w = lowered(text.substr(b, e - b));
     if (w.size() > 3 && w.back() == 's') w.pop_back();
     return w;
 }
@@ -36,7 +32,7 @@ std::string wordBefore(const std::string& text, std::size_t pos) {
     while (e > 0 && text[e - 1] == ' ') --e;
     std::size_t b = e;
     while (b > 0 && isWordChar(text[b - 1])) --b;
-    return lower(text.substr(b, e - b));
+    return lowered(text.substr(b, e - b));
 }
 
 std::string digitsOnly(const std::string& s) {
@@ -81,7 +77,7 @@ const std::set<std::string>& numberScales() {
 bool cleanName(const std::string& sentence, Fact& f, const std::set<std::string>& common) {
     while (true) {
         const auto space = f.text.find(' ');
-        const std::string first = lower(f.text.substr(0, space));
+        const std::string first = lowered(f.text.substr(0, space));
         if (!notNames().count(first) && !common.count(first)) break;
         if (space == std::string::npos) return false;
         f.pos += space + 1;
@@ -110,8 +106,9 @@ bool cleanName(const std::string& sentence, Fact& f, const std::set<std::string>
     // likely, is a single capitalised word opening the sentence ("Both", "How"), a month or a
     // number word ("April", "Million").
     if (single &&
-        (common.count(lower(f.text)) || f.pos == 0 || plugins::typed::monthNumber(f.text) > 0 ||
-         plugins::typed::numberWord(lower(f.text)) >= 0 || numberScales().count(lower(f.text)))) {
+        (common.count(lowered(f.text)) || f.pos == 0 || plugins::typed::monthNumber(f.text) > 0 ||
+         plugins::typed::numberWord(lowered(f.text)) >= 0 ||
+         numberScales().count(lowered(f.text)))) {
         return false;
     }
     // "Chinese-style", "Carolingian-based": an adjective, not a name.
@@ -120,9 +117,9 @@ bool cleanName(const std::string& sentence, Fact& f, const std::set<std::string>
         std::islower(static_cast<unsigned char>(f.text[dash + 1]))) {
         return false;
     }
-    f.value = lower(f.text);
+    f.value = lowered(f.text);
     const auto last = f.text.find_last_of(' ');
-    if (last != std::string::npos) f.kind = lower(f.text.substr(last + 1));
+    if (last != std::string::npos) f.kind = lowered(f.text.substr(last + 1));
     (void)sentence;
     return true;
 }
@@ -180,7 +177,7 @@ std::vector<Fact> findFacts(const std::string& s, const std::set<std::string>& c
     }
     for (const auto& m : plugins::typed::money(s)) {
         candidates.push_back({FactType::kMoney, m.pos, m.len, s.substr(m.pos, m.len),
-                              lower(s.substr(m.pos, m.len)), "", ""});
+                              lowered(s.substr(m.pos, m.len)), "", ""});
     }
     for (const auto& p : plugins::typed::percentages(s)) {
         candidates.push_back({FactType::kPercent, p.pos, p.len, s.substr(p.pos, p.len),
@@ -204,11 +201,11 @@ std::vector<Fact> findFacts(const std::string& s, const std::set<std::string>& c
                 if (f.text.back() == 's') f.kind = "decade";
                 break;
             case FactType::kOrdinal:
-                f.value = lower(f.text);
+                f.value = lowered(f.text);
                 f.kind = wordAfter(s, f.pos + f.len);
                 break;
             default:
-                f.value = lower(digitsOnly(f.text));
+                f.value = lowered(digitsOnly(f.text));
                 f.kind = wordAfter(s, f.pos + f.len);
                 // A count needs a noun to count: "20 ships", not a bare "20," ending a clause.
                 if (f.kind.empty() || !std::isalpha(static_cast<unsigned char>(f.kind[0]))) {

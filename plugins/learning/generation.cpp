@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "learning/facts.h"
+#include "learning/validation.h"
 
 namespace docintel::learning {
 
@@ -35,8 +36,7 @@ std::optional<std::string> definedTerm(const std::string& sentence) {
         "it",   "this", "these", "there", "they", "he",    "she",  "that", "those",   "such",
         "its",  "one",  "some",  "many",  "most", "all",   "each", "both", "another", "here",
         "what", "who",  "which", "his",   "her",  "their", "we",   "i",    "you",     "our"};
-    std::string first = term.substr(0, term.find(' '));
-    for (auto& c : first) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string first = lowered(term.substr(0, term.find(' ')));
     if (openers.count(first) || contentWords(term).empty()) return std::nullopt;
     return term;
 }
@@ -58,9 +58,7 @@ std::vector<Definition> definitions(const ScopeText& scope) {
     for (const std::size_t i : order) {
         const auto term = definedTerm(scope.sentences[i].text);
         if (!term) continue;
-        std::string key = *term;
-        for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (terms.insert(key).second) out.push_back({*term, i});
+        if (terms.insert(lowered(*term)).second) out.push_back({*term, i});
     }
     return out;
 }

@@ -13,6 +13,7 @@
 #include "learning/generation.h"
 #include "learning/generation_scope.h"
 #include "learning/quiz.h"
+#include "learning/validation.h"
 
 namespace docintel::learning {
 
@@ -79,11 +80,6 @@ std::string hintOf(FactType t) {
     return "option";
 }
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 /// The leading number of a value ("1066" → 1066, "3.5 million" → 3.5e6); NaN when none.
 double magnitude(const std::string& value) {
     try {
@@ -119,7 +115,7 @@ std::vector<const ScopeFact*> distractors(const ScopeText& scope,
                                           const ScopeFact& answer_fact) {
     const std::size_t s = answer_fact.sentence;
     const Fact& answer = answer_fact.fact;
-    const std::string sentence = lower(scope.sentences[s].text);
+    const std::string sentence = lowered(scope.sentences[s].text);
     std::map<std::string, int> frequency;
     for (const auto& f : pool) {
         if (f.fact.type == answer.type) ++frequency[f.fact.value];
@@ -130,7 +126,7 @@ std::vector<const ScopeFact*> distractors(const ScopeText& scope,
         const Fact& g = f.fact;
         if (g.type != answer.type || f.sentence == s) continue;
         if (answer.type == FactType::kOrdinal && g.kind != answer.kind) continue;
-        if (sameThing(f, answer_fact) || sentence.find(lower(g.text)) != std::string::npos)
+        if (sameThing(f, answer_fact) || sentence.find(lowered(g.text)) != std::string::npos)
             continue;
         // A sentence much like the question's may state the same fact with this value.
         if (jaccard(words[s], words[f.sentence]) >= 0.35) continue;
@@ -184,7 +180,7 @@ std::optional<Draft> draftFor(const ScopeText& scope, const std::vector<ScopeFac
         const std::string rest = text.substr(0, f.pos) + " " + text.substr(f.pos + f.len);
         if (contentWords(rest).size() < 4) continue;
         // The answer must not be given away by the statement itself.
-        if (lower(rest).find(lower(f.text)) != std::string::npos) continue;
+        if (lowered(rest).find(lowered(f.text)) != std::string::npos) continue;
         auto candidates = distractors(scope, pool, words, *sf);
         if (candidates.size() < kDistractors) continue;
         const double score = typeWeight(f) + (candidates.size() >= kCandidatesChecked ? 0.5 : 0);

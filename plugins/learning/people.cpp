@@ -36,8 +36,7 @@ plugin::Result<Member> memberFromCreate(const json& body) {
         }
     }
     if (!problems.empty()) return problems.error();
-    m.email = trim(body["email"].get<std::string>());
-    for (auto& c : m.email) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    m.email = lowered(trim(body["email"].get<std::string>()));
     return m;
 }
 

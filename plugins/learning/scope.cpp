@@ -12,11 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 std::string optionalString(const json& body, const char* field) {
     const auto it = body.find(field);
     return it != body.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -42,7 +37,7 @@ bool samePlace(const Asset& a, const Asset& b) {
 }  // namespace
 
 bool isVideoFileType(const std::string& file_type) {
-    std::string t = lower(file_type);
+    std::string t = lowered(file_type);
     if (t.rfind("video/", 0) == 0) return true;
     if (!t.empty() && t.front() == '.') t.erase(0, 1);
     static const std::set<std::string> kVideo = {"mp4", "mov",  "m4v", "webm", "mkv",

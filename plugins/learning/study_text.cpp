@@ -1,4 +1,5 @@
 #include "learning/study_text.h"
+#include "learning/validation.h"
 
 #include <algorithm>
 #include <cctype>
@@ -58,9 +59,7 @@ void trimSpan(const std::string& text, int& start, int& end) {
 std::string wordBefore(const std::string& text, std::size_t stop) {
     std::size_t b = stop;
     while (b > 0 && (isAlnum(text[b - 1]) || text[b - 1] == '.')) --b;
-    std::string w = text.substr(b, stop - b);
-    for (auto& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return w;
+    return lowered(text.substr(b, stop - b));
 }
 
 }  // namespace

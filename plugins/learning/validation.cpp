@@ -1,5 +1,7 @@
 #include "learning/validation.h"
 
+#include <cctype>
+
 namespace docintel::learning {
 
 using nlohmann::json;
@@ -32,6 +34,11 @@ std::size_t utf8Length(const std::string& text) {
         if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++n;
     }
     return n;
+}
+
+std::string lowered(std::string text) {
+    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
 }
 
 std::string trim(const std::string& text) {

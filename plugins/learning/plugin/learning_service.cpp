@@ -1,4 +1,5 @@
 #include "learning/plugin/learning_service.h"
+#include "learning/validation.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,12 +23,6 @@ Error workspaceRequired() {
     return Error::forbidden("workspace_required",
                             "learning requests need X-DocIntel-Workspace-ID: the course's team "
                             "workspace");
-}
-
-std::string lowered(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    return s;
 }
 
 /// A document's type as learning shows it: its file extension, else its MIME type.
@@ -297,29 +292,24 @@ Result<json> LearningService::removeContent(const Caller& c, const std::string& 
 Result<json> LearningService::enroll(const Caller& c, const std::string& course_id,
                                      const json& body) {
     auto request = memberFromCreate(body);
-    // Who the e-mail is, asked before the transaction (it is the host's, not the plugin's).
-    std::optional<std::string> user_id;
-    bool workspace_member = false;
-    auto workspace = host_.transact([&](PluginTx& tx) -> Result<std::optional<std::string>> {
-        // Only managers may learn whether an e-mail has an account.
-        auto o = open(tx, c, course_id, Operation::kEnrollMember, false);
-        if (!o) return o.error();
-        return std::optional<std::string>(o->record.course.workspace_id);
-    });
-    if (!workspace) return workspace.error();
-    if (!request) return request.error();
-    auto found = host_.findWorkspaceMember(c.principal, **workspace, request->email);
-    if (found) {
-        user_id = found->user_id;
-        workspace_member = true;
-    } else if (found.error().code == "member_not_found") {
-        user_id = "";  // an account, outside the workspace
-    } else if (found.error().code != "user_not_found") {
-        return found.error();
-    }
     return host_.transact([&](PluginTx& tx) -> Result<json> {
+        // Only managers may learn whether an e-mail has an account: access comes first.
         auto o = open(tx, c, course_id, Operation::kEnrollMember, true);
         if (!o) return o.error();
+        if (!request) return request.error();
+        // Who the e-mail is: a member, an account outside the workspace (""), or nobody.
+        std::optional<std::string> user_id;
+        bool workspace_member = false;
+        auto found =
+            host_.findWorkspaceMember(c.principal, o->record.course.workspace_id, request->email);
+        if (found) {
+            user_id = found->user_id;
+            workspace_member = true;
+        } else if (found.error().code == "member_not_found") {
+            user_id = "";
+        } else if (found.error().code != "user_not_found") {
+            return found.error();
+        }
         auto members = learning::enroll(o->record.members, *request, user_id, workspace_member,
                                         o->record.course.created_by);
         if (!members) return members.error();

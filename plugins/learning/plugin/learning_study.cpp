@@ -180,12 +180,14 @@ Result<json> LearningService::generateArtifact(const Caller& c, const std::strin
                                "'flashcards' or 'practice_questions'",
                                "enum");
     }
-    auto scope = scopeOf(c, o->record, textOf(args, "module_id"), textOf(args, "lesson_id"));
+    // The workspace's documents once: the scope keeps the embedded ones, passages take names.
+    auto documents = documentsOf(c, o->record.course.workspace_id);
+    if (!documents) return documents.error();
+    auto scope = resolveScope(o->record.course, o->record.curriculum, o->record.assets, *documents,
+                              textOf(args, "module_id"), textOf(args, "lesson_id"));
     if (!scope) return scope.error();
     if (auto ready = tutorCanAnswer(*scope); !ready) return ready.error();
 
-    auto documents = documentsOf(c, o->record.course.workspace_id);
-    if (!documents) return documents.error();
     std::vector<Passage> passages;
     for (const auto& document_id : scope->document_ids) {
         auto chunks = host_.documentChunks(c.principal, document_id);
