@@ -86,7 +86,7 @@ std::vector<Tool> batchTools(const McpServices& s) {
                     {"batch_job_id", "files"}),
          .scopes = kBatchesWrite,
          .handler = call([&batches](const ToolCall& c) {
-             return toolResult(batches.createUpload(c.principal, {}, body(c)));
+             return batches.createUpload(c.principal, {}, body(c));
          })});
 
     tools.push_back(
@@ -104,8 +104,8 @@ std::vector<Tool> batchTools(const McpServices& s) {
          .output_schema = batchOutput(),
          .scopes = kBatchesWrite,
          .handler = call([&batches](const ToolCall& c) {
-             return toolResult(batches.completeUpload(
-                 c.principal, stringArg(c.arguments, "batch_job_id"), c.arguments));
+             return batches.completeUpload(c.principal, stringArg(c.arguments, "batch_job_id"),
+                                           c.arguments);
          })});
 
     for (const std::string kind : {"classification", "embedding"}) {
@@ -130,7 +130,7 @@ std::vector<Tool> batchTools(const McpServices& s) {
              .output_schema = batchOutput(),
              .scopes = kBatchesWrite,
              .handler = call([&batches, kind](const ToolCall& c) {
-                 return toolResult(batches.startDocuments(c.principal, {}, kind, body(c)));
+                 return batches.startDocuments(c.principal, {}, kind, body(c));
              })});
     }
 
@@ -159,7 +159,7 @@ std::vector<Tool> batchTools(const McpServices& s) {
          .handler = call([&batches](const ToolCall& c) {
              json b = body(c);
              if (!b.contains("workspace_id")) b["workspace_id"] = "personal";
-             return toolResult(batches.startWorkspaceSummary(c.principal, b));
+             return batches.startWorkspaceSummary(c.principal, b);
          })});
 
     tools.push_back(
@@ -174,7 +174,7 @@ std::vector<Tool> batchTools(const McpServices& s) {
          .scopes = kBatchesRead,
          .read_only = true,
          .handler = call([&batches](const ToolCall& c) {
-             return toolResult(batches.get(c.principal, stringArg(c.arguments, "batch_job_id")));
+             return batches.get(c.principal, stringArg(c.arguments, "batch_job_id"));
          })});
 
     tools.push_back(
@@ -191,8 +191,7 @@ std::vector<Tool> batchTools(const McpServices& s) {
          .scopes = kBatchesRead,
          .read_only = true,
          .handler = call([&batches](const ToolCall& c) {
-             return toolResult(
-                 batches.results(c.principal, stringArg(c.arguments, "batch_job_id")));
+             return batches.results(c.principal, stringArg(c.arguments, "batch_job_id"));
          })});
 
     tools.push_back(
@@ -203,7 +202,7 @@ std::vector<Tool> batchTools(const McpServices& s) {
          .output_schema = batchOutput(),
          .scopes = kBatchesWrite,
          .handler = call([&batches](const ToolCall& c) {
-             return toolResult(batches.retry(c.principal, stringArg(c.arguments, "batch_job_id")));
+             return batches.retry(c.principal, stringArg(c.arguments, "batch_job_id"));
          })});
 
     tools.push_back(
@@ -224,7 +223,7 @@ std::vector<Tool> batchTools(const McpServices& s) {
          .requires_confirm = true,
          .destructive = true,
          .handler = call([&batches](const ToolCall& c) {
-             return toolResult(batches.cancel(c.principal, stringArg(c.arguments, "batch_job_id")));
+             return batches.cancel(c.principal, stringArg(c.arguments, "batch_job_id"));
          })});
     return tools;
 }

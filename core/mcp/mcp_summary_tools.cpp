@@ -92,7 +92,7 @@ std::vector<Tool> summaryTools(const McpServices& s) {
                                                  : (meta.value("stage", "") == "plan" ? 0 : total);
                          ctx.progress(done, total, "summary: " + meta.value("stage", ""));
                      });
-                 if (!out) return toolError(out.error());
+                 if (!out) return out.error();
                  return out;
              }});
 
@@ -128,7 +128,7 @@ std::vector<Tool> summaryTools(const McpServices& s) {
                      if (id.is_string()) ids.push_back(id.get<std::string>());
                  }
                  auto out = summaries.summarizeDocuments(c.principal, ids, c.arguments, c.trace_id);
-                 if (!out) return toolError(out.error());
+                 if (!out) return out.error();
                  return out;
              }});
     }
@@ -163,7 +163,7 @@ std::vector<Tool> summaryTools(const McpServices& s) {
                  auto out = comparer.compare(c.principal, stringArg(c.arguments, "document_id_1"),
                                              stringArg(c.arguments, "document_id_2"),
                                              c.arguments.value("redact_pii", false), c.trace_id);
-                 if (!out) return toolError(out.error());
+                 if (!out) return out.error();
                  return out;
              }});
     }

@@ -74,9 +74,4 @@ plugin::Error toolError(const plugin::Error& e) {
     return plugin::Error{kInvalidArguments, message.empty() ? "invalid arguments" : message, 422};
 }
 
-plugin::Result<json> toolResult(plugin::Result<json> out) {
-    if (out) return out;
-    return toolError(out.error());
-}
-
 }  // namespace docintel::mcp

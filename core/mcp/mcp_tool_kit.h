@@ -38,10 +38,8 @@ nlohmann::json anyObject();
 /// A service's `validation_error` (its message the 422 detail array) as bad arguments
 /// (`kInvalidArguments`, answered with JSON-RPC -32602) whose message names each place,
 /// `inputs.policy_document_ids: field required`; other errors unchanged (tool results with
-/// isError).
+/// isError). The tool dispatcher applies it to every tool's error, built-in or a plugin's.
 plugin::Error toolError(const plugin::Error& e);
-/// `out`, with its error passed through toolError.
-plugin::Result<nlohmann::json> toolResult(plugin::Result<nlohmann::json> out);
 
 /// A tool whose handler needs only the call (no progress reporting).
 template <typename F>

@@ -108,7 +108,7 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
              if (!body.contains("inputs")) body["inputs"] = json::object();
              const std::string ws = workspaceArg(c.arguments);
              if (!ws.empty()) body["workspace_id"] = ws;
-             return toolResult(wf.start(c.principal, ws, body));
+             return wf.start(c.principal, ws, body);
          })});
 
     tools.push_back(
@@ -179,9 +179,9 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
          .output_schema = output(anyObject()),
          .scopes = {"reviews:write"},
          .handler = call([&wf](const ToolCall& c) -> Result<json> {
-             return toolResult(wf.saveReview(c.principal, stringArg(c.arguments, "vertical"),
-                                             stringArg(c.arguments, "run_id"),
-                                             bodyOf(c.arguments, {"packet", "notes"})));
+             return wf.saveReview(c.principal, stringArg(c.arguments, "vertical"),
+                                  stringArg(c.arguments, "run_id"),
+                                  bodyOf(c.arguments, {"packet", "notes"}));
          })});
 
     tools.push_back(
@@ -204,9 +204,9 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
          .scopes = {"reviews:approve"},
          .requires_confirm = true,
          .handler = call([&wf](const ToolCall& c) -> Result<json> {
-             return toolResult(wf.approve(c.principal, stringArg(c.arguments, "vertical"),
-                                          stringArg(c.arguments, "run_id"),
-                                          bodyOf(c.arguments, {"packet", "notes", "confirm"})));
+             return wf.approve(c.principal, stringArg(c.arguments, "vertical"),
+                               stringArg(c.arguments, "run_id"),
+                               bodyOf(c.arguments, {"packet", "notes", "confirm"}));
          })});
 
     tools.push_back(
@@ -231,9 +231,9 @@ std::vector<Tool> verticalTools(engine::WorkflowService& wf) {
                                   {"required", {"document"}}}),
          .scopes = {"packets:write"},
          .handler = call([&wf](const ToolCall& c) -> Result<json> {
-             return toolResult(wf.generatePacket(c.principal, stringArg(c.arguments, "vertical"),
-                                                 stringArg(c.arguments, "run_id"),
-                                                 bodyOf(c.arguments, {"packet_type"})));
+             return wf.generatePacket(c.principal, stringArg(c.arguments, "vertical"),
+                                      stringArg(c.arguments, "run_id"),
+                                      bodyOf(c.arguments, {"packet_type"}));
          })});
 
     return tools;
