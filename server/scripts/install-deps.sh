@@ -11,6 +11,7 @@ packages=(
   wrk curl python3
   nodejs python3-venv chromium
   wkhtmltopdf
+  libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev ffmpeg espeak-ng
 )
 
 missing=()
