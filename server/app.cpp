@@ -1,5 +1,7 @@
 #include "server/app.h"
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -169,7 +171,12 @@ struct App::Parts {
     std::thread background;  ///< refreshes the revocation list
 };
 
-App::App(Config config) : config_(std::move(config)) {}
+App::App(Config config) : config_(std::move(config)) {
+    // Plugins may bring OpenMP (the video plugin's whisper.cpp); its default spin-waiting
+    // threads starve the server's own on a small machine (4-5x slower transcription on two
+    // shared cores). libgomp reads this when a plugin first loads it; an operator's value wins.
+    setenv("OMP_WAIT_POLICY", "passive", 0);
+}
 
 App::~App() { stop(0); }
 
@@ -442,6 +449,7 @@ void App::start(bool migrate) {
     }
 
     p.plugin_backends.setDocuments(&p.document_service, p.upload_service.get(), &p.objects);
+    p.plugin_backends.setIngestion(p.ingestion.get());
     p.plugin_backends.setKnowledge(p.knowledge.get(), p.summarizer.get());
     p.plugin_backends.setJobs(&p.jobs, p.workers.get());
     p.plugin_backends.setObjectSigning(

@@ -1,13 +1,16 @@
 #include "server/plugin_host_documents.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
 #include "common/clock.h"
 #include "common/id.h"
+#include "ingest/ocr.h"
 #include "knowledge/evaluation_service.h"
 #include "services/document_service.h"
+#include "services/ingestion_service.h"
 #include "services/upload_service.h"
 
 namespace docintel::server::plugin_documents {
@@ -71,6 +74,15 @@ plugin::Result<std::string> objectKey(const std::string& plugin, const std::stri
         }
         start = end + 1;
     }
+    // A plugin's objects about a document live under the document's own prefix, so deleting
+    // the document removes them (DocumentService::remove), whichever plugins are loaded.
+    const std::string documents = "documents/";
+    if (name.rfind(documents, 0) == 0) {
+        const auto slash = name.find('/', documents.size());
+        const std::string id = name.substr(documents.size(), slash - documents.size());
+        if (slash == std::string::npos || !common::isUuid(id)) return bad();
+        return documents + id + "/plugins/" + plugin + name.substr(slash);
+    }
     return "plugins/" + plugin + "/" + name;
 }
 
@@ -124,6 +136,81 @@ plugin::Result<Json> remove(PluginHostBackends& b, const plugin::Principal& p,
                             const std::string& document_id) {
     if (!b.documents()) return noDocuments();
     return b.documents()->remove(p, document_id);
+}
+
+plugin::Result<Json> createMediaUpload(PluginHostBackends& b, const plugin::Principal& p,
+                                       const plugin::MediaUpload& upload) {
+    if (!b.uploads()) return noDocuments();
+    if (upload.filename.empty() || upload.content_type.empty() || upload.size <= 0 ||
+        upload.doc_type.empty() || upload.max_bytes <= 0) {
+        return plugin::Error::unprocessable(
+            "invalid_upload", "a media upload needs a file name, a type, a size and a doc_type");
+    }
+    return b.uploads()->createMedia(p, upload.workspace_id,
+                                    {{"filename", upload.filename},
+                                     {"content_type", upload.content_type},
+                                     {"file_size", upload.size},
+                                     {"redact_pii", false}},
+                                    upload.doc_type, upload.max_bytes);
+}
+
+plugin::Result<Json> completeUpload(PluginHostBackends& b, const plugin::Principal& p,
+                                    const std::string& workspace_id, const Json& body) {
+    if (!b.uploads()) return noDocuments();
+    if (!body.is_object() || !body.contains("doc_id") || !body["doc_id"].is_string()) {
+        return plugin::Error::unprocessable("invalid_upload", "completing needs the doc_id");
+    }
+    return b.uploads()->complete(p, workspace_id, body);
+}
+
+plugin::Result<std::string> documentFile(PluginHostBackends& b, const plugin::Principal& p,
+                                         const std::string& document_id) {
+    if (!b.documents()) return noDocuments();
+    return b.documents()->mediaFile(p, document_id);
+}
+
+plugin::Status setState(PluginHostBackends& b, const plugin::Principal& p,
+                        const std::string& document_id, const std::string& state,
+                        const std::string& error_code, const std::string& message) {
+    if (!b.documents()) return noDocuments();
+    return b.documents()->setMediaState(p, document_id, state, error_code, message);
+}
+
+plugin::Status storeChunks(PluginHostBackends& b, const plugin::Principal& p,
+                           const std::string& document_id,
+                           const std::vector<plugin::TimedChunk>& chunks) {
+    if (!b.documents()) return noDocuments();
+    std::vector<storage::Chunk> rows;
+    rows.reserve(chunks.size());
+    for (const auto& c : chunks) {
+        storage::Chunk row;
+        row.text = c.text;
+        row.section_path = c.section_path;
+        row.start_seconds = c.start_seconds;
+        row.end_seconds = std::max(c.start_seconds, c.end_seconds);
+        rows.push_back(std::move(row));
+    }
+    return b.documents()->storeMediaChunks(p, document_id, std::move(rows));
+}
+
+plugin::Status embed(PluginHostBackends& b, const plugin::Principal& p,
+                     const std::string& document_id) {
+    if (!b.documents() || !b.ingestion()) return noDocuments();
+    if (auto ok = b.documents()->requireManage(p, document_id); !ok) return ok;
+    return b.ingestion()->embedStored(document_id);
+}
+
+plugin::Result<std::string> recognizeText(const plugin::GrayImage& image) {
+    if (!image.data || image.width <= 0 || image.height <= 0 || image.stride < image.width) {
+        return plugin::Error::unprocessable("invalid_image", "an image needs pixels and a size");
+    }
+    ingest::GrayImage gray;
+    gray.data = image.data;
+    gray.width = image.width;
+    gray.height = image.height;
+    gray.stride = image.stride;
+    gray.dpi = 96;  // a screen frame, not a scan
+    return ingest::recognizeText(gray);
 }
 
 plugin::Status ask(PluginHostBackends& b, const plugin::Principal& p,

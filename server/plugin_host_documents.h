@@ -36,7 +36,25 @@ plugin::Result<std::vector<plugin::SupportVerdict>> checkSupport(
 plugin::Result<Json> summarize(PluginHostBackends& b, const plugin::Principal& p,
                                const std::string& document_id, const Json& request);
 
-// The plugin's objects, under plugins/<plugin>/.
+// Media documents (ABI minor 4).
+plugin::Result<Json> createMediaUpload(PluginHostBackends& b, const plugin::Principal& p,
+                                       const plugin::MediaUpload& upload);
+plugin::Result<Json> completeUpload(PluginHostBackends& b, const plugin::Principal& p,
+                                    const std::string& workspace_id, const Json& body);
+plugin::Result<std::string> documentFile(PluginHostBackends& b, const plugin::Principal& p,
+                                         const std::string& document_id);
+plugin::Status setState(PluginHostBackends& b, const plugin::Principal& p,
+                        const std::string& document_id, const std::string& state,
+                        const std::string& error_code, const std::string& message);
+plugin::Status storeChunks(PluginHostBackends& b, const plugin::Principal& p,
+                           const std::string& document_id,
+                           const std::vector<plugin::TimedChunk>& chunks);
+plugin::Status embed(PluginHostBackends& b, const plugin::Principal& p,
+                     const std::string& document_id);
+plugin::Result<std::string> recognizeText(const plugin::GrayImage& image);
+
+// The plugin's objects, under plugins/<plugin>/ (or documents/<id>/plugins/<plugin>/ for names
+// under documents/<id>/).
 plugin::Result<Json> putObject(PluginHostBackends& b, const std::string& plugin,
                                const std::string& name, const std::string& bytes,
                                const std::string& content_type);

@@ -223,6 +223,39 @@ class PluginHostServices final : public plugin::HostServices {
         return done->text;
     }
 
+    plugin::Result<nlohmann::json> createMediaUpload(const plugin::Principal& principal,
+                                                     const plugin::MediaUpload& upload) override {
+        return plugin_documents::createMediaUpload(backends_, principal, upload);
+    }
+    plugin::Result<nlohmann::json> completeUpload(const plugin::Principal& principal,
+                                                  const std::string& workspace_id,
+                                                  const nlohmann::json& body) override {
+        return plugin_documents::completeUpload(backends_, principal, workspace_id, body);
+    }
+    plugin::Result<std::string> documentFile(const plugin::Principal& principal,
+                                             const std::string& document_id) override {
+        return plugin_documents::documentFile(backends_, principal, document_id);
+    }
+    plugin::Status setDocumentState(const plugin::Principal& principal,
+                                    const std::string& document_id, const std::string& state,
+                                    const std::string& error_code,
+                                    const std::string& message) override {
+        return plugin_documents::setState(backends_, principal, document_id, state, error_code,
+                                          message);
+    }
+    plugin::Status storeDocumentChunks(const plugin::Principal& principal,
+                                       const std::string& document_id,
+                                       const std::vector<plugin::TimedChunk>& chunks) override {
+        return plugin_documents::storeChunks(backends_, principal, document_id, chunks);
+    }
+    plugin::Status embedDocument(const plugin::Principal& principal,
+                                 const std::string& document_id) override {
+        return plugin_documents::embed(backends_, principal, document_id);
+    }
+    plugin::Result<std::string> recognizeText(const plugin::GrayImage& image) override {
+        return plugin_documents::recognizeText(image);
+    }
+
   private:
     const std::string plugin_;
     PluginHostBackends& backends_;

@@ -22,6 +22,7 @@
 
 namespace docintel::services {
 class DocumentService;
+class IngestionService;
 class UploadService;
 }  // namespace docintel::services
 
@@ -56,6 +57,8 @@ class PluginHostBackends {
         uploads_ = uploads;
         objects_ = objects;
     }
+    /// Embedding of media documents plugins chunk (a node with workers; null elsewhere).
+    void setIngestion(services::IngestionService* ingestion) { ingestion_ = ingestion; }
     /// Signed upload URLs for plugins' objects: the signer the object route verifies with, and
     /// the server's public base URL.
     void setObjectSigning(objects::UrlSigner signer, std::string base_url) {
@@ -106,6 +109,7 @@ class PluginHostBackends {
     services::DocumentService* documents() const { return documents_; }
     services::UploadService* uploads() const { return uploads_; }
     objects::ObjectStore* objects() const { return objects_; }
+    services::IngestionService* ingestion() const { return ingestion_; }
     const objects::UrlSigner* signer() const { return signer_.get(); }
     const std::string& baseUrl() const { return base_url_; }
     knowledge::KnowledgeService* knowledge() const { return knowledge_; }
@@ -123,6 +127,7 @@ class PluginHostBackends {
     services::DocumentService* documents_ = nullptr;
     services::UploadService* uploads_ = nullptr;
     objects::ObjectStore* objects_ = nullptr;
+    services::IngestionService* ingestion_ = nullptr;
     knowledge::KnowledgeService* knowledge_ = nullptr;
     knowledge::Summarizer* summaries_ = nullptr;
     std::unique_ptr<knowledge::LlmClient> llm_;

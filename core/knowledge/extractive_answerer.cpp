@@ -235,17 +235,22 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
 
 nlohmann::json sourceJson(const Source& source, const std::string& excerpt) {
     const auto& chunk = source.passage.chunk;
-    return {{"source_number", source.number},
-            {"document_id", source.passage.document_id},
-            {"doc_name", source.passage.filename},
-            {"chunk_id", chunk.id},
-            {"chunk_index", chunk.chunk_index},
-            {"page", chunk.page_start},
-            {"page_end", chunk.page_end},
-            {"section_path", chunk.section_path},
-            {"char_start", chunk.char_start},
-            {"char_end", chunk.char_end},
-            {"excerpt", excerpt}};
+    nlohmann::json out = {{"source_number", source.number},
+                          {"document_id", source.passage.document_id},
+                          {"doc_name", source.passage.filename},
+                          {"chunk_id", chunk.id},
+                          {"chunk_index", chunk.chunk_index},
+                          {"page", chunk.page_start},
+                          {"page_end", chunk.page_end},
+                          {"section_path", chunk.section_path},
+                          {"char_start", chunk.char_start},
+                          {"char_end", chunk.char_end},
+                          {"excerpt", excerpt}};
+    if (chunk.start_seconds) {  // a media document's chunk is cited by its time span
+        out["start_seconds"] = *chunk.start_seconds;
+        out["end_seconds"] = chunk.end_seconds.value_or(*chunk.start_seconds);
+    }
+    return out;
 }
 
 }  // namespace docintel::knowledge

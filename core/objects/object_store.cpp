@@ -115,4 +115,18 @@ bool LocalObjectStore::remove(const std::string& key) {
     return removed;
 }
 
+std::size_t LocalObjectStore::removePrefix(const std::string& prefix) {
+    if (prefix.empty() || prefix.back() != '/' || !validKey(prefix.substr(0, prefix.size() - 1))) {
+        return 0;
+    }
+    const fs::path folder = fs::path(root_) / prefix.substr(0, prefix.size() - 1);
+    std::error_code ec;
+    std::size_t objects = 0;
+    for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->is_regular_file(ec) && it->path().extension() != ".meta") ++objects;
+    }
+    fs::remove_all(folder, ec);
+    return objects;
+}
+
 }  // namespace docintel::objects

@@ -34,6 +34,9 @@ class ObjectStore {
     virtual std::string localPath(const std::string& key) const = 0;
     /// Removes the object; true when something was removed.
     virtual bool remove(const std::string& key) = 0;
+    /// Removes every object whose key starts with `prefix` (which ends in '/'), e.g. all of a
+    /// document's under "documents/<id>/"; returns how many were removed.
+    virtual std::size_t removePrefix(const std::string& prefix) = 0;
 };
 
 /// Objects as files under a root directory, each with a `<file>.meta` JSON sidecar holding
@@ -48,6 +51,7 @@ class LocalObjectStore final : public ObjectStore {
     std::optional<ObjectInfo> stat(const std::string& key) const override;
     std::string localPath(const std::string& key) const override;
     bool remove(const std::string& key) override;
+    std::size_t removePrefix(const std::string& prefix) override;
 
     /// True for keys that are safe relative paths (no "..", no absolute paths, no NUL).
     static bool validKey(const std::string& key);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,35 @@ struct NewDocument {
     std::string content_type;  ///< e.g. text/plain, application/pdf
     std::string bytes;
     bool redact_pii = false;
+};
+
+/// A media document's direct upload (ABI minor 4): the document's row and a signed PUT URL,
+/// as POST /uploads gives, for bytes a feature plugin processes itself (a video). Its `doc_type`
+/// is set from the start; completing the upload checks the container and leaves the document
+/// `uploaded` for the plugin (no parsing).
+struct MediaUpload {
+    std::string workspace_id;  ///< empty = the caller's personal scope
+    std::string filename;
+    std::string content_type;
+    std::int64_t size = 0;
+    std::string doc_type;        ///< e.g. "video"
+    std::int64_t max_bytes = 0;  ///< larger → file_too_large (413)
+};
+
+/// A chunk a plugin made of a media document (ABI minor 4): text and the time span it covers.
+struct TimedChunk {
+    std::string text;
+    double start_seconds = 0;
+    double end_seconds = 0;
+    std::vector<std::string> section_path;  ///< e.g. {"00:00 – 01:00"}
+};
+
+/// An 8-bit gray image, row-major, `stride` bytes a row (ABI minor 4), for recognizeText.
+struct GrayImage {
+    const std::uint8_t* data = nullptr;
+    int width = 0;
+    int height = 0;
+    int stride = 0;
 };
 
 /// A question grounded in a fixed set of documents (ABI minor 3). The host answers only from

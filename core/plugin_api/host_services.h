@@ -263,6 +263,72 @@ class HostServices {
         return Error::unavailable("llm_unavailable", "no LLM is configured");
     }
 
+    // ABI minor 4: media documents a feature plugin processes itself (decision 0068). The
+    // document is a row like any other (listed, deleted, searched, cited); the plugin turns
+    // its bytes into timed chunks. Each call acts as `principal`: reads need read access,
+    // changes need the right to manage the document (`not_found`, 404, otherwise).
+
+    /// Opens a media upload (MediaUpload): returns POST /uploads' session (`doc_id`,
+    /// `upload_url`, `storage_source_path`, ...).
+    virtual Result<nlohmann::json> createMediaUpload(const Principal& principal,
+                                                     const MediaUpload& upload) {
+        (void)principal;
+        (void)upload;
+        return unavailableDocuments();
+    }
+    /// Completes an upload (POST /uploads/complete's body and answer); a media document is
+    /// then `uploaded`.
+    virtual Result<nlohmann::json> completeUpload(const Principal& principal,
+                                                  const std::string& workspace_id,
+                                                  const nlohmann::json& body) {
+        (void)principal;
+        (void)workspace_id;
+        (void)body;
+        return unavailableDocuments();
+    }
+    /// A local file holding the document's uploaded bytes, for readers that need a path
+    /// (FFmpeg). Valid while the document exists.
+    virtual Result<std::string> documentFile(const Principal& principal,
+                                             const std::string& document_id) {
+        (void)principal;
+        (void)document_id;
+        return unavailableDocuments();
+    }
+    /// Moves a media document to `uploaded`, `processing` or `error` (with `error_code` and
+    /// `message`, and the `document.failed` event).
+    virtual Status setDocumentState(const Principal& principal, const std::string& document_id,
+                                    const std::string& state, const std::string& error_code,
+                                    const std::string& message) {
+        (void)principal;
+        (void)document_id;
+        (void)state;
+        (void)error_code;
+        (void)message;
+        return unavailableDocuments();
+    }
+    /// Replaces the document's chunks with `chunks` (in order) in one transaction; the document
+    /// is then `chunked`. `no_text_found` (422) when there are none.
+    virtual Status storeDocumentChunks(const Principal& principal, const std::string& document_id,
+                                       const std::vector<TimedChunk>& chunks) {
+        (void)principal;
+        (void)document_id;
+        (void)chunks;
+        return unavailableDocuments();
+    }
+    /// Embeds the document's stored chunks in the calling thread with the server's encoder
+    /// (`embedding` → `embedded`; it is then searched like any document). Without an encoder
+    /// the document stays `chunked`.
+    virtual Status embedDocument(const Principal& principal, const std::string& document_id) {
+        (void)principal;
+        (void)document_id;
+        return unavailableDocuments();
+    }
+    /// The text Tesseract reads in `image` (English; the same OCR as scanned documents).
+    virtual Result<std::string> recognizeText(const GrayImage& image) {
+        (void)image;
+        return Error::unavailable("ocr_unavailable", "the host has no OCR");
+    }
+
   protected:
     static Error unavailableObjects() {
         return Error::unavailable("objects_unavailable", "the host has no object store");

@@ -1,6 +1,8 @@
 #include "services/document_service.h"
 
 #include "common/id.h"
+#include "ingest/chunker.h"
+#include "services/upload_service.h"
 
 namespace docintel::services {
 namespace {
@@ -93,6 +95,10 @@ plugin::Result<nlohmann::json> DocumentService::chunks(const plugin::Principal& 
                          {"token_count", c.token_count},
                          {"model", nullable(c.model)},
                          {"model_version", nullable(c.model_version)}});
+        if (c.start_seconds) {
+            items.back()["start_seconds"] = *c.start_seconds;
+            items.back()["end_seconds"] = c.end_seconds.value_or(*c.start_seconds);
+        }
     }
     return nlohmann::json{
         {"document_id", id}, {"status", d->status}, {"chunks", items}, {"count", items.size()}};
@@ -166,7 +172,76 @@ plugin::Result<nlohmann::json> DocumentService::remove(const plugin::Principal& 
     auto key = documents_.remove(id);
     if (!key) return key.error();
     objects_.remove(*key);
+    // What plugins stored about the document (frames, audio, transcripts) goes with it.
+    objects_.removePrefix("documents/" + id + "/");
     return nlohmann::json{{"deleted", true}, {"document_id", id}};
+}
+
+plugin::Result<std::string> DocumentService::mediaFile(const plugin::Principal& caller,
+                                                       const std::string& id) {
+    auto d = load(caller, id, auth::WorkspaceAction::kRead);
+    if (!d) return d.error();
+    std::string path = objects_.localPath(d->storage_key);
+    if (path.empty() || !objects_.stat(d->storage_key)) {
+        return plugin::Error::conflict("upload_missing",
+                                       "no bytes were uploaded for this document");
+    }
+    return path;
+}
+
+namespace {
+plugin::Status requireMedia(const storage::Document& d) {
+    if (d.detected_type == UploadService::kMediaType) return {};
+    return plugin::Error::conflict("not_media_document",
+                                   "only media documents are processed by a plugin");
+}
+}  // namespace
+
+plugin::Status DocumentService::setMediaState(const plugin::Principal& caller,
+                                              const std::string& id, const std::string& state,
+                                              const std::string& error_code,
+                                              const std::string& message) {
+    auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);
+    if (!d) return d.error();
+    if (auto ok = requireMedia(*d); !ok) return ok;
+    if (state == "error") {
+        return documents_.fail(id, error_code.empty() ? "processing_failed" : error_code, message);
+    }
+    if (state != "uploaded" && state != "processing") {
+        return plugin::Error::unprocessable("invalid_state",
+                                            "a media document's state is uploaded, processing "
+                                            "or error");
+    }
+    return documents_.setStatus(id, state);
+}
+
+plugin::Status DocumentService::storeMediaChunks(const plugin::Principal& caller,
+                                                 const std::string& id,
+                                                 std::vector<storage::Chunk> chunks) {
+    auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);
+    if (!d) return d.error();
+    if (auto ok = requireMedia(*d); !ok) return ok;
+    if (chunks.empty()) {
+        return plugin::Error::unprocessable("no_text_found", "a media document needs chunks");
+    }
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+        auto& c = chunks[i];
+        c.chunk_index = static_cast<int>(i);
+        c.page_start = c.page_end = 1;
+        c.char_start = 0;
+        c.char_end = static_cast<int>(c.text.size());
+        c.token_count = ingest::approximateTokens(c.text);
+    }
+    if (auto ok = documents_.startChunking(id); !ok) return ok;
+    if (auto ok = documents_.appendChunks(id, chunks); !ok) return ok;
+    return documents_.finishChunking(id, 0, "chunked");
+}
+
+plugin::Status DocumentService::requireManage(const plugin::Principal& caller,
+                                              const std::string& id) {
+    auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);
+    if (!d) return d.error();
+    return {};
 }
 
 plugin::Result<nlohmann::json> DocumentService::ingestionStatus(const plugin::Principal& caller,

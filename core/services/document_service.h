@@ -42,6 +42,23 @@ class DocumentService {
     plugin::Result<nlohmann::json> ingestionStatus(const plugin::Principal& caller,
                                                    const std::string& id);
 
+    // Media documents a feature plugin processes (HostServices ABI minor 4, decision 0068).
+    // Changes need the right to manage the document, and apply only to media documents
+    // (`not_media_document`, 409, for others).
+
+    /// The local file of the document's bytes (read access).
+    plugin::Result<std::string> mediaFile(const plugin::Principal& caller, const std::string& id);
+    /// `uploaded` or `processing`; or `error` with `error_code` and `message`.
+    plugin::Status setMediaState(const plugin::Principal& caller, const std::string& id,
+                                 const std::string& state, const std::string& error_code,
+                                 const std::string& message);
+    /// Replaces the chunks (chunk_index, text and time span of each; the rest is derived) and
+    /// marks the document `chunked`.
+    plugin::Status storeMediaChunks(const plugin::Principal& caller, const std::string& id,
+                                    std::vector<storage::Chunk> chunks);
+    /// Ok when the caller may manage the document.
+    plugin::Status requireManage(const plugin::Principal& caller, const std::string& id);
+
     static nlohmann::json toJson(const storage::Document& d);
 
   private:

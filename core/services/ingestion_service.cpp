@@ -9,6 +9,7 @@
 #include "ingest/chunker.h"
 #include "ingest/parser.h"
 #include "redact/pii_redactor.h"
+#include "services/upload_service.h"
 
 namespace docintel::services {
 
@@ -59,6 +60,11 @@ plugin::Status IngestionService::embed(jobs::JobContext& context) {
 
 plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobContext& context) {
     if (context.done("embedded")) return {};
+    if (auto ok = embedStored(id); !ok) return ok;
+    return context.mark("embedded");
+}
+
+plugin::Status IngestionService::embedStored(const std::string& id) {
     if (!encoder_) {
         common::log(common::LogLevel::kWarning, "embedding_skipped",
                     {{"document_id", id}, {"reason", "no encoder model loaded"}});
@@ -100,7 +106,7 @@ plugin::Status IngestionService::embedChunks(const std::string& id, jobs::JobCon
                  {"encoder_calls", std::to_string(totals.calls)},
                  {"encoder_threads", std::to_string(totals.encoders)},
                  {"model", encoder_->modelName()}});
-    return context.mark("embedded");
+    return {};
 }
 
 plugin::Result<nlohmann::json> IngestionService::reclassify(const std::string& id) {
@@ -158,6 +164,7 @@ void IngestionService::classifyDocument(const std::string& id,
     const classify::DocumentClassifier* classifier = this->classifier();
     auto found = documents_.find(id);
     if (!classifier || !found || !found->has_value() || chunks.empty()) return;
+    if ((*found)->detected_type == UploadService::kMediaType) return;  // its plugin typed it
     classify::ClassifierInput input;
     input.detected_type = (*found)->detected_type;
     const std::size_t n =

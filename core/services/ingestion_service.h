@@ -46,6 +46,10 @@ class IngestionService {
 
     plugin::Status ingest(jobs::JobContext& context);
     plugin::Status embed(jobs::JobContext& context);
+    /// Encodes the document's stored chunks in the calling thread (`embedding` → `embedded`,
+    /// then classified): what the jobs run, for a feature plugin that chunked a media document
+    /// itself (HostServices::embedDocument).
+    plugin::Status embedStored(const std::string& document_id);
     /// Classifies a chunked document again (its first chunks, encoded afresh) and stores
     /// doc_type; returns `{doc_type, confidence}`. `not_chunked` (409) before chunking.
     plugin::Result<nlohmann::json> reclassify(const std::string& document_id);

@@ -27,6 +27,25 @@ std::string safeName(const std::string& filename) {
     return out.substr(0, 120);
 }
 
+/// Whether the file starts like a video container: ISO media (MP4, MOV, M4V: an `ftyp`,
+/// `moov`, `mdat`, `free` or `wide` box first), Matroska/WebM (EBML) or AVI (RIFF....AVI ).
+bool looksLikeMedia(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[12] = {0};
+    if (!in.read(head, sizeof head)) return false;
+    const std::string box(head + 4, 4);
+    if (box == "ftyp" || box == "moov" || box == "mdat" || box == "free" || box == "wide") {
+        return true;
+    }
+    if (static_cast<unsigned char>(head[0]) == 0x1A &&
+        static_cast<unsigned char>(head[1]) == 0x45 &&
+        static_cast<unsigned char>(head[2]) == 0xDF &&
+        static_cast<unsigned char>(head[3]) == 0xA3) {
+        return true;
+    }
+    return std::string(head, 4) == "RIFF" && std::string(head + 8, 4) == "AVI ";
+}
+
 plugin::HttpResponse failure(int status, const std::string& code, const std::string& message) {
     return plugin::HttpResponse::json(status, {{"detail", message}, {"code", code}});
 }
@@ -45,11 +64,26 @@ std::string workspaceOf(const nlohmann::json& body, const std::string& header_wo
 plugin::Result<nlohmann::json> UploadService::create(const plugin::Principal& caller,
                                                      const std::string& workspace_id,
                                                      const nlohmann::json& body) {
+    return open(caller, workspace_id, body, "", limits_.max_bytes);
+}
+
+plugin::Result<nlohmann::json> UploadService::createMedia(const plugin::Principal& caller,
+                                                          const std::string& workspace_id,
+                                                          const nlohmann::json& body,
+                                                          const std::string& doc_type,
+                                                          std::int64_t max_bytes) {
+    return open(caller, workspace_id, body, doc_type, max_bytes);
+}
+
+plugin::Result<nlohmann::json> UploadService::open(const plugin::Principal& caller,
+                                                   const std::string& workspace_id,
+                                                   const nlohmann::json& body,
+                                                   const std::string& doc_type,
+                                                   std::int64_t max_bytes) {
     const std::int64_t size = body["file_size"].get<std::int64_t>();
-    if (size > limits_.max_bytes) {
+    if (size > max_bytes) {
         return plugin::Error{"file_too_large",
-                             "files may be at most " + std::to_string(limits_.max_bytes) + " bytes",
-                             413};
+                             "files may be at most " + std::to_string(max_bytes) + " bytes", 413};
     }
     auto scope = access_.scope(caller.user_id, workspaceOf(body, workspace_id),
                                auth::WorkspaceAction::kManageDocuments);
@@ -63,7 +97,11 @@ plugin::Result<nlohmann::json> UploadService::create(const plugin::Principal& ca
     d.content_type = body["content_type"].get<std::string>();
     d.declared_size = size;
     d.storage_key = "documents/" + d.id + "/" + safeName(d.filename);
-    d.redact_pii = body["redact_pii"].get<bool>();
+    d.redact_pii = body.value("redact_pii", false);
+    if (!doc_type.empty()) {
+        d.doc_type = doc_type;
+        d.detected_type = kMediaType;
+    }
     auto created = documents_.create(d);
     if (!created) return created.error();
 
@@ -78,7 +116,7 @@ plugin::Result<nlohmann::json> UploadService::create(const plugin::Principal& ca
                           {"storage_source_path", d.storage_key},
                           {"gcs_source_path", d.storage_key},
                           {"expires_at", common::isoFromEpoch(grant.expires)},
-                          {"max_size", limits_.max_bytes},
+                          {"max_size", max_bytes},
                           {"status", created->status}};
 }
 
@@ -170,6 +208,7 @@ plugin::Result<nlohmann::json> UploadService::complete(const plugin::Principal& 
     if (info->size != d.declared_size) {
         return plugin::Error::conflict("size_mismatch", "the stored object has another size");
     }
+    if (d.detected_type == kMediaType) return completeMedia(d, *info);
     const ingest::DocumentType type =
         ingest::sniff(objects_.localPath(d.storage_key), d.content_type, d.filename);
     const std::string type_name = ingest::toString(type);
@@ -191,6 +230,27 @@ plugin::Result<nlohmann::json> UploadService::complete(const plugin::Principal& 
                           {"detected_type", type_name},
                           {"size", info->size},
                           {"sha256", info->sha256},
+                          {"already_completed", !*done}};
+}
+
+plugin::Result<nlohmann::json> UploadService::completeMedia(const storage::Document& d,
+                                                            const objects::ObjectInfo& info) {
+    if (!looksLikeMedia(objects_.localPath(d.storage_key))) {
+        const std::string message =
+            "the uploaded bytes are not a video container (MP4, MOV, M4V, MKV, WebM, AVI)";
+        (void)documents_.fail(d.id, "unsupported_type", message);
+        return plugin::Error{"unsupported_type", message, 415};
+    }
+    auto done = documents_.completeUpload(d.id, info.size, info.sha256, kMediaType, "", false);
+    if (!done) return done.error();
+    common::log(common::LogLevel::kInfo, "upload_completed",
+                {{"document_id", d.id}, {"type", d.doc_type}});
+    return nlohmann::json{{"doc_id", d.id},
+                          {"document_id", d.id},
+                          {"status", "uploaded"},
+                          {"doc_type", d.doc_type},
+                          {"size", info.size},
+                          {"sha256", info.sha256},
                           {"already_completed", !*done}};
 }
 

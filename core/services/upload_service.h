@@ -45,6 +45,13 @@ class UploadService {
     plugin::Result<nlohmann::json> create(const plugin::Principal& caller,
                                           const std::string& workspace_id,
                                           const nlohmann::json& body);
+    /// The same session for a media document a feature plugin processes (HostServices::
+    /// createMediaUpload): `doc_type` is set from the start, the size limit is `max_bytes`, and
+    /// `complete` checks the container and leaves it `uploaded` instead of queueing ingestion.
+    plugin::Result<nlohmann::json> createMedia(const plugin::Principal& caller,
+                                               const std::string& workspace_id,
+                                               const nlohmann::json& body,
+                                               const std::string& doc_type, std::int64_t max_bytes);
     /// POST /uploads/complete — a validated DirectUploadCompleteRequest naming the storage
     /// path as `storage_source_path` or `gcs_source_path`. Idempotent.
     plugin::Result<nlohmann::json> complete(const plugin::Principal& caller,
@@ -60,7 +67,15 @@ class UploadService {
 
     const UploadLimits& limits() const { return limits_; }
 
+    /// The detected_type of media documents (their doc_type says which kind).
+    static constexpr const char* kMediaType = "media";
+
   private:
+    plugin::Result<nlohmann::json> open(const plugin::Principal& caller,
+                                        const std::string& workspace_id, const nlohmann::json& body,
+                                        const std::string& doc_type, std::int64_t max_bytes);
+    plugin::Result<nlohmann::json> completeMedia(const storage::Document& d,
+                                                 const objects::ObjectInfo& info);
     plugin::HttpResponse serve(const objects::UploadGrant& grant) const;
     storage::DocumentRepository& documents_;
     objects::ObjectStore& objects_;

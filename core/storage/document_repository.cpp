@@ -19,8 +19,9 @@ namespace {
 constexpr Statement kInsert{
     "document_insert",
     "INSERT INTO documents AS d (id, owner_id, workspace_id, filename, content_type, "
-    "declared_size, storage_key, status, redact_pii) VALUES ($1, $2, NULLIF($3, '')::uuid, $4, "
-    "$5, $6, $7, 'uploading', $8) RETURNING " DOCINTEL_DOC_COLUMNS};
+    "declared_size, storage_key, status, redact_pii, detected_type, doc_type) VALUES ($1, $2, "
+    "NULLIF($3, '')::uuid, $4, $5, $6, $7, 'uploading', $8, NULLIF($9, ''), NULLIF($10, '')) "
+    "RETURNING " DOCINTEL_DOC_COLUMNS};
 constexpr Statement kFind{"document_find",
                           "SELECT " DOCINTEL_DOC_COLUMNS " FROM documents d WHERE d.id = $1"};
 constexpr Statement kListPersonal{
@@ -52,8 +53,8 @@ constexpr Statement kDeleteChunks{"document_delete_chunks",
 constexpr Statement kInsertChunk{
     "document_insert_chunk",
     "INSERT INTO chunks (id, document_id, chunk_index, text, page_start, page_end, "
-    "section_path, char_start, char_end, token_count) "
-    "VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9)"};
+    "section_path, char_start, char_end, token_count, start_seconds, end_seconds) "
+    "VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11)"};
 constexpr Statement kSetChunked{
     "document_set_chunked",
     "UPDATE documents SET status = $2, pages = $3, error_code = NULL, error_message = NULL, "
@@ -67,13 +68,15 @@ constexpr Statement kEventFacts{
 constexpr Statement kChunks{
     "document_chunks",
     "SELECT id, chunk_index, text, page_start, page_end, section_path::text, char_start, "
-    "char_end, token_count, coalesce(model, ''), coalesce(model_version, '') FROM chunks "
+    "char_end, token_count, coalesce(model, ''), coalesce(model_version, ''), start_seconds, "
+    "end_seconds FROM chunks "
     "WHERE document_id = $1 AND chunk_index >= $2 ORDER BY chunk_index LIMIT $3"};
 constexpr Statement kPassages{
     "document_passages",
     "SELECT c.id, c.chunk_index, c.text, c.page_start, c.page_end, c.section_path::text, "
     "c.char_start, c.char_end, c.token_count, coalesce(c.model, ''), "
-    "coalesce(c.model_version, ''), c.document_id::text, d.filename FROM chunks c "
+    "coalesce(c.model_version, ''), c.start_seconds, c.end_seconds, c.document_id::text, "
+    "d.filename FROM chunks c "
     "JOIN documents d ON d.id = c.document_id "
     "JOIN unnest($1::uuid[], $2::int[]) AS k(document_id, chunk_index) "
     "ON k.document_id = c.document_id AND k.chunk_index = c.chunk_index"};
@@ -140,7 +143,7 @@ Document rowToDocument(const pqxx::row& r) {
     return d;
 }
 
-/// A chunk from the columns of kChunks (the first eleven).
+/// A chunk from the columns of kChunks (the first thirteen).
 Chunk rowToChunk(const pqxx::row& r) {
     Chunk c;
     c.id = r[0].as<std::string>();
@@ -154,6 +157,8 @@ Chunk rowToChunk(const pqxx::row& r) {
     c.token_count = r[8].as<int>();
     c.model = r[9].as<std::string>();
     c.model_version = r[10].as<std::string>();
+    if (!r[11].is_null()) c.start_seconds = r[11].as<double>();
+    if (!r[12].is_null()) c.end_seconds = r[12].as<double>();
     return c;
 }
 
@@ -192,8 +197,8 @@ std::vector<Document> rowsToDocuments(const pqxx::result& rows) {
 plugin::Result<Document> DocumentRepository::create(const Document& d) {
     return db_.transact([&](Tx& tx) -> plugin::Result<Document> {
         return rowToDocument(tx.exec(kInsert, d.id, d.owner_id, d.workspace_id, d.filename,
-                                     d.content_type, d.declared_size, d.storage_key,
-                                     d.redact_pii)[0]);
+                                     d.content_type, d.declared_size, d.storage_key, d.redact_pii,
+                                     d.detected_type, d.doc_type)[0]);
     });
 }
 
@@ -228,7 +233,11 @@ plugin::Result<bool> DocumentRepository::completeUpload(const std::string& id, s
         if (tx.exec(kComplete, id, size, sha256, detected_type, redact_pii).affected_rows() == 0) {
             return false;
         }
-        JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
+        if (job_kind.empty()) {
+            tx.exec(kSetStatus, id, "uploaded");  // a media document waits for its plugin
+        } else {
+            JobRepository::enqueue(tx, job_kind, {{"document_id", id}});
+        }
         emitDocumentEvent(tx, id, "document.uploaded", true);
         return true;
     });
@@ -285,7 +294,8 @@ plugin::Status DocumentRepository::appendChunks(const std::string& id,
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         for (const auto& c : chunks) {
             tx.exec(kInsertChunk, id, c.chunk_index, c.text, c.page_start, c.page_end,
-                    nlohmann::json(c.section_path).dump(), c.char_start, c.char_end, c.token_count);
+                    nlohmann::json(c.section_path).dump(), c.char_start, c.char_end, c.token_count,
+                    c.start_seconds, c.end_seconds);
         }
         return true;
     }));
@@ -322,7 +332,7 @@ plugin::Result<std::vector<Passage>> DocumentRepository::passages(
     return db_.read([&](Tx& tx) -> plugin::Result<std::vector<Passage>> {
         std::vector<Passage> out;
         for (const auto& r : tx.exec(kPassages, ids, indexes)) {
-            out.push_back(Passage{r[11].as<std::string>(), r[12].as<std::string>(), rowToChunk(r)});
+            out.push_back(Passage{r[13].as<std::string>(), r[14].as<std::string>(), rowToChunk(r)});
         }
         return out;
     });

@@ -52,6 +52,9 @@ struct Chunk {
     int token_count = 0;
     std::string model;
     std::string model_version;
+    /// The time span of a media document's chunk (seconds from its start); unset for pages.
+    std::optional<double> start_seconds;
+    std::optional<double> end_seconds;
 };
 
 /// A chunk with its document's id and name, for citing it.
@@ -74,6 +77,7 @@ class DocumentRepository {
 
     /// Records the uploaded object and, in the same transaction, enqueues `job_kind` for the
     /// document — unless the upload was already completed (then returns false, nothing done).
+    /// With no `job_kind` (a media document, which a plugin processes) it becomes `uploaded`.
     /// `redact_pii` can only turn redaction on (a completion cannot undo the session's request).
     plugin::Result<bool> completeUpload(const std::string& id, std::int64_t size,
                                         const std::string& sha256, const std::string& detected_type,

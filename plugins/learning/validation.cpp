@@ -36,11 +36,6 @@ std::size_t utf8Length(const std::string& text) {
     return n;
 }
 
-std::string lowered(std::string text) {
-    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 std::string trim(const std::string& text) {
     const auto space = " \t\r\n\f\v";
     const auto first = text.find_first_not_of(space);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plugin_api/error.h"
+#include "shared/study_text.h"
 
 namespace docintel::learning {
 
@@ -33,8 +34,7 @@ std::size_t utf8Length(const std::string& text);
 
 /// `text` without leading and trailing white space.
 std::string trim(const std::string& text);
-/// `text` with ASCII letters in lower case (other bytes as they are).
-std::string lowered(std::string text);
+using study::lowered;
 
 /// Checks an optional string field of `body`: absent (or null when `nullable`) is fine; a
 /// non-string or a length outside [min, max] adds a problem at `loc`.

@@ -248,36 +248,6 @@ Result<std::vector<CourseRecord>> withPeopleAndContent(PluginTx& tx, const json&
 
 std::vector<plugin::PluginMigration> migrations() { return {{1, "learning", kSchemaV1}}; }
 
-std::string newId() {
-    thread_local std::mt19937_64 rng{std::random_device{}()};
-    std::array<unsigned char, 16> b{};
-    for (std::size_t i = 0; i < b.size(); i += 8) {
-        const auto v = rng();
-        for (std::size_t k = 0; k < 8; ++k) b[i + k] = static_cast<unsigned char>(v >> (8 * k));
-    }
-    b[6] = static_cast<unsigned char>((b[6] & 0x0F) | 0x40);
-    b[8] = static_cast<unsigned char>((b[8] & 0x3F) | 0x80);
-    char out[37];
-    std::snprintf(out, sizeof out,
-                  "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                  b[14], b[15]);
-    return out;
-}
-
-bool isUuid(const std::string& s) {
-    if (s.size() != 36) return false;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (i == 8 || i == 13 || i == 18 || i == 23) {
-            if (c != '-') return false;
-        } else if (!std::isxdigit(static_cast<unsigned char>(c))) {
-            return false;
-        }
-    }
-    return true;
-}
-
 const Member* CourseRecord::member(const std::string& user_id) const {
     for (const auto& m : members) {
         if (m.user_id == user_id) return &m;

@@ -17,6 +17,7 @@
 #include "learning/scope.h"
 #include "plugin_api/plugin_storage.h"
 #include "plugin_api/registrar.h"
+#include "shared/ids.h"
 
 namespace docintel::learning {
 
@@ -30,10 +31,8 @@ namespace docintel::learning::store {
 /// The plugin's versioned migrations, in order.
 std::vector<plugin::PluginMigration> migrations();
 
-/// A new random (version 4) UUID.
-std::string newId();
-/// Whether `text` is a UUID in canonical form (ids from paths are checked before SQL sees them).
-bool isUuid(const std::string& text);
+using shared::isUuid;
+using shared::newId;
 
 /// A course with everything its rules need.
 struct CourseRecord {

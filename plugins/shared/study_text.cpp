@@ -1,5 +1,4 @@
-#include "learning/study_text.h"
-#include "learning/validation.h"
+#include "shared/study_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-namespace docintel::learning {
+namespace docintel::study {
 
 namespace {
 
@@ -207,4 +206,9 @@ std::vector<std::size_t> pickDiverse(const std::vector<Sentence>& sentences,
     return taken;
 }
 
-}  // namespace docintel::learning
+std::string lowered(std::string text) {
+    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+}  // namespace docintel::study
