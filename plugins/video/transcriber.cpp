@@ -1,0 +1,184 @@
+#include "video/transcriber.h"
+
+#include <whisper.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+namespace docintel::video {
+namespace {
+
+struct ContextFreer {
+    void operator()(whisper_context* c) const { whisper_free(c); }
+};
+struct StateFreer {
+    void operator()(whisper_state* s) const { whisper_free_state(s); }
+};
+
+void quiet(enum ggml_log_level, const char*, void*) {}
+
+/// "en-US" → "en"; "" → "auto".
+std::string languageCode(const std::string& language) {
+    if (language.empty() || language == "auto") return "auto";
+    std::string code = language.substr(0, language.find_first_of("-_"));
+    for (auto& c : code) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return code;
+}
+
+std::string trimmed(const std::string& s) {
+    const auto a = s.find_first_not_of(" \t\n");
+    if (a == std::string::npos) return "";
+    return s.substr(a, s.find_last_not_of(" \t\n") - a + 1);
+}
+
+/// whisper's progress callback: forwards to the caller's function.
+struct ProgressSink {
+    const std::function<bool(int)>* progress = nullptr;
+    bool stopped = false;
+};
+
+void onProgress(whisper_context*, whisper_state*, int pct, void* user) {
+    auto* sink = static_cast<ProgressSink*>(user);
+    if (sink->progress && *sink->progress && !(*sink->progress)(pct)) sink->stopped = true;
+}
+
+bool onAbort(void* user) { return static_cast<ProgressSink*>(user)->stopped; }
+
+class WhisperTranscriber final : public Transcriber {
+  public:
+    WhisperTranscriber(std::string models_dir, int threads)
+        : models_dir_(std::move(models_dir)), threads_(threads) {}
+
+    plugin::Result<Transcript> transcribe(const std::vector<float>& pcm,
+                                          const std::string& language,
+                                          const std::function<bool(int)>& progress) override {
+        const std::string code = languageCode(language);
+        // English goes to the English-only tiny model when it is there; everything else (and
+        // detection) to the multilingual base model.
+        std::string model = code == "en" ? "whisper-tiny.en" : "whisper-base";
+        if (code == "en" && !std::filesystem::exists(modelPath(model))) model = "whisper-base";
+        auto context = load(model);
+        if (!context) return context.error();
+        Transcript out;
+        out.model = model;
+        out.language = code == "auto" ? "" : code;
+        if (pcm.size() < 1600) return out;  // under 0.1 s: nothing to hear
+
+        std::unique_ptr<whisper_state, StateFreer> state(whisper_init_state(*context));
+        if (!state) return plugin::Error::internal("whisper.cpp could not allocate its state");
+        whisper_full_params params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY);
+        params.n_threads = threads_;
+        params.language = code.c_str();
+        params.translate = false;
+        params.no_context = true;
+        params.token_timestamps = true;
+        params.suppress_nst = true;
+        params.print_progress = false;
+        params.print_realtime = false;
+        params.print_special = false;
+        params.print_timestamps = false;
+        const std::string vad = modelPath("whisper-vad");
+        if (std::filesystem::exists(vad)) {
+            params.vad = true;
+            params.vad_model_path = vad.c_str();
+        }
+        ProgressSink sink{&progress};
+        params.progress_callback = onProgress;
+        params.progress_callback_user_data = &sink;
+        params.abort_callback = onAbort;
+        params.abort_callback_user_data = &sink;
+
+        const int rc = whisper_full_with_state(*context, state.get(), params, pcm.data(),
+                                               static_cast<int>(pcm.size()));
+        if (sink.stopped) {
+            return plugin::Error{"transcription_cancelled", "transcription was stopped", 409};
+        }
+        if (rc != 0) {
+            return plugin::Error::internal("whisper.cpp failed to transcribe (code " +
+                                           std::to_string(rc) + ")");
+        }
+        if (code == "auto") {
+            const int id = whisper_full_lang_id_from_state(state.get());
+            if (id >= 0) out.language = whisper_lang_str(id);
+        }
+        const whisper_token eot = whisper_token_eot(*context);
+        const int segments = whisper_full_n_segments_from_state(state.get());
+        for (int s = 0; s < segments; ++s) {
+            Cue cue;
+            cue.start = whisper_full_get_segment_t0_from_state(state.get(), s) / 100.0;
+            cue.end = whisper_full_get_segment_t1_from_state(state.get(), s) / 100.0;
+            cue.text = trimmed(whisper_full_get_segment_text_from_state(state.get(), s));
+            if (cue.text.empty()) continue;
+            out.cues.push_back(cue);
+            // Words: a token starting with a space starts a word; special tokens are skipped.
+            const int tokens = whisper_full_n_tokens_from_state(state.get(), s);
+            for (int t = 0; t < tokens; ++t) {
+                const whisper_token_data data =
+                    whisper_full_get_token_data_from_state(state.get(), s, t);
+                if (data.id >= eot) continue;
+                const std::string piece =
+                    whisper_full_get_token_text_from_state(*context, state.get(), s, t);
+                if (piece.empty()) continue;
+                const double t0 = data.t0 / 100.0;
+                const double t1 = data.t1 / 100.0;
+                if (piece.front() == ' ' || out.words.empty() ||
+                    out.words.back().end < cue.start) {
+                    out.words.push_back({t0, t1, trimmed(piece)});
+                } else {
+                    out.words.back().text += piece;
+                    out.words.back().end = std::max(out.words.back().end, t1);
+                }
+            }
+        }
+        out.words.erase(std::remove_if(out.words.begin(), out.words.end(),
+                                       [](const Word& w) { return w.text.empty(); }),
+                        out.words.end());
+        return out;
+    }
+
+  private:
+    std::string modelPath(const std::string& model) const {
+        if (model == "whisper-vad") return models_dir_ + "/whisper-vad/ggml-silero.bin";
+        return models_dir_ + "/" + model + "/ggml-model.bin";
+    }
+
+    plugin::Result<whisper_context*> load(const std::string& model) {
+        std::lock_guard lock(mutex_);
+        auto it = contexts_.find(model);
+        if (it != contexts_.end()) return it->second.get();
+        const std::string path = modelPath(model);
+        if (!std::filesystem::exists(path)) {
+            return plugin::Error::unavailable(
+                "speech_model_missing",
+                "the speech recognition model " + model + " is not installed (`make model`)");
+        }
+        static std::once_flag silenced;
+        std::call_once(silenced, [] { whisper_log_set(quiet, nullptr); });
+        whisper_context_params params = whisper_context_default_params();
+        params.use_gpu = false;
+        std::unique_ptr<whisper_context, ContextFreer> context(
+            whisper_init_from_file_with_params_no_state(path.c_str(), params));
+        if (!context) {
+            return plugin::Error::unavailable("speech_model_unreadable",
+                                              "whisper.cpp could not load " + path);
+        }
+        whisper_context* raw = context.get();
+        contexts_.emplace(model, std::move(context));
+        return raw;
+    }
+
+    const std::string models_dir_;
+    const int threads_;
+    std::mutex mutex_;  // guards contexts_; a loaded context is shared (each call has a state)
+    std::map<std::string, std::unique_ptr<whisper_context, ContextFreer>> contexts_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transcriber> makeWhisperTranscriber(std::string models_dir, int threads) {
+    return std::make_unique<WhisperTranscriber>(std::move(models_dir), threads);
+}
+
+}  // namespace docintel::video
