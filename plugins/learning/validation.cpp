@@ -16,18 +16,6 @@ json at(const json& prefix, const json& key) {
 
 }  // namespace
 
-void Problems::add(json loc, const std::string& msg, const std::string& type) {
-    detail_.push_back({{"loc", std::move(loc)}, {"msg", msg}, {"type", type}});
-}
-
-plugin::Error Problems::error() const { return {"validation_error", detail_.dump(), 422}; }
-
-plugin::Error validationError(json loc, const std::string& msg, const std::string& type) {
-    Problems p;
-    p.add(std::move(loc), msg, type);
-    return p.error();
-}
-
 std::size_t utf8Length(const std::string& text) {
     std::size_t n = 0;
     for (const char ch : text) {

@@ -9,25 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "plugin_api/error.h"
+#include "shared/problems.h"
 #include "shared/study_text.h"
 
 namespace docintel::learning {
 
-/// Collects detail items; error() is the 422 carrying them all.
-class Problems {
-  public:
-    void add(nlohmann::json loc, const std::string& msg, const std::string& type = "value_error");
-    bool empty() const { return detail_.empty(); }
-    const nlohmann::json& detail() const { return detail_; }
-    plugin::Error error() const;
-
-  private:
-    nlohmann::json detail_ = nlohmann::json::array();
-};
-
-/// A 422 with one detail item.
-plugin::Error validationError(nlohmann::json loc, const std::string& msg,
-                              const std::string& type = "value_error");
+using shared::Problems;
+using shared::validationError;
 
 /// Characters (code points) of UTF-8 text, as JSON Schema's minLength/maxLength count them.
 std::size_t utf8Length(const std::string& text);

@@ -1,8 +1,8 @@
 #include "video/timeline.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -77,8 +77,8 @@ FramePlan planFrames(double duration, int segment_seconds, int max_frames) {
     const double length = std::max(duration, 0.1);
     const int segments = segmentCount(duration, segment_seconds);
     const int slots = std::max(1, std::min(segments, max_frames));
-    const double width = segments <= max_frames ? static_cast<double>(segment_seconds)
-                                                : length / slots;
+    const double width =
+        segments <= max_frames ? static_cast<double>(segment_seconds) : length / slots;
     for (int s = 0; s < slots; ++s) {
         const double start = s * width;
         const double end = std::min(length, start + width);
@@ -199,8 +199,7 @@ std::string extractiveSummary(const std::string& text, std::size_t max_sentences
 std::vector<VideoChunk> buildChunks(const std::string& title, double duration,
                                     const std::vector<Segment>& segments,
                                     const std::vector<Cue>& transcript,
-                                    const std::vector<FrameRecord>& frames,
-                                    std::size_t max_words) {
+                                    const std::vector<FrameRecord>& frames, std::size_t max_words) {
     std::vector<VideoChunk> chunks;
     std::string overview = "Video: " + title + " (" + clock(duration) + ").";
     for (const auto& s : segments) {

@@ -123,8 +123,7 @@ class WhisperTranscriber final : public Transcriber {
                 if (piece.empty()) continue;
                 const double t0 = data.t0 / 100.0;
                 const double t1 = data.t1 / 100.0;
-                if (piece.front() == ' ' || out.words.empty() ||
-                    out.words.back().end < cue.start) {
+                if (piece.front() == ' ' || out.words.empty() || out.words.back().end < cue.start) {
                     out.words.push_back({t0, t1, trimmed(piece)});
                 } else {
                     out.words.back().text += piece;

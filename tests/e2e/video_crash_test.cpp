@@ -22,7 +22,8 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const fs::path kWork = fs::temp_directory_path() / ("docintel_video_crash_" + std::to_string(::getpid()));
+const fs::path kWork =
+    fs::temp_directory_path() / ("docintel_video_crash_" + std::to_string(::getpid()));
 
 /// A plugins folder holding video.so, made before the server environment is.
 std::string pluginsDir() {
@@ -62,8 +63,9 @@ TEST_F(VideoCrash, AKilledTranscriptionResumesAndCompletes) {
     const std::string video = (kWork / "talk.mp4").string();
     std::string words;
     for (int i = 0; i < 6; ++i) {
-        words += "The harbour committee met on Tuesday to discuss the new lighthouse and the "
-                 "repairs to the northern pier. ";
+        words +=
+            "The harbour committee met on Tuesday to discuss the new lighthouse and the "
+            "repairs to the northern pier. ";
     }
     ASSERT_EQ(std::system(("espeak-ng -w " + speech + " '" + words + "'").c_str()), 0);
     ASSERT_EQ(std::system(("ffmpeg -v error -y -f lavfi -i color=c=navy:s=320x240:r=5 -i " +
@@ -78,15 +80,14 @@ TEST_F(VideoCrash, AKilledTranscriptionResumesAndCompletes) {
     pid_t pid = procs_.start();
     ASSERT_GT(pid, 0);
 
-    const auto created = call("POST", "/api/v1/videos/uploads",
-                              {{"filename", "talk.mp4"},
-                               {"content_type", "video/mp4"},
-                               {"file_size", bytes.size()}});
+    const auto created = call(
+        "POST", "/api/v1/video-uploads",
+        {{"filename", "talk.mp4"}, {"content_type", "video/mp4"}, {"file_size", bytes.size()}});
     ASSERT_EQ(created.status, 201) << created.body;
     const json session = created.json();
     ASSERT_LT(TestServer::putObject(session["upload_url"], bytes, "video/mp4").status, 300);
     const std::string id = session["doc_id"];
-    ASSERT_EQ(call("POST", "/api/v1/videos/uploads/complete",
+    ASSERT_EQ(call("POST", "/api/v1/video-uploads/complete",
                    {{"doc_id", id}, {"storage_source_path", session["storage_source_path"]}})
                   .status,
               200);
@@ -106,12 +107,12 @@ TEST_F(VideoCrash, AKilledTranscriptionResumesAndCompletes) {
     ASSERT_EQ(step, "transcribing_audio");
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     procs_.kill(pid);
-    EXPECT_EQ(db_.scalar("SELECT checkpoint ? 'extracting_metadata' FROM jobs WHERE id = '" + job +
-                         "'"),
-              "t");
-    EXPECT_EQ(db_.scalar("SELECT checkpoint ? 'transcribing_audio' FROM jobs WHERE id = '" + job +
-                         "'"),
-              "f");
+    EXPECT_EQ(
+        db_.scalar("SELECT checkpoint ? 'extracting_metadata' FROM jobs WHERE id = '" + job + "'"),
+        "t");
+    EXPECT_EQ(
+        db_.scalar("SELECT checkpoint ? 'transcribing_audio' FROM jobs WHERE id = '" + job + "'"),
+        "f");
 
     pid = procs_.start();
     ASSERT_GT(pid, 0);

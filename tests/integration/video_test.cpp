@@ -78,18 +78,17 @@ class Video : public ::testing::Test {
 
     static Response call(const std::string& method, const std::string& path,
                          const json& body = nullptr, const std::string& token = token_) {
-        const auto r = server_->request(method, path, body.is_null() ? std::string() : body.dump(),
-                                        token);
+        const auto r =
+            server_->request(method, path, body.is_null() ? std::string() : body.dump(), token);
         EXPECT_LT(r.status, 500) << method << " " << path << ": " << r.body;
         return r;
     }
 
     /// create → PUT → complete; returns the document id.
     static std::string upload(const std::string& filename, const std::string& bytes) {
-        auto created = call("POST", "/api/v1/videos/uploads",
-                            {{"filename", filename},
-                             {"content_type", "video/mp4"},
-                             {"file_size", bytes.size()}});
+        auto created = call(
+            "POST", "/api/v1/video-uploads",
+            {{"filename", filename}, {"content_type", "video/mp4"}, {"file_size", bytes.size()}});
         EXPECT_EQ(created.status, 201) << created.body;
         const json session = created.json();
         EXPECT_EQ(session.value("method", ""), "PUT");
@@ -97,9 +96,9 @@ class Video : public ::testing::Test {
             TestServer::putObject(session["upload_url"].get<std::string>(), bytes, "video/mp4");
         EXPECT_LT(put.status, 300) << put.body;
         const std::string id = session["doc_id"];
-        const auto done = call("POST", "/api/v1/videos/uploads/complete",
-                               {{"doc_id", id},
-                                {"storage_source_path", session["storage_source_path"]}});
+        const auto done =
+            call("POST", "/api/v1/video-uploads/complete",
+                 {{"doc_id", id}, {"storage_source_path", session["storage_source_path"]}});
         EXPECT_EQ(done.status, 200) << done.body;
         EXPECT_EQ(done.json().value("status", ""), "uploaded");
         const auto document = call("GET", "/api/v1/documents/" + id);
@@ -126,8 +125,8 @@ class Video : public ::testing::Test {
 
     static std::string file(const std::string& path) { return readFile(path); }
 
-    /// A hit of search_video for `question` (not the overview) whose window holds `t` (±slack). Retried for a
-    /// few seconds: the search index follows a newly embedded document shortly after.
+    /// A hit of search_video for `question` (not the overview) whose window holds `t` (±slack).
+    /// Retried for a few seconds: the search index follows a newly embedded document shortly after.
     static bool searchFinds(const std::string& id, const std::string& question, double t,
                             double slack) {
         std::string last;
@@ -165,9 +164,9 @@ TEST_F(Video, SubtitleTrackIsTheTranscript) {
 
     const json transcript = call("GET", "/api/v1/videos/" + id + "/transcript").json();
     EXPECT_EQ(transcript.value("source", ""), "subtitle_track");
-    EXPECT_NE(normalised(transcript.value("text", "")).find(
-                  "ask not what your country can do for you"),
-              std::string::npos)
+    EXPECT_NE(
+        normalised(transcript.value("text", "")).find("ask not what your country can do for you"),
+        std::string::npos)
         << transcript.dump();
 
     const json timeline = call("GET", "/api/v1/videos/" + id + "/timeline").json();
@@ -207,9 +206,9 @@ TEST_F(Video, SpeechRecognitionWhenSubtitlesAreIgnored) {
     bool timed = false;
     for (const auto& w : transcript["words"]) {
         if (normalised(w.value("text", "")) == "americans") {
-            timed = std::abs(w["start_seconds"].get<double>() - 1.8) <= 1.0 ||
-                    (w["start_seconds"].get<double>() <= 1.8 &&
-                     1.8 <= w["end_seconds"].get<double>());
+            timed =
+                std::abs(w["start_seconds"].get<double>() - 1.8) <= 1.0 ||
+                (w["start_seconds"].get<double>() <= 1.8 && 1.8 <= w["end_seconds"].get<double>());
         }
     }
     EXPECT_TRUE(timed) << transcript["words"].dump();
@@ -231,10 +230,12 @@ TEST_F(Video, OnScreenTextAndSegments) {
     const std::string command =
         "ffmpeg -v error -y -f lavfi -i color=c=darkred:s=640x360:d=11:r=10 "
         "-f lavfi -i color=c=navy:s=640x360:d=11:r=10 "
-        "-f lavfi -i color=c=darkgreen:s=640x360:d=10:r=10 -i " + speech +
-        " -filter_complex '" + scene(0, "HARBOR") + ";" + scene(1, "LANTERN") + ";" +
-        scene(2, "MEADOW") + ";[s0][s1][s2]concat=n=3:v=1:a=0[v];[3]apad=whole_dur=32[a]' "
-        "-map '[v]' -map '[a]' -c:v libx264 -pix_fmt yuv420p -c:a aac -t 32 " + video;
+        "-f lavfi -i color=c=darkgreen:s=640x360:d=10:r=10 -i " +
+        speech + " -filter_complex '" + scene(0, "HARBOR") + ";" + scene(1, "LANTERN") + ";" +
+        scene(2, "MEADOW") +
+        ";[s0][s1][s2]concat=n=3:v=1:a=0[v];[3]apad=whole_dur=32[a]' "
+        "-map '[v]' -map '[a]' -c:v libx264 -pix_fmt yuv420p -c:a aac -t 32 " +
+        video;
     ASSERT_EQ(run(command), 0) << command;
 
     const std::string id = upload("scenes.mp4", file(video));
@@ -271,10 +272,10 @@ TEST_F(Video, RefusalsAndAccess) {
     EXPECT_EQ(r.status, 409) << r.body;  // not processed yet
     EXPECT_EQ(r.json().value("code", ""), "content_not_ready");
 
-    r = call("POST", "/api/v1/videos/uploads",
+    r = call("POST", "/api/v1/video-uploads",
              {{"filename", "notes.txt"}, {"content_type", "text/plain"}, {"file_size", 10}});
-    EXPECT_EQ(r.status, 415) << r.body;
-    r = call("POST", "/api/v1/videos/uploads",
+    EXPECT_EQ(r.status, 415) << r.body;  // neither a video type nor a video file name
+    r = call("POST", "/api/v1/video-uploads",
              {{"filename", "huge.mp4"}, {"content_type", "video/mp4"}, {"file_size", 60000000}});
     EXPECT_EQ(r.status, 413) << r.body;
 

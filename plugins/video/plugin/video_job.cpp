@@ -96,8 +96,10 @@ Status VideoService::runJob(plugin::PluginJob& job) {
     const auto run = [&](const std::string& name, int pct, const std::string& message,
                          const std::function<Status()>& fn) {
         auto ran = step(name, pct, message, fn);
-        if (!ran) stop = Status(ran.error());
-        else if (!*ran) stop = Status{};
+        if (!ran)
+            stop = Status(ran.error());
+        else if (!*ran)
+            stop = Status{};
         return ran && *ran;
     };
 
@@ -113,18 +115,19 @@ Status VideoService::runJob(plugin::PluginJob& job) {
 
     MediaInfo info;
     if (!run("extracting_metadata", 16, "Reading the video's streams", [&]() -> Status {
-        auto probed = probe(path);
-        if (!probed) return probed.error();
-        if (probed->video_codec.empty()) {
-            return Error::unprocessable("no_video_stream", "the file has no video stream");
-        }
-        auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
-            if (auto ok = store::saveMetadata(tx, id, infoJson(*probed)); !ok) return ok.error();
-            return true;
-        });
-        if (!saved) return saved.error();
-        return {};
-    })) {
+            auto probed = probe(path);
+            if (!probed) return probed.error();
+            if (probed->video_codec.empty()) {
+                return Error::unprocessable("no_video_stream", "the file has no video stream");
+            }
+            auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
+                if (auto ok = store::saveMetadata(tx, id, infoJson(*probed)); !ok)
+                    return ok.error();
+                return true;
+            });
+            if (!saved) return saved.error();
+            return {};
+        })) {
         return *stop;
     }
     {
@@ -140,111 +143,113 @@ Status VideoService::runJob(plugin::PluginJob& job) {
     }
 
     if (!run("transcribing_audio", 26, "Transcribing the audio", [&]() -> Status {
-        json transcript = {{"source", "none"}, {"language", json()}, {"cues", json::array()}};
-        std::vector<Cue> cues;
-        if (options.use_subtitles) {
-            if (auto sidecar = host_.readObject(objectOf(id, "subtitles.vtt")); sidecar) {
-                cues = parseSubtitleText(*sidecar);
-                transcript["source"] = "sidecar";
-            }
-            if (cues.empty() && info.has_subtitles) {
-                auto track = subtitleCues(path);
-                if (track && !track->empty()) {
-                    cues = std::move(track).value();
-                    transcript["source"] = "subtitle_track";
+            json transcript = {{"source", "none"}, {"language", json()}, {"cues", json::array()}};
+            std::vector<Cue> cues;
+            if (options.use_subtitles) {
+                if (auto sidecar = host_.readObject(objectOf(id, "subtitles.vtt")); sidecar) {
+                    cues = parseSubtitleText(*sidecar);
+                    transcript["source"] = "sidecar";
+                }
+                if (cues.empty() && info.has_subtitles) {
+                    auto track = subtitleCues(path);
+                    if (track && !track->empty()) {
+                        cues = std::move(track).value();
+                        transcript["source"] = "subtitle_track";
+                    }
                 }
             }
-        }
-        if (cues.empty() && !info.audio_codec.empty()) {
-            auto pcm = decodeAudio16kMono(path);
-            if (!pcm) return pcm.error();
-            auto heard = transcriber_->transcribe(
-                *pcm, options.transcript_language, [&](int pct) {
-                    const int overall = 26 + pct * 18 / 100;
-                    (void)progress(id, "running", "transcribing_audio", overall,
-                                   "Transcribing the audio (" + std::to_string(pct) + "%)");
-                    return true;
-                });
-            if (!heard) return heard.error();
-            cues = heard->cues;
-            transcript["source"] = "speech_recognition";
-            transcript["language"] = heard->language;
-            transcript["model"] = heard->model;
-            transcript["words"] = wordsJson(heard->words);
-        }
-        if (info.audio_codec.empty() && cues.empty()) {
-            (void)progress(id, "running", "audio_transcription_skipped", 44,
-                           "The video has no audio track");
-        }
-        if (transcript["language"].is_null() && transcript["source"] != "none") {
-            transcript["language"] = options.transcript_language == "auto"
-                                         ? json()
-                                         : json(options.transcript_language);
-        }
-        transcript["cues"] = store::cuesJson(cues);
-        auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
-            if (auto ok = store::saveTranscript(tx, id, transcript); !ok) return ok.error();
-            return true;
-        });
-        if (!saved) return saved.error();
-        return {};
-    })) {
+            if (cues.empty() && !info.audio_codec.empty()) {
+                auto pcm = decodeAudio16kMono(path);
+                if (!pcm) return pcm.error();
+                auto heard =
+                    transcriber_->transcribe(*pcm, options.transcript_language, [&](int pct) {
+                        const int overall = 26 + pct * 18 / 100;
+                        (void)progress(id, "running", "transcribing_audio", overall,
+                                       "Transcribing the audio (" + std::to_string(pct) + "%)");
+                        return true;
+                    });
+                if (!heard) return heard.error();
+                cues = heard->cues;
+                transcript["source"] = "speech_recognition";
+                transcript["language"] = heard->language;
+                transcript["model"] = heard->model;
+                transcript["words"] = wordsJson(heard->words);
+            }
+            if (info.audio_codec.empty() && cues.empty()) {
+                (void)progress(id, "running", "audio_transcription_skipped", 44,
+                               "The video has no audio track");
+            }
+            if (transcript["language"].is_null() && transcript["source"] != "none") {
+                transcript["language"] = options.transcript_language == "auto"
+                                             ? json()
+                                             : json(options.transcript_language);
+            }
+            transcript["cues"] = store::cuesJson(cues);
+            auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
+                if (auto ok = store::saveTranscript(tx, id, transcript); !ok) return ok.error();
+                return true;
+            });
+            if (!saved) return saved.error();
+            return {};
+        })) {
         return *stop;
     }
 
     if (!run("sampling_frames", 45, "Choosing frames", [&]() -> Status {
-        const FramePlan plan = planFrames(info.duration_seconds, options.segment_seconds,
-                                          options.max_frames);
-        std::vector<double> candidates;
-        for (const auto& slot : plan.slots) candidates.insert(candidates.end(), slot.begin(), slot.end());
-        auto grabbed = grabFrames(path, candidates, 64);
-        if (!grabbed) return grabbed.error();
-        std::vector<double> change(candidates.size(), 0.0);
-        for (std::size_t i = 1; i < grabbed->size() && i < change.size(); ++i) {
-            change[i] = pictureChange((*grabbed)[i - 1], (*grabbed)[i]);
-        }
-        const auto chosen = chooseFrames(plan, change);
-        json times = json::array();
-        for (std::size_t s = 0; s < chosen.size(); ++s) times.push_back(plan.slots[s][chosen[s]]);
-        return job.mark("frame_times", times);
-    })) {
+            const FramePlan plan =
+                planFrames(info.duration_seconds, options.segment_seconds, options.max_frames);
+            std::vector<double> candidates;
+            for (const auto& slot : plan.slots)
+                candidates.insert(candidates.end(), slot.begin(), slot.end());
+            auto grabbed = grabFrames(path, candidates, 64);
+            if (!grabbed) return grabbed.error();
+            std::vector<double> change(candidates.size(), 0.0);
+            for (std::size_t i = 1; i < grabbed->size() && i < change.size(); ++i) {
+                change[i] = pictureChange((*grabbed)[i - 1], (*grabbed)[i]);
+            }
+            const auto chosen = chooseFrames(plan, change);
+            json times = json::array();
+            for (std::size_t s = 0; s < chosen.size(); ++s)
+                times.push_back(plan.slots[s][chosen[s]]);
+            return job.mark("frame_times", times);
+        })) {
         return *stop;
     }
 
     if (!run("processing_frames", 46, "Reading text on the frames", [&]() -> Status {
-        std::vector<double> times;
-        for (const auto& t : job.checkpoint().value("frame_times", json::array())) {
-            times.push_back(t.get<double>());
-        }
-        auto grabbed = grabFrames(path, times, 960);
-        if (!grabbed) return grabbed.error();
-        std::vector<FrameRecord> records;
-        for (std::size_t i = 0; i < grabbed->size(); ++i) {
-            const Frame& f = (*grabbed)[i];
-            FrameRecord r;
-            r.frame_index = static_cast<int>(i);
-            r.timestamp_seconds = f.timestamp;
-            r.width = f.width;
-            r.height = f.height;
-            r.object_name = objectOf(id, "frames/" + std::to_string(i) + ".jpg");
-            auto stored = host_.putObject(r.object_name, f.jpeg, "image/jpeg");
-            if (!stored) return stored.error();
-            plugin::GrayImage gray{f.gray.data(), f.width, f.height, f.width};
-            auto text = host_.recognizeText(gray);
-            if (text) r.ocr_text = *text;
-            records.push_back(std::move(r));
-            const int pct = 46 + static_cast<int>(15 * (i + 1) / grabbed->size());
-            (void)progress(id, "running", "processing_frames", pct,
-                           "Read frame " + std::to_string(i + 1) + " of " +
-                               std::to_string(grabbed->size()));
-        }
-        auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
-            if (auto ok = store::replaceFrames(tx, id, records); !ok) return ok.error();
-            return true;
-        });
-        if (!saved) return saved.error();
-        return {};
-    })) {
+            std::vector<double> times;
+            for (const auto& t : job.checkpoint().value("frame_times", json::array())) {
+                times.push_back(t.get<double>());
+            }
+            auto grabbed = grabFrames(path, times, 960);
+            if (!grabbed) return grabbed.error();
+            std::vector<FrameRecord> records;
+            for (std::size_t i = 0; i < grabbed->size(); ++i) {
+                const Frame& f = (*grabbed)[i];
+                FrameRecord r;
+                r.frame_index = static_cast<int>(i);
+                r.timestamp_seconds = f.timestamp;
+                r.width = f.width;
+                r.height = f.height;
+                r.object_name = objectOf(id, "frames/" + std::to_string(i) + ".jpg");
+                auto stored = host_.putObject(r.object_name, f.jpeg, "image/jpeg");
+                if (!stored) return stored.error();
+                plugin::GrayImage gray{f.gray.data(), f.width, f.height, f.width};
+                auto text = host_.recognizeText(gray);
+                if (text) r.ocr_text = *text;
+                records.push_back(std::move(r));
+                const int pct = 46 + static_cast<int>(15 * (i + 1) / grabbed->size());
+                (void)progress(id, "running", "processing_frames", pct,
+                               "Read frame " + std::to_string(i + 1) + " of " +
+                                   std::to_string(grabbed->size()));
+            }
+            auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
+                if (auto ok = store::replaceFrames(tx, id, records); !ok) return ok.error();
+                return true;
+            });
+            if (!saved) return saved.error();
+            return {};
+        })) {
         return *stop;
     }
 
@@ -266,33 +271,33 @@ Status VideoService::runJob(plugin::PluginJob& job) {
         buildSegments(info.duration_seconds, options.segment_seconds, cues, frames);
 
     if (!run("building_segments", 62, "Building the timeline", [&]() -> Status {
-        auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
-            if (auto ok = store::replaceSegments(tx, id, segments); !ok) return ok.error();
-            return true;
-        });
-        if (!saved) return saved.error();
-        return {};
-    })) {
+            auto saved = host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
+                if (auto ok = store::replaceSegments(tx, id, segments); !ok) return ok.error();
+                return true;
+            });
+            if (!saved) return saved.error();
+            return {};
+        })) {
         return *stop;
     }
 
     if (!run("creating_chunks", 72, "Creating search chunks", [&]() -> Status {
-        std::vector<plugin::TimedChunk> chunks;
-        for (auto& c : buildChunks(filename, info.duration_seconds, segments, cues, frames)) {
-            chunks.push_back({std::move(c.text), c.start_seconds, c.end_seconds, {c.label}});
-        }
-        return host_.storeDocumentChunks(principal, id, chunks);
-    })) {
+            std::vector<plugin::TimedChunk> chunks;
+            for (auto& c : buildChunks(filename, info.duration_seconds, segments, cues, frames)) {
+                chunks.push_back({std::move(c.text), c.start_seconds, c.end_seconds, {c.label}});
+            }
+            return host_.storeDocumentChunks(principal, id, chunks);
+        })) {
         return *stop;
     }
 
     if (!run("saving_artifacts", 80, "Saving the transcript", [&]() -> Status {
-        json artifact = {{"document_id", id}, {"segments", store::cuesJson(cues)}};
-        auto stored = host_.putObject(objectOf(id, "transcript.json"), artifact.dump(),
-                                      "application/json");
-        if (!stored) return stored.error();
-        return {};
-    })) {
+            json artifact = {{"document_id", id}, {"segments", store::cuesJson(cues)}};
+            auto stored = host_.putObject(objectOf(id, "transcript.json"), artifact.dump(),
+                                          "application/json");
+            if (!stored) return stored.error();
+            return {};
+        })) {
         return *stop;
     }
 

@@ -2,6 +2,7 @@
 // contract's nine video MCP tools and the video resources, over VideoService, with a durable
 // processing job and storage of its own (SDK, docs/plugins.md).
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -17,6 +18,8 @@ using plugin::HttpRequest;
 using plugin::HttpResponse;
 using plugin::Result;
 
+/// The largest video the contract accepts; DOCINTEL_VIDEO_MAX_BYTES may only lower it.
+constexpr long long kMaxVideoBytes = 2LL * 1024 * 1024 * 1024;
 const std::string kRead = "video:read";
 const std::string kProcess = "video:process";
 
@@ -25,7 +28,8 @@ Caller mcpCaller(const plugin::ToolCall& call) {
     std::string ws;
     for (const char* key : {"ws", "workspace_id"}) {
         const auto it = call.arguments.find(key);
-        if (ws.empty() && it != call.arguments.end() && it->is_string()) ws = it->get<std::string>();
+        if (ws.empty() && it != call.arguments.end() && it->is_string())
+            ws = it->get<std::string>();
     }
     if (ws == "personal") ws.clear();
     return {call.principal, ws, call.trace_id};
@@ -74,9 +78,28 @@ json processProperties() {
 json uploadProperties() {
     return {{"filename", {{"type", "string"}, {"minLength", 1}, {"maxLength", 255}}},
             {"content_type", {{"type", "string"}, {"minLength", 1}, {"maxLength", 200}}},
-            {"file_size", {{"type", "integer"}, {"minimum", 1}}},
+            {"file_size",
+             {{"type", "integer"},
+              {"minimum", 1},
+              {"maximum", kMaxVideoBytes},
+              {"description",
+               "Size in bytes: at most 2 GiB (a smaller configured limit, "
+               "DOCINTEL_VIDEO_MAX_BYTES, answers 413 file_too_large)"}}},
             {"workspace_id", str("The team workspace (default: the X-Workspace-ID header).")},
             {"ws", str("Same as workspace_id.")}};
+}
+
+/// A video file: a `video/*` content type or a video file name. The request validator does not
+/// read `anyOf`; the service refuses anything else with 415 `unsupported_type`.
+json uploadSchema() {
+    json schema = object(uploadProperties(), {"filename", "content_type", "file_size"});
+    schema["anyOf"] = json::array({{{"properties", {{"content_type", {{"pattern", "^video/"}}}}}},
+                                   {{"properties",
+                                     {{"filename",
+                                       {{"pattern",
+                                         "\\.([Mm][Pp]4|[Mm][Oo][Vv]|[Mm]4[Vv]|[Mm][Kk][Vv]|[Ww]["
+                                         "Ee][Bb][Mm]|[Aa][Vv][Ii])$"}}}}}}});
+    return schema;
 }
 
 json completeProperties() {
@@ -105,16 +128,17 @@ class VideoPlugin final : public plugin::Plugin {
         VideoLimits limits;
         if (const char* max = std::getenv("DOCINTEL_VIDEO_MAX_BYTES")) {
             try {
-                limits.max_bytes = std::stoll(max);
+                limits.max_bytes = std::clamp(std::stoll(max), 1LL, kMaxVideoBytes);
             } catch (const std::exception&) {
                 host.log("video", "warning", "event=bad_setting name=DOCINTEL_VIDEO_MAX_BYTES");
             }
         }
         std::string models = host.dataDir() + "/models";
         if (const char* dir = std::getenv("DOCINTEL_MODELS_DIR"); dir && *dir) models = dir;
-        const int threads = static_cast<int>(std::max(1u, std::min(4u, std::thread::hardware_concurrency())));
-        service_ = std::make_unique<VideoService>(host, limits,
-                                                  makeWhisperTranscriber(models, threads));
+        const int threads =
+            static_cast<int>(std::max(1u, std::min(4u, std::thread::hardware_concurrency())));
+        service_ =
+            std::make_unique<VideoService>(host, limits, makeWhisperTranscriber(models, threads));
         for (auto& m : store::migrations()) r.addMigration(std::move(m));
         r.addJobKind({VideoService::kProcessJob,
                       [this](plugin::PluginJob& job) { return service_->runJob(job); }});
@@ -126,24 +150,24 @@ class VideoPlugin final : public plugin::Plugin {
 
   private:
     void addSchemas(plugin::Registrar& r) {
-        json upload = object(uploadProperties(), {"filename", "content_type", "file_size"});
-        r.addSchema("VideoUploadRequest", upload);
+        r.addSchema("VideoUploadRequest", uploadSchema());
         json complete = object(completeProperties(), {"doc_id"});
         r.addSchema("VideoUploadComplete", complete);
         r.addSchema("VideoProcessRequest", object(processProperties(), {"rights_confirmed"}));
-        r.addSchema("VideoSearchRequest",
-                    object({{"question", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
-                            {"limit", integer("Hits to return (default 8).", 1, 12)}},
-                           {"question"}));
-        r.addSchema("VideoSubtitles",
-                    object({{"text", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000000}}}},
-                           {"text"}));
+        r.addSchema(
+            "VideoSearchRequest",
+            object({{"question", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
+                    {"limit", integer("Hits to return (default 8).", 1, 12)}},
+                   {"question"}));
+        r.addSchema(
+            "VideoSubtitles",
+            object({{"text", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000000}}}},
+                   {"text"}));
     }
 
     void route(plugin::Registrar& r, std::string method, std::string path, std::string id,
                std::string summary, std::string scope, std::string schema,
-               std::function<Result<HttpResponse>(const HttpRequest&)> handler,
-               int success = 200) {
+               std::function<Result<HttpResponse>(const HttpRequest&)> handler, int success = 200) {
         plugin::RouteDefinition def;
         def.method = std::move(method);
         def.path = std::move(path);
@@ -159,24 +183,29 @@ class VideoPlugin final : public plugin::Plugin {
     void addRoutes(plugin::Registrar& r) {
         const std::string base = "/api/v1/videos";
         const auto doc = [](const HttpRequest& q) { return q.pathParam("document_id"); };
-        route(r, "POST", base + "/uploads", "create_video_upload",
-              "Start a direct upload of a video (a signed PUT URL)", kProcess,
-              "VideoUploadRequest", [this](const HttpRequest& q) {
-                  return respond(service_->createUpload(restCaller(q), q.body), 201);
-              }, 201);
-        route(r, "POST", base + "/uploads/complete", "complete_video_upload",
+        route(
+            r, "POST", "/api/v1/video-uploads", "create_video_upload",
+            "Start a direct upload of a video (a signed PUT URL)", kProcess, "VideoUploadRequest",
+            [this](const HttpRequest& q) {
+                return respond(service_->createUpload(restCaller(q), q.body), 201);
+            },
+            201);
+        route(r, "POST", "/api/v1/video-uploads/complete", "complete_video_upload",
               "Complete a video upload (optionally start processing)", kProcess,
               "VideoUploadComplete", [this](const HttpRequest& q) {
                   return respond(service_->completeUpload(restCaller(q), q.body));
               });
-        route(r, "POST", base + "/{document_id}/process", "process_video",
-              "Process a video: transcript, frames, timeline, embedding (a durable job)",
-              kProcess, "VideoProcessRequest", [this, doc](const HttpRequest& q) {
-                  return respond(service_->process(restCaller(q), doc(q), q.body), 202);
-              }, 202);
+        route(
+            r, "POST", base + "/{document_id}/process", "process_video",
+            "Process a video: transcript, frames, timeline, embedding (a durable job)", kProcess,
+            "VideoProcessRequest",
+            [this, doc](const HttpRequest& q) {
+                return respond(service_->process(restCaller(q), doc(q), q.body), 202);
+            },
+            202);
         route(r, "POST", base + "/{document_id}/subtitles", "attach_video_subtitles",
-              "Attach an SRT or WebVTT sidecar used as the transcript", kProcess,
-              "VideoSubtitles", [this, doc](const HttpRequest& q) {
+              "Attach an SRT or WebVTT sidecar used as the transcript", kProcess, "VideoSubtitles",
+              [this, doc](const HttpRequest& q) {
                   return respond(service_->attachSubtitles(restCaller(q), doc(q), q.body));
               });
         route(r, "GET", base + "/{document_id}", "get_video", "A video's metadata", kRead, "",
@@ -184,8 +213,7 @@ class VideoPlugin final : public plugin::Plugin {
                   return respond(service_->video(restCaller(q), doc(q)));
               });
         route(r, "GET", base + "/{document_id}/status", "get_video_status",
-              "Where a video's processing stands", kRead, "",
-              [this, doc](const HttpRequest& q) {
+              "Where a video's processing stands", kRead, "", [this, doc](const HttpRequest& q) {
                   return respond(service_->status(restCaller(q), doc(q)));
               });
         route(r, "GET", base + "/{document_id}/timeline", "get_video_timeline",
@@ -220,7 +248,8 @@ class VideoPlugin final : public plugin::Plugin {
     }
 
     void tool(plugin::Registrar& r, std::string name, std::string description, json schema,
-              std::string scope, std::function<Result<json>(VideoService&, const plugin::ToolCall&)> fn) {
+              std::string scope,
+              std::function<Result<json>(VideoService&, const plugin::ToolCall&)> fn) {
         plugin::McpToolDefinition t;
         t.name = std::move(name);
         t.description = std::move(description);
@@ -239,7 +268,7 @@ class VideoPlugin final : public plugin::Plugin {
         tool(r, "create_video_upload",
              "Start a direct upload of a video (mp4, mov, m4v, mkv, webm, avi). PUT the bytes to "
              "`upload_url` with the returned headers, then call complete_video_upload.",
-             object(uploadProperties(), {"filename", "content_type", "file_size"}), kProcess,
+             uploadSchema(), kProcess,
              [](S& s, C c) { return s.createUpload(mcpCaller(c), c.arguments); });
         tool(r, "complete_video_upload",
              "Finish a video upload after the PUT; with process_after_upload (and "
@@ -279,9 +308,9 @@ class VideoPlugin final : public plugin::Plugin {
              kRead, [doc](S& s, C c) { return s.search(mcpCaller(c), doc(c), c.arguments); });
     }
 
-    void resource(plugin::Registrar& r, std::string uri_template, std::string name,
-                  std::string description,
-                  std::function<Result<json>(VideoService&, const Caller&, const std::string&)> fn) {
+    void resource(
+        plugin::Registrar& r, std::string uri_template, std::string name, std::string description,
+        std::function<Result<json>(VideoService&, const Caller&, const std::string&)> fn) {
         plugin::McpResourceTemplate t;
         t.uri_template = uri_template;
         t.name = std::move(name);
@@ -304,7 +333,8 @@ class VideoPlugin final : public plugin::Plugin {
         resource(r, "docintel://videos/{document_id}", "video", "A video's metadata and status",
                  [](S& s, K c, D id) { return s.video(c, id); });
         resource(r, "docintel://videos/{document_id}/timeline", "video timeline",
-                 "A video's segments and frames", [](S& s, K c, D id) { return s.timeline(c, id); });
+                 "A video's segments and frames",
+                 [](S& s, K c, D id) { return s.timeline(c, id); });
         resource(r, "docintel://videos/{document_id}/transcript", "video transcript",
                  "A video's timed transcript", [](S& s, K c, D id) { return s.transcript(c, id); });
         resource(r, "docintel://videos/{document_id}/frames", "video frames",

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "shared/ids.h"
+#include "shared/problems.h"
 
 namespace docintel::video {
 
@@ -82,14 +83,15 @@ Result<VideoService::Loaded> VideoService::load(const Caller& caller,
                                     "processing a workspace's video needs the editor role");
         }
     }
-    auto found = host_.transact([&](plugin::PluginTx& tx) -> Result<std::optional<store::VideoRecord>> {
-        if (auto ok = store::registerVideo(tx, document_id, textOf(*document, "owner_id"),
-                                           workspace);
-            !ok) {
-            return ok.error();
-        }
-        return store::find(tx, document_id);
-    });
+    auto found =
+        host_.transact([&](plugin::PluginTx& tx) -> Result<std::optional<store::VideoRecord>> {
+            if (auto ok =
+                    store::registerVideo(tx, document_id, textOf(*document, "owner_id"), workspace);
+                !ok) {
+                return ok.error();
+            }
+            return store::find(tx, document_id);
+        });
     if (!found) return found.error();
     if (!found->has_value()) return notFound();
     return Loaded{std::move(document).value(), std::move(**found)};
@@ -270,7 +272,8 @@ Result<json> VideoService::transcript(const Caller& caller, const std::string& d
 Result<json> VideoService::frames(const Caller& caller, const std::string& document_id) {
     auto loaded = load(caller, document_id, false);
     if (!loaded) return loaded.error();
-    auto rows = host_.transact([&](plugin::PluginTx& tx) { return store::frames(tx, document_id); });
+    auto rows =
+        host_.transact([&](plugin::PluginTx& tx) { return store::frames(tx, document_id); });
     if (!rows) return rows.error();
     json listed = json::array();
     for (const auto& f : *rows) listed.push_back(toJson(f));
@@ -281,12 +284,13 @@ Result<json> VideoService::frameUrl(const Caller& caller, const std::string& doc
                                     int frame_index) {
     auto loaded = load(caller, document_id, false);
     if (!loaded) return loaded.error();
-    auto rows = host_.transact([&](plugin::PluginTx& tx) { return store::frames(tx, document_id); });
+    auto rows =
+        host_.transact([&](plugin::PluginTx& tx) { return store::frames(tx, document_id); });
     if (!rows) return rows.error();
     for (const auto& f : *rows) {
         if (f.frame_index != frame_index) continue;
-        auto url = host_.signedDownloadUrl(f.object_name, "image/jpeg",
-                                           limits_.frame_url_ttl_seconds);
+        auto url =
+            host_.signedDownloadUrl(f.object_name, "image/jpeg", limits_.frame_url_ttl_seconds);
         if (!url) return url.error();
         return json{{"document_id", document_id},
                     {"frame_index", f.frame_index},
@@ -352,8 +356,8 @@ Result<json> VideoService::attachSubtitles(const Caller& caller, const std::stri
     const std::string text = textOf(body, "text");
     const auto cues = parseSubtitleText(text);
     if (cues.empty()) {
-        return Error::unprocessable("invalid_subtitles",
-                                    "no cues found: send the text of an SRT or WebVTT file");
+        return shared::validationError({"body", "text"},
+                                       "no cues found: send the text of an SRT or WebVTT file");
     }
     auto stored = host_.putObject("documents/" + document_id + "/subtitles.vtt", text, "text/vtt");
     if (!stored) return stored.error();

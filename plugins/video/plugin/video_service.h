@@ -38,15 +38,13 @@ class VideoService {
                  std::unique_ptr<Transcriber> transcriber);
 
     plugin::Result<nlohmann::json> createUpload(const Caller& caller, const nlohmann::json& body);
-    plugin::Result<nlohmann::json> completeUpload(const Caller& caller,
-                                                  const nlohmann::json& body);
+    plugin::Result<nlohmann::json> completeUpload(const Caller& caller, const nlohmann::json& body);
     plugin::Result<nlohmann::json> process(const Caller& caller, const std::string& document_id,
                                            const nlohmann::json& body);
     plugin::Result<nlohmann::json> status(const Caller& caller, const std::string& document_id);
     plugin::Result<nlohmann::json> video(const Caller& caller, const std::string& document_id);
     plugin::Result<nlohmann::json> timeline(const Caller& caller, const std::string& document_id);
-    plugin::Result<nlohmann::json> transcript(const Caller& caller,
-                                              const std::string& document_id);
+    plugin::Result<nlohmann::json> transcript(const Caller& caller, const std::string& document_id);
     plugin::Result<nlohmann::json> frames(const Caller& caller, const std::string& document_id);
     plugin::Result<nlohmann::json> frameUrl(const Caller& caller, const std::string& document_id,
                                             int frame_index);
@@ -68,8 +66,7 @@ class VideoService {
     };
     /// The video as the caller sees it; `video_not_found` (404) when the document is not
     /// visible or is not a video. `manage` also requires the right to change it.
-    plugin::Result<Loaded> load(const Caller& caller, const std::string& document_id,
-                                bool manage);
+    plugin::Result<Loaded> load(const Caller& caller, const std::string& document_id, bool manage);
     plugin::Status progress(const std::string& document_id, const std::string& status,
                             const std::string& step, int pct, const std::string& message,
                             const std::string& error_message = "");

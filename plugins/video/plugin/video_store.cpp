@@ -119,12 +119,12 @@ Status setJob(PluginTx& tx, const std::string& document_id, const std::string& j
 Status progress(PluginTx& tx, const std::string& document_id, const std::string& status,
                 const std::string& step, int pct, const std::string& message,
                 const std::string& error_message) {
-    return ok(tx.query(
-        "UPDATE videos SET processing_status = $2, progress_step = $3, progress_pct = $4, "
-        "progress_message = $5, error_message = NULLIF($6, ''), "
-        "progress_updated_at = clock_timestamp(), updated_at = clock_timestamp() "
-        "WHERE document_id = $1",
-        json::array({document_id, status, step, pct, message, error_message})));
+    return ok(
+        tx.query("UPDATE videos SET processing_status = $2, progress_step = $3, progress_pct = $4, "
+                 "progress_message = $5, error_message = NULLIF($6, ''), "
+                 "progress_updated_at = clock_timestamp(), updated_at = clock_timestamp() "
+                 "WHERE document_id = $1",
+                 json::array({document_id, status, step, pct, message, error_message})));
 }
 
 Status saveMetadata(PluginTx& tx, const std::string& document_id, const json& metadata) {

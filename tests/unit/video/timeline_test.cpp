@@ -22,8 +22,8 @@ TEST(Timeline, OptionsAreClampedAndDefaulted) {
 }
 
 TEST(Timeline, SegmentsCoverTheVideo) {
-    const std::vector<Cue> cues = {{1, 3, "First words."}, {14, 18, "Across the line."},
-                                   {31, 33, "Last words."}};
+    const std::vector<Cue> cues = {
+        {1, 3, "First words."}, {14, 18, "Across the line."}, {31, 33, "Last words."}};
     const std::vector<FrameRecord> frames = {{0, 5, 320, 240, "f0", "TITLE"},
                                              {1, 20, 320, 240, "f1", "SLIDE TWO"}};
     const auto segments = buildSegments(34.0, 15, cues, frames);
@@ -61,8 +61,7 @@ TEST(Timeline, EveryScenesIsShownWhenSlotsAllow) {
     EXPECT_EQ(chosen[1], 0u);  // B: it ends in this slot
     EXPECT_EQ(chosen[2], 1u);  // C
     // Nothing changes: the middle of each slot.
-    EXPECT_EQ(chooseFrames(plan, std::vector<double>(9, 1.0)),
-              (std::vector<std::size_t>{1, 1, 1}));
+    EXPECT_EQ(chooseFrames(plan, std::vector<double>(9, 1.0)), (std::vector<std::size_t>{1, 1, 1}));
 }
 
 TEST(Timeline, ChunksCarryTheirTimes) {
