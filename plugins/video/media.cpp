@@ -219,7 +219,7 @@ plugin::Result<std::vector<float>> decodeAudio16kMono(const std::string& path) {
     if (!decoder) return unreadable("the audio codec cannot be decoded");
 
     AVChannelLayout mono = AV_CHANNEL_LAYOUT_MONO;
-    AVChannelLayout in_layout;
+    AVChannelLayout in_layout{};  // zeroed: av_channel_layout_copy uninits its target first
     if (decoder->ch_layout.nb_channels > 0) {
         av_channel_layout_copy(&in_layout, &decoder->ch_layout);
     } else {
@@ -352,25 +352,8 @@ plugin::Result<std::vector<Frame>> grabFrames(const std::string& path,
         FramePtr best(av_frame_alloc());
         bool have = false;
         bool reached = false;
-        while (!reached && av_read_frame(f, packet.get()) >= 0) {
-            if (packet->stream_index == index &&
-                avcodec_send_packet(decoder.get(), packet.get()) >= 0) {
-                while (avcodec_receive_frame(decoder.get(), decoded.get()) == 0) {
-                    const double t = seconds(decoded->best_effort_timestamp, stream->time_base);
-                    if (!have || t <= at + 1e-6) {
-                        av_frame_unref(best.get());
-                        av_frame_move_ref(best.get(), decoded.get());
-                        have = true;
-                    } else {
-                        av_frame_unref(decoded.get());
-                    }
-                    if (t >= at) reached = true;
-                }
-            }
-            av_packet_unref(packet.get());
-        }
-        if (!reached) {  // the end of the stream: the decoder's last frames
-            avcodec_send_packet(decoder.get(), nullptr);
+        // Keeps the last frame shown at or before `at` (or the first one after a seek past it).
+        const auto receive = [&] {
             while (avcodec_receive_frame(decoder.get(), decoded.get()) == 0) {
                 const double t = seconds(decoded->best_effort_timestamp, stream->time_base);
                 if (!have || t <= at + 1e-6) {
@@ -380,7 +363,19 @@ plugin::Result<std::vector<Frame>> grabFrames(const std::string& path,
                 } else {
                     av_frame_unref(decoded.get());
                 }
+                if (t >= at) reached = true;
             }
+        };
+        while (!reached && av_read_frame(f, packet.get()) >= 0) {
+            if (packet->stream_index == index &&
+                avcodec_send_packet(decoder.get(), packet.get()) >= 0) {
+                receive();
+            }
+            av_packet_unref(packet.get());
+        }
+        if (!reached) {  // the end of the stream: the decoder's last frames
+            avcodec_send_packet(decoder.get(), nullptr);
+            receive();
         }
         if (have) {
             if (auto ok = encode(best.get(), at); !ok) return ok.error();

@@ -3,6 +3,7 @@
 #include <whisper.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -31,6 +32,44 @@ std::string trimmed(const std::string& s) {
     const auto a = s.find_first_not_of(" \t\n");
     if (a == std::string::npos) return "";
     return s.substr(a, s.find_last_not_of(" \t\n") - a + 1);
+}
+
+/// `text` with invalid UTF-8 dropped (a token can end inside a character).
+std::string validUtf8(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t n = c < 0x80         ? 1
+                              : (c >> 5) == 6  ? 2
+                              : (c >> 4) == 14 ? 3
+                              : (c >> 3) == 30 ? 4
+                                               : 0;
+        bool ok = n > 0 && i + n <= text.size();
+        for (std::size_t k = 1; ok && k < n; ++k) {
+            ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+        }
+        if (ok) out.append(text, i, n);
+        i += ok ? n : 1;
+    }
+    return out;
+}
+
+/// Whether `text` is speech rather than whisper's annotations of non-speech: it holds a letter
+/// or digit outside [brackets] and (parentheses) — "[Music]", "(applause)" and "♪" (U+2600..27BF,
+/// lead byte 0xE2) are not speech.
+bool isSpeech(const std::string& text) {
+    int depth = 0;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (ch == '[' || ch == '(') ++depth;
+        if (ch == ']' || ch == ')') depth = std::max(0, depth - 1);
+        if (depth > 0) continue;
+        if (std::isalnum(c)) return true;
+        // The lead byte of a letter of another script (Latin-1 letters to Arabic, Indic, CJK);
+        // 0xE2 leads punctuation and symbols.
+        if ((c >= 0xC3 && c <= 0xE1) || (c >= 0xE3 && c <= 0xED)) return true;
+    }
+    return false;
 }
 
 /// whisper's progress callback: forwards to the caller's function.
@@ -109,8 +148,8 @@ class WhisperTranscriber final : public Transcriber {
             Cue cue;
             cue.start = whisper_full_get_segment_t0_from_state(state.get(), s) / 100.0;
             cue.end = whisper_full_get_segment_t1_from_state(state.get(), s) / 100.0;
-            cue.text = trimmed(whisper_full_get_segment_text_from_state(state.get(), s));
-            if (cue.text.empty()) continue;
+            cue.text = trimmed(validUtf8(whisper_full_get_segment_text_from_state(state.get(), s)));
+            if (!isSpeech(cue.text)) continue;  // silence and music give no text
             out.cues.push_back(cue);
             // Words: a token starting with a space starts a word; special tokens are skipped.
             const int tokens = whisper_full_n_tokens_from_state(state.get(), s);
@@ -131,8 +170,9 @@ class WhisperTranscriber final : public Transcriber {
                 }
             }
         }
+        for (auto& w : out.words) w.text = validUtf8(w.text);
         out.words.erase(std::remove_if(out.words.begin(), out.words.end(),
-                                       [](const Word& w) { return w.text.empty(); }),
+                                       [](const Word& w) { return !isSpeech(w.text); }),
                         out.words.end());
         return out;
     }

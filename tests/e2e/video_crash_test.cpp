@@ -12,10 +12,6 @@
 #include "support/server_process.h"
 #include "support/test_server.h"
 
-#ifndef DOCINTEL_PLUGIN_OUTPUT_DIR
-#define DOCINTEL_PLUGIN_OUTPUT_DIR DOCINTEL_BINARY_DIR "/plugins"
-#endif
-
 namespace docintel::test {
 namespace {
 
@@ -28,7 +24,7 @@ const fs::path kWork =
 /// A plugins folder holding video.so, made before the server environment is.
 std::string pluginsDir() {
     fs::create_directories(kWork / "plugins");
-    fs::copy_file(std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/video.so", kWork / "plugins/video.so",
+    fs::copy_file(builtPlugin("video"), kWork / "plugins/video.so",
                   fs::copy_options::overwrite_existing);
     return (kWork / "plugins").string();
 }

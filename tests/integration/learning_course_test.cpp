@@ -28,10 +28,6 @@
 
 #include "support/test_server.h"
 
-#ifndef DOCINTEL_PLUGIN_OUTPUT_DIR
-#define DOCINTEL_PLUGIN_OUTPUT_DIR DOCINTEL_BINARY_DIR "/plugins"
-#endif
-
 namespace docintel::test {
 namespace {
 
@@ -78,10 +74,6 @@ json listOf(const json& body, const std::string& key) {
     return json::array();
 }
 
-std::string learningPluginPath() {
-    return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so";
-}
-
 /// The `done` frame (or the error body) of a tutor answer, with everything cited or sourced.
 struct TutorAnswer {
     int status = 0;
@@ -100,10 +92,10 @@ class LearningCourse : public ::testing::Test {
     };
 
     static void SetUpTestSuite() {
-        ASSERT_TRUE(fs::exists(learningPluginPath()))
-            << learningPluginPath() << " is not built (cmake --build build --target learning)";
+        ASSERT_TRUE(fs::exists(builtPlugin("learning")))
+            << builtPlugin("learning") << " is not built (cmake --build build --target learning)";
         TestServer::Options options;
-        options.plugins = {learningPluginPath()};
+        options.plugins = {builtPlugin("learning")};
         server_ = new TestServer(options);
         owner_ = actor("owner");
         student_ = actor("student");

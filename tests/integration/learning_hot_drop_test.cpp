@@ -15,19 +15,11 @@
 
 #include "support/test_server.h"
 
-#ifndef DOCINTEL_PLUGIN_OUTPUT_DIR
-#define DOCINTEL_PLUGIN_OUTPUT_DIR DOCINTEL_BINARY_DIR "/plugins"
-#endif
-
 namespace docintel::test {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-std::string learningPluginPath() {
-    return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so";
-}
 
 struct Call {
     std::string operation_id;
@@ -111,8 +103,8 @@ std::vector<Call> learningCalls(const std::string& ws, const std::string& course
 }
 
 TEST(LearningHotDrop, NotLoadedThen503ThenDroppedInServedWithTheSameOpenApi) {
-    ASSERT_TRUE(fs::exists(learningPluginPath()))
-        << learningPluginPath() << " is not built (cmake --build build --target learning)";
+    ASSERT_TRUE(fs::exists(builtPlugin("learning")))
+        << builtPlugin("learning") << " is not built (cmake --build build --target learning)";
     TestServer server;  // no plugin
     const std::string user = server.createUser("hot-teacher@example.com");
     const std::string token = server.token(user, TestServer::allScopes(), 3600);
@@ -151,7 +143,7 @@ TEST(LearningHotDrop, NotLoadedThen503ThenDroppedInServedWithTheSameOpenApi) {
 
     // Hot drop: written under another name, renamed into place.
     const fs::path part = fs::path(server.pluginsDir()) / "learning.so.part";
-    fs::copy_file(learningPluginPath(), part);
+    fs::copy_file(builtPlugin("learning"), part);
     fs::rename(part, fs::path(server.pluginsDir()) / "learning.so");
     const std::string list = "/api/v1/learning/courses?workspace_id=" + ws;
     const auto started = std::chrono::steady_clock::now();

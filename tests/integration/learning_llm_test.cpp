@@ -49,7 +49,7 @@ TEST(LearningLlm, GeneratedItemsQuoteTheScopeWhateverTheModelWrites) {
     std::unique_ptr<LlamaServer> llm;
     ASSERT_NO_THROW(llm = std::make_unique<LlamaServer>());
     TestServer::Options options;
-    options.plugins = {std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so"};
+    options.plugins = {builtPlugin("learning")};
     options.llm_base_url = llm->baseUrl();
     options.llm_model = LlamaServer::kModel;
     options.llm_timeout_ms = 60000;

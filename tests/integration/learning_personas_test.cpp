@@ -21,10 +21,6 @@
 
 #include "support/test_server.h"
 
-#ifndef DOCINTEL_PLUGIN_OUTPUT_DIR
-#define DOCINTEL_PLUGIN_OUTPUT_DIR DOCINTEL_BINARY_DIR "/plugins"
-#endif
-
 namespace docintel::test {
 namespace {
 
@@ -46,10 +42,6 @@ std::string idOf(const Response& r) {
     return j.is_object() ? j.value("id", "") : "";
 }
 
-std::string learningPluginPath() {
-    return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/learning.so";
-}
-
 struct Actor {
     std::string name, id, email, token;
     std::string header_ws;  ///< the X-DocIntel-Workspace-ID it sends
@@ -65,10 +57,10 @@ const char* const kColNames[kCols] = {
 class LearningPersonas : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
-        ASSERT_TRUE(fs::exists(learningPluginPath()))
-            << learningPluginPath() << " is not built (cmake --build build --target learning)";
+        ASSERT_TRUE(fs::exists(builtPlugin("learning")))
+            << builtPlugin("learning") << " is not built (cmake --build build --target learning)";
         TestServer::Options options;
-        options.plugins = {learningPluginPath()};
+        options.plugins = {builtPlugin("learning")};
         server_ = new TestServer(options);
         const char* labels[kCols] = {"owner",  "admin",  "teacher",  "student", "advisor",
                                      "viewer", "editor", "outsider", "foreign"};

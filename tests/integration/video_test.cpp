@@ -21,10 +21,7 @@
 #include <thread>
 
 #include "support/test_server.h"
-
-#ifndef DOCINTEL_PLUGIN_OUTPUT_DIR
-#define DOCINTEL_PLUGIN_OUTPUT_DIR DOCINTEL_BINARY_DIR "/plugins"
-#endif
+#include "video/timeline.h"
 
 namespace docintel::test {
 namespace {
@@ -32,36 +29,20 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string videoPluginPath() { return std::string(DOCINTEL_PLUGIN_OUTPUT_DIR) + "/video.so"; }
 std::string jfkDir() { return sharedDir() + "/datasets/speech-jfk/"; }
 
-/// Lower-case words separated by single spaces.
-std::string normalised(const std::string& text) {
-    std::string out;
-    bool space = false;
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u)) {
-            if (space && !out.empty()) out += ' ';
-            out += static_cast<char>(std::tolower(u));
-            space = false;
-        } else if (c != '\'') {
-            space = true;
-        }
-    }
-    return out;
-}
+using video::normalised;
 
 int run(const std::string& command) { return std::system(command.c_str()); }
 
 class Video : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
-        ASSERT_TRUE(fs::exists(videoPluginPath())) << videoPluginPath() << " is not built";
+        ASSERT_TRUE(fs::exists(builtPlugin("video"))) << builtPlugin("video") << " is not built";
         setenv("DOCINTEL_MODELS_DIR", modelsDir().c_str(), 1);
         setenv("DOCINTEL_VIDEO_MAX_BYTES", "50000000", 1);
         TestServer::Options options;
-        options.plugins = {videoPluginPath()};
+        options.plugins = {builtPlugin("video")};
         server_ = new TestServer(options);
         owner_ = server_->createUser("owner@video.example");
         token_ = server_->token(owner_, TestServer::allScopes(), 3600);
@@ -253,6 +234,85 @@ TEST_F(Video, OnScreenTextAndSegments) {
     EXPECT_EQ(frames["frames"][0].value("width", 0), 640);
     // The on-screen words are searchable at their frame's time (11..22 s).
     searchFinds(id, "LANTERN", 16.5, 5.5);
+}
+
+TEST_F(Video, SidecarKnowledgeAndEvents) {
+    const std::string id = upload("jfk-sidecar.mp4", file(jfkDir() + "jfk-subtitled.mp4"));
+    auto r = call("POST", "/api/v1/videos/" + id + "/subtitles",
+                  {{"text", "WEBVTT\n\nnot a cue at all\n"}});
+    EXPECT_EQ(r.status, 422) << r.body;
+    r = call("POST", "/api/v1/videos/" + id + "/subtitles", {{"text", file(jfkDir() + "jfk.vtt")}});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.json().value("cues", 0), 3);
+    ASSERT_EQ(process(id, json::object()).value("processing_status", ""), "completed");
+    const json transcript = call("GET", "/api/v1/videos/" + id + "/transcript").json();
+    EXPECT_EQ(transcript.value("source", ""), "sidecar");  // the sidecar wins over the track
+    ASSERT_EQ(transcript["segments"].size(), 3u);
+    EXPECT_NEAR(transcript["segments"][0].value("start_seconds", 0.0), 0.33, 0.01);
+
+    // A grounded answer over the video cites it with times instead of pages.
+    std::vector<json> frames;
+    eventually([&] {
+        const auto asked =
+            call("POST", "/api/v1/knowledge/query/stream",
+                 {{"question", "What should my fellow Americans ask?"}, {"document_ids", {id}}});
+        frames = sseFrames(asked.body);
+        for (const auto& f : frames) {
+            if (f.value("type", "") == "sources" && !f.value("sources", json::array()).empty()) {
+                return true;
+            }
+        }
+        return false;
+    });
+    bool timed = false;
+    for (const auto& f : frames) {
+        for (const auto& source : f.value("sources", json::array())) {
+            timed = timed || (source.value("document_id", "") == id &&
+                              source.contains("start_seconds") && source.contains("end_seconds"));
+        }
+    }
+    EXPECT_TRUE(timed) << json(frames).dump().substr(0, 2000);
+
+    const json events = call("GET", "/api/v1/events?resource_type=video&resource_id=" + id).json();
+    bool completed = false;
+    for (const auto& e : events.value("events", json::array())) {
+        completed =
+            completed || e.value("event_type", e.value("type", "")) == "video.processing.completed";
+    }
+    EXPECT_TRUE(completed) << events.dump();
+}
+
+TEST_F(Video, LanguageIsDetectedAndToneGivesNoText) {
+    const std::string speech = (work_ / "es.wav").string();
+    const std::string video = (work_ / "es.mp4").string();
+    ASSERT_EQ(run("espeak-ng -v es -w " + speech +
+                  " 'Buenos días a todos. Hoy vamos a hablar del presupuesto de la ciudad y de "
+                  "las nuevas escuelas del barrio norte.'"),
+              0);
+    ASSERT_EQ(run("ffmpeg -v error -y -f lavfi -i color=c=gray:s=320x240:r=5 -i " + speech +
+                  " -shortest -c:v libx264 -pix_fmt yuv420p -c:a aac " + video),
+              0);
+    const std::string es = upload("es.mp4", file(video));
+    ASSERT_EQ(process(es, {{"transcript_language", "auto"}}).value("processing_status", ""),
+              "completed");
+    const json spanish = call("GET", "/api/v1/videos/" + es + "/transcript").json();
+    EXPECT_EQ(spanish.value("language", ""), "es") << spanish.dump();
+    EXPECT_NE(normalised(spanish.value("text", "")).find("presupuesto"), std::string::npos)
+        << spanish.dump();
+
+    // A steady tone is not speech: voice-activity detection leaves nothing to invent text from.
+    const std::string tone = (work_ / "tone.mp4").string();
+    ASSERT_EQ(run("ffmpeg -v error -y -f lavfi -i color=c=black:s=320x240:r=5:d=15 -f lavfi -i "
+                  "sine=frequency=440:duration=15 -shortest -c:v libx264 -pix_fmt yuv420p "
+                  "-c:a aac " +
+                  tone),
+              0);
+    const std::string t = upload("tone.mp4", file(tone));
+    ASSERT_EQ(process(t, {{"transcript_language", "en"}}).value("processing_status", ""),
+              "completed");
+    const json silent = call("GET", "/api/v1/videos/" + t + "/transcript").json();
+    EXPECT_EQ(silent.value("source", ""), "speech_recognition");
+    EXPECT_TRUE(silent["segments"].empty()) << silent.dump();
 }
 
 TEST_F(Video, RefusalsAndAccess) {

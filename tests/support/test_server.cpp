@@ -49,6 +49,10 @@ std::string Response::header(const std::string& lower_name) const {
 std::string sharedDir() { return DOCINTEL_SOURCE_DIR "/../shared"; }
 std::string sourceDir() { return DOCINTEL_SOURCE_DIR; }
 
+std::string builtPlugin(const std::string& name) {
+    return std::string(DOCINTEL_BINARY_DIR) + "/plugins/" + name + ".so";
+}
+
 std::string modelsDir() {
     const char* env = std::getenv("DOCINTEL_MODELS_DIR");
     return env != nullptr && *env != '\0' ? env : sourceDir() + "/var/models";

@@ -146,6 +146,8 @@ std::vector<nlohmann::json> sseFrames(const std::string& body);
 std::string readFile(const std::string& path);
 /// The source tree root.
 std::string sourceDir();
+/// A plugin built in-tree: <build>/plugins/<name>.so (DOCINTEL_PLUGIN_OUTPUT_DIR).
+std::string builtPlugin(const std::string& name);
 /// The encoder models' folder: $DOCINTEL_MODELS_DIR, else <source>/var/models (`make model`).
 std::string modelsDir();
 /// The folder the fixture plugins (tests/plugin_abi/fixtures) are built into.

@@ -6,15 +6,6 @@
 #include <cstdio>
 #include <random>
 
-namespace docintel::learning {
-
-std::string textOf(const nlohmann::json& j, const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-}  // namespace docintel::learning
-
 namespace docintel::learning::store {
 
 using nlohmann::json;

@@ -18,11 +18,11 @@
 #include "plugin_api/plugin_storage.h"
 #include "plugin_api/registrar.h"
 #include "shared/ids.h"
+#include "shared/json_text.h"
 
 namespace docintel::learning {
 
-/// The string `j[key]`, or "" when it is absent or not a string (rows, bodies, arguments).
-std::string textOf(const nlohmann::json& j, const char* key);
+using shared::textOf;
 
 }  // namespace docintel::learning
 

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "shared/ids.h"
+#include "shared/json_text.h"
 #include "shared/problems.h"
 
 namespace docintel::video {
@@ -12,6 +13,8 @@ using nlohmann::json;
 using plugin::Error;
 using plugin::Result;
 using plugin::Status;
+
+using shared::textOf;
 
 namespace {
 
@@ -50,11 +53,6 @@ Error rightsRequired() {
     return Error{"rights_confirmation_required",
                  "confirm that you have the rights to process this video (rights_confirmed: true)",
                  400};
-}
-
-std::string textOf(const json& j, const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }

@@ -1,5 +1,7 @@
 #include "video/plugin/video_store.h"
 
+#include "shared/json_text.h"
+
 namespace docintel::video::store {
 
 using nlohmann::json;
@@ -53,11 +55,6 @@ const char* const kColumns =
     "error_message, coalesce(job_id::text, '') AS job_id, options, metadata, transcript, "
     "to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS updated_at";
 
-std::string text(const json& row, const char* key) {
-    const auto it = row.find(key);
-    return it != row.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 Status ok(const Result<json>& r) {
     if (!r) return r.error();
     return {};
@@ -82,20 +79,20 @@ Result<std::optional<VideoRecord>> find(PluginTx& tx, const std::string& documen
     if (rows->empty()) return std::optional<VideoRecord>();
     const json& r = (*rows)[0];
     VideoRecord v;
-    v.document_id = text(r, "document_id");
-    v.owner_id = text(r, "owner_id");
-    v.workspace_id = text(r, "workspace_id");
-    v.processing_status = text(r, "processing_status");
-    v.progress_step = text(r, "progress_step");
+    v.document_id = shared::textOf(r, "document_id");
+    v.owner_id = shared::textOf(r, "owner_id");
+    v.workspace_id = shared::textOf(r, "workspace_id");
+    v.processing_status = shared::textOf(r, "processing_status");
+    v.progress_step = shared::textOf(r, "progress_step");
     v.progress_pct = r.value("progress_pct", 0);
-    v.progress_message = text(r, "progress_message");
-    v.progress_updated_at = text(r, "progress_updated_at");
-    v.error_message = text(r, "error_message");
-    v.job_id = text(r, "job_id");
+    v.progress_message = shared::textOf(r, "progress_message");
+    v.progress_updated_at = shared::textOf(r, "progress_updated_at");
+    v.error_message = shared::textOf(r, "error_message");
+    v.job_id = shared::textOf(r, "job_id");
     v.options = r.value("options", json::object());
     v.metadata = r.value("metadata", json());
     v.transcript = r.value("transcript", json());
-    v.updated_at = text(r, "updated_at");
+    v.updated_at = shared::textOf(r, "updated_at");
     return std::optional<VideoRecord>(std::move(v));
 }
 
@@ -167,8 +164,8 @@ Result<std::vector<FrameRecord>> frames(PluginTx& tx, const std::string& documen
         f.timestamp_seconds = r.value("timestamp_seconds", 0.0);
         f.width = r.value("width", 0);
         f.height = r.value("height", 0);
-        f.object_name = text(r, "object_name");
-        f.ocr_text = text(r, "ocr_text");
+        f.object_name = shared::textOf(r, "object_name");
+        f.ocr_text = shared::textOf(r, "ocr_text");
         out.push_back(std::move(f));
     }
     return out;

@@ -27,6 +27,8 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from sdk_checks import check, error_text, summary, tool
+
 PHOTOSYNTHESIS = (
     "Photosynthesis in the Verdant Valley Laboratory\n\n"
     "Photosynthesis is the process by which green plants convert light energy into chemical "
@@ -39,47 +41,6 @@ REFUSAL = "The provided documents don't contain this information."
 TOOLS = {"create_learning_course", "save_learning_curriculum", "attach_learning_content",
          "ask_learning_tutor", "generate_learning_artifact", "get_learning_progress"}
 TYPES = ["summary", "study_guide", "key_concepts", "flashcards", "practice_questions"]
-checks = 0
-
-
-def check(condition, what):
-    global checks
-    if not condition:
-        raise SystemExit(f"FAILED: {what}")
-    checks += 1
-    print(f"ok {checks} - {what}", flush=True)
-
-
-def payload(call):
-    """The JSON a tool call returned: structuredContent's `result` (or structuredContent
-    itself), else the JSON of the first text block."""
-    structured = call.structured_content
-    if isinstance(structured, dict):
-        return structured.get("result", structured)
-    for block in call.content or []:
-        text = getattr(block, "text", None)
-        if text:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                return {"text": text}
-            return data.get("result", data) if isinstance(data, dict) else data
-    return None
-
-
-def error_text(call):
-    parts = [getattr(b, "text", "") for b in (call.content or [])]
-    return (json.dumps(call.structured_content) if call.structured_content else "") + " ".join(parts)
-
-
-async def tool(client, name, args):
-    args = {k: v for k, v in args.items() if v is not None}
-    call = await client.call_tool(name, args)
-    if call.is_error:
-        raise SystemExit(f"FAILED: {name}({json.dumps(args)[:300]}) -> {error_text(call)[:600]}")
-    return payload(call)
-
-
 def doc_ids_in(value):
     """Every `document_id` in a JSON value."""
     out = []
@@ -337,11 +298,7 @@ async def main(norwich_path):
                 failure = str(failed)
             else:
                 failure = None
-    if failure:
-        print(failure, flush=True)
-        print(f"{checks} passed, 1 failed")
-        sys.exit(1)
-    print(f"{checks} passed, 0 failed")
+    summary(failure)
 
 
 if __name__ == "__main__":

@@ -22,50 +22,11 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from sdk_checks import check, refused, summary, tool
+
 TOOLS = {"create_video_upload", "complete_video_upload", "process_video", "get_video_status",
          "get_video_timeline", "get_video_transcript", "get_video_frames", "get_video_frame_url",
          "search_video"}
-checks = 0
-
-
-def check(condition, what):
-    global checks
-    if not condition:
-        raise SystemExit(f"FAILED: {what}")
-    checks += 1
-    print(f"ok {checks} - {what}", flush=True)
-
-
-def payload(call):
-    structured = call.structured_content
-    if isinstance(structured, dict):
-        return structured.get("result", structured)
-    for block in call.content or []:
-        text = getattr(block, "text", None)
-        if text:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                return {"text": text}
-            return data.get("result", data) if isinstance(data, dict) else data
-    return None
-
-
-def error_text(call):
-    parts = [getattr(b, "text", "") for b in (call.content or [])]
-    return (json.dumps(call.structured_content) if call.structured_content else "") + " ".join(parts)
-
-
-async def tool(client, name, args):
-    call = await client.call_tool(name, args)
-    if call.is_error:
-        raise SystemExit(f"FAILED: {name}({json.dumps(args)[:300]}) -> {error_text(call)[:600]}")
-    return payload(call)
-
-
-async def refused(client, name, args):
-    call = await client.call_tool(name, args)
-    return call.is_error, error_text(call)
 
 
 def words(text):
@@ -156,11 +117,7 @@ async def main(video_path):
                 failure = str(failed)
             else:
                 failure = None
-    if failure:
-        print(failure, flush=True)
-        print(f"{checks} passed, 1 failed")
-        sys.exit(1)
-    print(f"{checks} passed, 0 failed")
+    summary(failure)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,62 @@
+"""What the MCP SDK end-to-end scripts (learning_sdk.py, video_sdk.py) share: numbered checks
+that stop at the first failure, and tool calls whose JSON result is returned."""
+
+import json
+
+checks = 0
+
+
+def check(condition, what):
+    """Prints "ok N - what", or stops the script with "FAILED: what"."""
+    global checks
+    if not condition:
+        raise SystemExit(f"FAILED: {what}")
+    checks += 1
+    print(f"ok {checks} - {what}", flush=True)
+
+
+def payload(call):
+    """The JSON a tool call returned: structuredContent's `result` (or structuredContent
+    itself), else the JSON of the first text block."""
+    structured = call.structured_content
+    if isinstance(structured, dict):
+        return structured.get("result", structured)
+    for block in call.content or []:
+        text = getattr(block, "text", None)
+        if text:
+            try:
+                data = json.loads(text)
+            except ValueError:
+                return {"text": text}
+            return data.get("result", data) if isinstance(data, dict) else data
+    return None
+
+
+def error_text(call):
+    parts = [getattr(b, "text", "") for b in (call.content or [])]
+    return (json.dumps(call.structured_content) if call.structured_content else "") + " ".join(parts)
+
+
+async def tool(client, name, args):
+    """Calls the tool (arguments that are None left out); a tool error stops the script."""
+    args = {k: v for k, v in args.items() if v is not None}
+    call = await client.call_tool(name, args)
+    if call.is_error:
+        raise SystemExit(f"FAILED: {name}({json.dumps(args)[:300]}) -> {error_text(call)[:600]}")
+    return payload(call)
+
+
+async def refused(client, name, args):
+    """Calls the tool expecting an error: (is_error, the error's text)."""
+    call = await client.call_tool(name, args)
+    return call.is_error, error_text(call)
+
+
+def summary(failure):
+    """Prints the outcome and exits non-zero after a failure."""
+    import sys
+    if failure:
+        print(failure, flush=True)
+        print(f"{checks} passed, 1 failed")
+        sys.exit(1)
+    print(f"{checks} passed, 0 failed")
