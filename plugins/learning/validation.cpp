@@ -16,21 +16,6 @@ json at(const json& prefix, const json& key) {
 
 }  // namespace
 
-std::size_t utf8Length(const std::string& text) {
-    std::size_t n = 0;
-    for (const char ch : text) {
-        if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++n;
-    }
-    return n;
-}
-
-std::string trim(const std::string& text) {
-    const auto space = " \t\r\n\f\v";
-    const auto first = text.find_first_not_of(space);
-    if (first == std::string::npos) return {};
-    return text.substr(first, text.find_last_not_of(space) - first + 1);
-}
-
 void checkString(const json& body, const char* field, std::size_t min, std::size_t max,
                  bool nullable, const json& loc_prefix, Problems& problems) {
     if (!body.is_object() || !body.contains(field)) return;

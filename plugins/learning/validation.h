@@ -17,12 +17,9 @@ namespace docintel::learning {
 using shared::Problems;
 using shared::validationError;
 
-/// Characters (code points) of UTF-8 text, as JSON Schema's minLength/maxLength count them.
-std::size_t utf8Length(const std::string& text);
-
-/// `text` without leading and trailing white space.
-std::string trim(const std::string& text);
 using study::lowered;
+using study::trim;
+using study::utf8Length;
 
 /// Checks an optional string field of `body`: absent (or null when `nullable`) is fine; a
 /// non-string or a length outside [min, max] adds a problem at `loc`.

@@ -211,4 +211,19 @@ std::string lowered(std::string text) {
     return text;
 }
 
+std::string trim(const std::string& text) {
+    const auto space = " \t\r\n\f\v";
+    const auto first = text.find_first_not_of(space);
+    if (first == std::string::npos) return {};
+    return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+std::size_t utf8Length(const std::string& text) {
+    std::size_t n = 0;
+    for (const char ch : text) {
+        if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++n;
+    }
+    return n;
+}
+
 }  // namespace docintel::study

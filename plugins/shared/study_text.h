@@ -69,5 +69,9 @@ std::vector<std::size_t> pickDiverse(const std::vector<Sentence>& sentences,
 
 /// `text` with ASCII letters in lower case (other bytes as they are).
 std::string lowered(std::string text);
+/// `text` without leading and trailing ASCII white space.
+std::string trim(const std::string& text);
+/// Characters (code points) of UTF-8 text, as JSON Schema's minLength/maxLength count them.
+std::size_t utf8Length(const std::string& text);
 
 }  // namespace docintel::study
