@@ -160,5 +160,10 @@ bench-qa: build model
 bench-knowledge: build db model
 	@bench/knowledge/run.sh
 
+# Transcription speed against whisper-cli, and a 10-minute video through the server (bench/video).
+.PHONY: bench-video
+bench-video: build db model
+	@bench/video/run.sh
+
 clean:
 	@rm -rf $(BUILD_DIR)
