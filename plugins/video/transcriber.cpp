@@ -14,9 +14,6 @@ namespace {
 struct ContextFreer {
     void operator()(whisper_context* c) const { whisper_free(c); }
 };
-struct StateFreer {
-    void operator()(whisper_state* s) const { whisper_free_state(s); }
-};
 
 void quiet(enum ggml_log_level, const char*, void*) {}
 
@@ -98,15 +95,19 @@ class WhisperTranscriber final : public Transcriber {
         // detection) to the multilingual base model.
         std::string model = code == "en" ? "whisper-tiny.en" : "whisper-base";
         if (code == "en" && !std::filesystem::exists(modelPath(model))) model = "whisper-base";
-        auto context = load(model);
-        if (!context) return context.error();
+        auto loaded = load(model);
+        if (!loaded) return loaded.error();
+        Model& m = **loaded;
+        // whisper_full (not whisper_full_with_state) is the call that runs voice-activity
+        // detection in whisper.cpp 1.8; it uses the context's own state, so a model
+        // transcribes one audio at a time.
+        std::lock_guard busy(m.busy);
+        whisper_context* context = m.context.get();
         Transcript out;
         out.model = model;
         out.language = code == "auto" ? "" : code;
         if (pcm.size() < 1600) return out;  // under 0.1 s: nothing to hear
 
-        std::unique_ptr<whisper_state, StateFreer> state(whisper_init_state(*context));
-        if (!state) return plugin::Error::internal("whisper.cpp could not allocate its state");
         whisper_full_params params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY);
         params.n_threads = threads_;
         params.language = code.c_str();
@@ -129,8 +130,7 @@ class WhisperTranscriber final : public Transcriber {
         params.abort_callback = onAbort;
         params.abort_callback_user_data = &sink;
 
-        const int rc = whisper_full_with_state(*context, state.get(), params, pcm.data(),
-                                               static_cast<int>(pcm.size()));
+        const int rc = whisper_full(context, params, pcm.data(), static_cast<int>(pcm.size()));
         if (sink.stopped) {
             return plugin::Error{"transcription_cancelled", "transcription was stopped", 409};
         }
@@ -139,26 +139,26 @@ class WhisperTranscriber final : public Transcriber {
                                            std::to_string(rc) + ")");
         }
         if (code == "auto") {
-            const int id = whisper_full_lang_id_from_state(state.get());
+            const int id = whisper_full_lang_id(context);
             if (id >= 0) out.language = whisper_lang_str(id);
         }
-        const whisper_token eot = whisper_token_eot(*context);
-        const int segments = whisper_full_n_segments_from_state(state.get());
+        const whisper_token eot = whisper_token_eot(context);
+        const int segments = whisper_full_n_segments(context);
         for (int s = 0; s < segments; ++s) {
             Cue cue;
-            cue.start = whisper_full_get_segment_t0_from_state(state.get(), s) / 100.0;
-            cue.end = whisper_full_get_segment_t1_from_state(state.get(), s) / 100.0;
-            cue.text = trimmed(validUtf8(whisper_full_get_segment_text_from_state(state.get(), s)));
+            cue.start = whisper_full_get_segment_t0(context, s) / 100.0;
+            cue.end = whisper_full_get_segment_t1(context, s) / 100.0;
+            cue.text = trimmed(validUtf8(whisper_full_get_segment_text(context, s)));
             if (!isSpeech(cue.text)) continue;  // silence and music give no text
             out.cues.push_back(cue);
             // Words: a token starting with a space starts a word; special tokens are skipped.
-            const int tokens = whisper_full_n_tokens_from_state(state.get(), s);
+            const int tokens = whisper_full_n_tokens(context, s);
             for (int t = 0; t < tokens; ++t) {
                 const whisper_token_data data =
-                    whisper_full_get_token_data_from_state(state.get(), s, t);
+                    whisper_full_get_token_data(context, s, t);
                 if (data.id >= eot) continue;
                 const std::string piece =
-                    whisper_full_get_token_text_from_state(*context, state.get(), s, t);
+                    whisper_full_get_token_text(context, s, t);
                 if (piece.empty()) continue;
                 const double t0 = data.t0 / 100.0;
                 const double t1 = data.t1 / 100.0;
@@ -183,10 +183,16 @@ class WhisperTranscriber final : public Transcriber {
         return models_dir_ + "/" + model + "/ggml-model.bin";
     }
 
-    plugin::Result<whisper_context*> load(const std::string& model) {
+    /// A loaded model and the lock its (single) decoding state is used under.
+    struct Model {
+        std::unique_ptr<whisper_context, ContextFreer> context;
+        std::mutex busy;
+    };
+
+    plugin::Result<Model*> load(const std::string& model) {
         std::lock_guard lock(mutex_);
-        auto it = contexts_.find(model);
-        if (it != contexts_.end()) return it->second.get();
+        auto it = models_.find(model);
+        if (it != models_.end()) return it->second.get();
         const std::string path = modelPath(model);
         if (!std::filesystem::exists(path)) {
             return plugin::Error::unavailable(
@@ -197,21 +203,21 @@ class WhisperTranscriber final : public Transcriber {
         std::call_once(silenced, [] { whisper_log_set(quiet, nullptr); });
         whisper_context_params params = whisper_context_default_params();
         params.use_gpu = false;
-        std::unique_ptr<whisper_context, ContextFreer> context(
-            whisper_init_from_file_with_params_no_state(path.c_str(), params));
-        if (!context) {
+        auto loaded = std::make_unique<Model>();
+        loaded->context.reset(whisper_init_from_file_with_params(path.c_str(), params));
+        if (!loaded->context) {
             return plugin::Error::unavailable("speech_model_unreadable",
                                               "whisper.cpp could not load " + path);
         }
-        whisper_context* raw = context.get();
-        contexts_.emplace(model, std::move(context));
+        Model* raw = loaded.get();
+        models_.emplace(model, std::move(loaded));
         return raw;
     }
 
     const std::string models_dir_;
     const int threads_;
-    std::mutex mutex_;  // guards contexts_; a loaded context is shared (each call has a state)
-    std::map<std::string, std::unique_ptr<whisper_context, ContextFreer>> contexts_;
+    std::mutex mutex_;  // guards models_ (each model is loaded once and kept)
+    std::map<std::string, std::unique_ptr<Model>> models_;
 };
 
 }  // namespace
