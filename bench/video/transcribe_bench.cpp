@@ -60,15 +60,19 @@ int main(int argc, char** argv) {
     std::string text_file;
     for (int i = 4; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
-        else if (flag == "--threads") threads = std::max(1, std::atoi(argv[i + 1]));
-        else if (flag == "--text") text_file = argv[i + 1];
+        if (flag == "--runs")
+            runs = std::max(1, std::atoi(argv[i + 1]));
+        else if (flag == "--threads")
+            threads = std::max(1, std::atoi(argv[i + 1]));
+        else if (flag == "--text")
+            text_file = argv[i + 1];
         else {
             std::cerr << "unknown option " << flag << "\n";
             return 2;
         }
     }
-    if (const char* wait = std::getenv("OMP_WAIT_POLICY"); !wait || std::string(wait) != "passive") {
+    if (const char* wait = std::getenv("OMP_WAIT_POLICY");
+        !wait || std::string(wait) != "passive") {
         std::cerr << "warning: OMP_WAIT_POLICY is not passive\n";
     }
 
@@ -106,24 +110,25 @@ int main(int argc, char** argv) {
         total_cpus.push_back(c2 - c0);
         std::size_t words = 0;
         for (const auto& cue : heard->cues) {
-            words += static_cast<std::size_t>(
-                std::count(cue.text.begin(), cue.text.end(), ' ') + (cue.text.empty() ? 0 : 1));
+            words += static_cast<std::size_t>(std::count(cue.text.begin(), cue.text.end(), ' ') +
+                                              (cue.text.empty() ? 0 : 1));
         }
-        std::printf("  run %d (%s): load %.3f s | transcribe %.2f s wall, %.2f s CPU, %.1fx "
-                    "real time | load+transcribe %.2f s wall, %.2f s CPU | %zu cues, %zu words "
-                    "(%zu timed)\n",
-                    run, heard->model.c_str(), t1 - t0, t2 - t1, c2 - c1, audio / (t2 - t1),
-                    t2 - t0, c2 - c0, heard->cues.size(), words, heard->words.size());
+        std::printf(
+            "  run %d (%s): load %.3f s | transcribe %.2f s wall, %.2f s CPU, %.1fx "
+            "real time | load+transcribe %.2f s wall, %.2f s CPU | %zu cues, %zu words "
+            "(%zu timed)\n",
+            run, heard->model.c_str(), t1 - t0, t2 - t1, c2 - c1, audio / (t2 - t1), t2 - t0,
+            c2 - c0, heard->cues.size(), words, heard->words.size());
         if (run == 1 && !text_file.empty()) {
             std::ofstream out(text_file);
             for (const auto& cue : heard->cues) out << cue.text << "\n";
         }
     }
     const double wall = median(walls);
-    std::printf("median of %d: load %.3f s | transcribe %.2f s wall, %.2f s CPU, %.1fx real time "
-                "| load+transcribe %.2f s wall, %.2f s CPU\n",
-                runs, median(loads), wall, median(cpus), audio / wall, median(totals),
-                median(total_cpus));
+    std::printf(
+        "median of %d: load %.3f s | transcribe %.2f s wall, %.2f s CPU, %.1fx real time "
+        "| load+transcribe %.2f s wall, %.2f s CPU\n",
+        runs, median(loads), wall, median(cpus), audio / wall, median(totals), median(total_cpus));
     // One line for the bench script.
     std::printf("RESULT audio=%.3f load=%.4f wall=%.4f cpu=%.4f total_wall=%.4f total_cpu=%.4f\n",
                 audio, median(loads), wall, median(cpus), median(totals), median(total_cpus));
