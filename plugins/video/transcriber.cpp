@@ -154,11 +154,9 @@ class WhisperTranscriber final : public Transcriber {
             // Words: a token starting with a space starts a word; special tokens are skipped.
             const int tokens = whisper_full_n_tokens(context, s);
             for (int t = 0; t < tokens; ++t) {
-                const whisper_token_data data =
-                    whisper_full_get_token_data(context, s, t);
+                const whisper_token_data data = whisper_full_get_token_data(context, s, t);
                 if (data.id >= eot) continue;
-                const std::string piece =
-                    whisper_full_get_token_text(context, s, t);
+                const std::string piece = whisper_full_get_token_text(context, s, t);
                 if (piece.empty()) continue;
                 const double t0 = data.t0 / 100.0;
                 const double t1 = data.t1 / 100.0;
