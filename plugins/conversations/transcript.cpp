@@ -9,6 +9,7 @@
 
 #include "conversations/collection.h"
 #include "conversations/text.h"
+#include "shared/clock_text.h"
 #include "shared/problems.h"
 #include "shared/study_text.h"
 
@@ -39,17 +40,7 @@ std::optional<double> seconds(const std::string& s) {
     return total;
 }
 
-std::string clock(double secs) {
-    const long long total = std::llround(secs);
-    char out[32];
-    if (total >= 3600) {
-        std::snprintf(out, sizeof out, "%lld:%02lld:%02lld", total / 3600, (total / 60) % 60,
-                      total % 60);
-    } else {
-        std::snprintf(out, sizeof out, "%02lld:%02lld", total / 60, total % 60);
-    }
-    return out;
-}
+std::string clock(double secs) { return shared::clockText(secs); }
 
 bool isSpeaker(const std::string& s) {
     if (s.empty() || s.size() > 60) return false;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 
+#include "shared/clock_text.h"
 #include "shared/study_text.h"
 
 namespace docintel::video {
@@ -60,17 +61,7 @@ nlohmann::json toJson(const ProcessOptions& o) {
             {"use_subtitles", o.use_subtitles}};
 }
 
-std::string clock(double seconds) {
-    const long total = std::max(0L, static_cast<long>(std::floor(seconds + 1e-6)));
-    char buf[32];
-    if (total >= 3600) {
-        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", total / 3600, (total / 60) % 60,
-                      total % 60);
-    } else {
-        std::snprintf(buf, sizeof buf, "%02ld:%02ld", total / 60, total % 60);
-    }
-    return buf;
-}
+std::string clock(double seconds) { return shared::clockText(seconds); }
 
 FramePlan planFrames(double duration, int segment_seconds, int max_frames) {
     FramePlan plan;
