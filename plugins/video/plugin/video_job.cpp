@@ -161,11 +161,16 @@ Status VideoService::runJob(plugin::PluginJob& job) {
             if (cues.empty() && !info.audio_codec.empty()) {
                 auto pcm = decodeAudio16kMono(path);
                 if (!pcm) return pcm.error();
+                int reported = 26;
                 auto heard =
                     transcriber_->transcribe(*pcm, options.transcript_language, [&](int pct) {
+                        // One write a point of the overall 26..44, not one a whisper callback.
                         const int overall = 26 + pct * 18 / 100;
-                        (void)progress(id, "running", "transcribing_audio", overall,
-                                       "Transcribing the audio (" + std::to_string(pct) + "%)");
+                        if (overall != reported) {
+                            reported = overall;
+                            (void)progress(id, "running", "transcribing_audio", overall,
+                                           "Transcribing the audio (" + std::to_string(pct) + "%)");
+                        }
                         return true;
                     });
                 if (!heard) return heard.error();

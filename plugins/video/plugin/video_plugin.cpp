@@ -24,16 +24,9 @@ const std::string kRead = "video:read";
 const std::string kProcess = "video:process";
 
 Caller restCaller(const HttpRequest& r) { return {r.principal, r.workspace_id, r.trace_id}; }
-Caller mcpCaller(const plugin::ToolCall& call) {
-    std::string ws;
-    for (const char* key : {"ws", "workspace_id"}) {
-        const auto it = call.arguments.find(key);
-        if (ws.empty() && it != call.arguments.end() && it->is_string())
-            ws = it->get<std::string>();
-    }
-    if (ws == "personal") ws.clear();
-    return {call.principal, ws, call.trace_id};
-}
+/// An MCP call's workspace is its `ws`/`workspace_id` argument, which the service reads from
+/// the arguments as it reads REST bodies.
+Caller mcpCaller(const plugin::ToolCall& call) { return {call.principal, "", call.trace_id}; }
 
 Result<HttpResponse> respond(Result<json> out, int status = 200) {
     if (!out) return out.error();

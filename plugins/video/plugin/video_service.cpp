@@ -81,18 +81,26 @@ Result<VideoService::Loaded> VideoService::load(const Caller& caller,
                                     "processing a workspace's video needs the editor role");
         }
     }
+    // Reads only read; a change registers the video first (createUpload already has, unless
+    // the document came another way).
     auto found =
         host_.transact([&](plugin::PluginTx& tx) -> Result<std::optional<store::VideoRecord>> {
-            if (auto ok =
+            if (manage) {
+                auto ok =
                     store::registerVideo(tx, document_id, textOf(*document, "owner_id"), workspace);
-                !ok) {
-                return ok.error();
+                if (!ok) return ok.error();
             }
             return store::find(tx, document_id);
         });
     if (!found) return found.error();
-    if (!found->has_value()) return notFound();
-    return Loaded{std::move(document).value(), std::move(**found)};
+    store::VideoRecord video;
+    if (found->has_value()) {
+        video = std::move(**found);
+    } else {  // never processed nor registered: what registration would have said
+        video.document_id = document_id;
+        video.processing_status = video.progress_step = "uploaded";
+    }
+    return Loaded{std::move(document).value(), std::move(video)};
 }
 
 Result<json> VideoService::createUpload(const Caller& caller, const json& body) {
@@ -175,13 +183,14 @@ Result<json> VideoService::process(const Caller& caller, const std::string& docu
                        job.error().message);
         return job.error();
     }
-    (void)host_.transact([&](plugin::PluginTx& tx) -> Result<bool> {
-        if (auto ok = store::setJob(tx, document_id, *job); !ok) return ok.error();
-        return true;
-    });
-    auto current = status(caller, document_id);
-    if (!current) return current.error();
-    json out = *current;
+    auto queued =
+        host_.transact([&](plugin::PluginTx& tx) -> Result<std::optional<store::VideoRecord>> {
+            if (auto ok = store::setJob(tx, document_id, *job); !ok) return ok.error();
+            return store::find(tx, document_id);
+        });
+    Loaded current = *loaded;
+    if (queued && queued->has_value()) current.video = **queued;
+    json out = statusJson(current);
     out["job_id"] = *job;
     return out;
 }
@@ -189,8 +198,13 @@ Result<json> VideoService::process(const Caller& caller, const std::string& docu
 Result<json> VideoService::status(const Caller& caller, const std::string& document_id) {
     auto loaded = load(caller, document_id, false);
     if (!loaded) return loaded.error();
-    const auto& v = loaded->video;
-    const json& d = loaded->document;
+    return statusJson(*loaded);
+}
+
+json VideoService::statusJson(const Loaded& loaded) {
+    const auto& v = loaded.video;
+    const json& d = loaded.document;
+    const std::string document_id = v.document_id;
     json document_error = nullptr;
     if (textOf(d, "status") == "error") {
         document_error = {{"code", d.value("error_code", json())},

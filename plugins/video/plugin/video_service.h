@@ -67,6 +67,8 @@ class VideoService {
     /// The video as the caller sees it; `video_not_found` (404) when the document is not
     /// visible or is not a video. `manage` also requires the right to change it.
     plugin::Result<Loaded> load(const Caller& caller, const std::string& document_id, bool manage);
+    /// get_video_status's answer for a loaded video.
+    static nlohmann::json statusJson(const Loaded& loaded);
     plugin::Status progress(const std::string& document_id, const std::string& status,
                             const std::string& step, int pct, const std::string& message,
                             const std::string& error_message = "");

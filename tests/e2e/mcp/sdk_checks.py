@@ -1,4 +1,4 @@
-"""What the MCP SDK end-to-end scripts (learning_sdk.py, video_sdk.py) share: numbered checks
+"""What the MCP SDK end-to-end scripts (sdk_smoke.py, learning_sdk.py, video_sdk.py) share: numbered checks
 that stop at the first failure, and tool calls whose JSON result is returned."""
 
 import json

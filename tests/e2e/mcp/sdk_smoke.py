@@ -34,6 +34,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from playwright.async_api import async_playwright
 
+import sdk_checks
+from sdk_checks import check
+
 EXPECTED_TOOLS = {
     "list_workspaces", "list_documents", "get_document", "create_document_upload",
     "complete_document_upload", "get_ingestion_status", "get_document_chunks",
@@ -43,16 +46,6 @@ EXPECTED_TOOLS = {
 }
 # Intercepted by the browser (never listened on): the OAuth client's loopback redirect target.
 CALLBACK = "http://127.0.0.1:47999/callback"
-checks = 0
-
-
-def check(condition, what):
-    global checks
-    if not condition:
-        raise SystemExit(f"FAILED: {what}")
-    checks += 1
-    print(f"ok {checks} - {what}", flush=True)
-
 
 # ---- a loopback SMTP server that keeps what it receives (the sign-in e-mail codes) ----------
 class Smtp:
@@ -361,7 +354,7 @@ async def main(pdf_path, request_pdf, policy_pdf):
         finally:
             await browser.close()
     smtp.server.close()
-    print(f"{checks} passed, 0 failed")
+    print(f"{sdk_checks.checks} passed, 0 failed")
 
 
 if __name__ == "__main__":
