@@ -9,6 +9,7 @@
 #include "common/id.h"
 #include "ingest/ocr.h"
 #include "knowledge/evaluation_service.h"
+#include "redact/pii_redactor.h"
 #include "services/document_service.h"
 #include "services/ingestion_service.h"
 #include "services/upload_service.h"
@@ -186,8 +187,10 @@ plugin::Status storeChunks(PluginHostBackends& b, const plugin::Principal& p,
         storage::Chunk row;
         row.text = c.text;
         row.section_path = c.section_path;
-        row.start_seconds = c.start_seconds;
-        row.end_seconds = std::max(c.start_seconds, c.end_seconds);
+        if (c.timed) {
+            row.start_seconds = c.start_seconds;
+            row.end_seconds = std::max(c.start_seconds, c.end_seconds);
+        }
         rows.push_back(std::move(row));
     }
     return b.documents()->storeMediaChunks(p, document_id, std::move(rows));
@@ -211,6 +214,27 @@ plugin::Result<std::string> recognizeText(const plugin::GrayImage& image) {
     gray.stride = image.stride;
     gray.dpi = 96;  // a screen frame, not a scan
     return ingest::recognizeText(gray);
+}
+
+plugin::Result<Json> createPluginDocument(PluginHostBackends& b, const plugin::Principal& p,
+                                          const plugin::PluginDocument& document) {
+    if (!b.uploads()) return noDocuments();
+    return b.uploads()->createPluginDocument(p, document);
+}
+
+plugin::Status writeText(PluginHostBackends& b, const plugin::Principal& p,
+                         const std::string& document_id, const std::string& text,
+                         const std::string& doc_type) {
+    if (!b.documents()) return noDocuments();
+    return b.documents()->writePluginText(p, document_id, text, doc_type);
+}
+
+plugin::Result<std::vector<std::string>> redactPii(const std::vector<std::string>& texts) {
+    redact::Redactor redactor;
+    std::vector<std::string> out;
+    out.reserve(texts.size());
+    for (const auto& text : texts) out.push_back(redactor.redact(text).text);
+    return out;
 }
 
 plugin::Status ask(PluginHostBackends& b, const plugin::Principal& p,

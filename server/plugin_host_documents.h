@@ -53,6 +53,14 @@ plugin::Status embed(PluginHostBackends& b, const plugin::Principal& p,
                      const std::string& document_id);
 plugin::Result<std::string> recognizeText(const plugin::GrayImage& image);
 
+// Documents whose text a plugin writes (ABI minor 5).
+plugin::Result<Json> createPluginDocument(PluginHostBackends& b, const plugin::Principal& p,
+                                          const plugin::PluginDocument& document);
+plugin::Status writeText(PluginHostBackends& b, const plugin::Principal& p,
+                         const std::string& document_id, const std::string& text,
+                         const std::string& doc_type);
+plugin::Result<std::vector<std::string>> redactPii(const std::vector<std::string>& texts);
+
 // The plugin's objects, under plugins/<plugin>/ (or documents/<id>/plugins/<plugin>/ for names
 // under documents/<id>/).
 plugin::Result<Json> putObject(PluginHostBackends& b, const std::string& plugin,

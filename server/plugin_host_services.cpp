@@ -255,6 +255,19 @@ class PluginHostServices final : public plugin::HostServices {
     plugin::Result<std::string> recognizeText(const plugin::GrayImage& image) override {
         return plugin_documents::recognizeText(image);
     }
+    plugin::Result<nlohmann::json> createPluginDocument(
+        const plugin::Principal& principal, const plugin::PluginDocument& document) override {
+        return plugin_documents::createPluginDocument(backends_, principal, document);
+    }
+    plugin::Status writeDocumentText(const plugin::Principal& principal,
+                                     const std::string& document_id, const std::string& text,
+                                     const std::string& doc_type) override {
+        return plugin_documents::writeText(backends_, principal, document_id, text, doc_type);
+    }
+    plugin::Result<std::vector<std::string>> redactPii(
+        const std::vector<std::string>& texts) override {
+        return plugin_documents::redactPii(texts);
+    }
 
   private:
     const std::string plugin_;

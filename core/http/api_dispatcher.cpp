@@ -2,6 +2,7 @@
 
 #include <Poco/URI.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <exception>
@@ -14,6 +15,7 @@
 #include "common/utf8.h"
 #include "http/error_mapper.h"
 #include "http/json_body.h"
+#include "http/multipart_form.h"
 
 namespace docintel::http {
 namespace {
@@ -137,6 +139,43 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 }
 
 }  // namespace
+
+std::optional<plugin::Error> ApiDispatcher::readForm(const plugin::RouteDefinition& def,
+                                                     const RawRequest& raw,
+                                                     plugin::HttpRequest& request,
+                                                     std::vector<ValidationIssue>& issues) const {
+    auto type = raw.headers.find("content-type");
+    const std::string content_type = type == raw.headers.end() ? "" : type->second;
+    if (!isMultipartForm(content_type)) {
+        return plugin::Error{"unsupported_media_type", "the body must be multipart/form-data", 415};
+    }
+    auto form = parseMultipartForm(content_type, raw.body);
+    if (!form) {
+        issues.push_back(
+            {{"body"}, "Input should be a complete multipart/form-data body", "multipart_parsing"});
+        return std::nullopt;
+    }
+    for (const auto& [name, value] : form->fields.items()) {
+        if (!common::isValidUtf8(value.get_ref<const std::string&>())) {
+            issues.push_back({nlohmann::json::array({"body", name}),
+                              "Input should be a valid UTF-8 string", "string_unicode"});
+        }
+    }
+    for (const auto& field : def.file_fields) {
+        if (std::none_of(form->files.begin(), form->files.end(),
+                         [&](const auto& f) { return f.field == field; })) {
+            issues.push_back({nlohmann::json::array({"body", field}), "Field required", "missing"});
+        }
+    }
+    if (!issues.empty()) return std::nullopt;
+    request.body = std::move(form->fields);
+    request.files = std::move(form->files);
+    if (!def.request_schema.empty()) {
+        auto body_issues = schemas_.validate(def.request_schema, request.body, {"body"});
+        issues.insert(issues.end(), body_issues.begin(), body_issues.end());
+    }
+    return std::nullopt;
+}
 
 std::string traceIdFor(const std::map<std::string, std::string>& headers) {
     auto it = headers.find("traceparent");
@@ -282,7 +321,13 @@ plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::str
             }
         }
     }
-    if (!route.def.request_schema.empty()) {
+    if (!route.def.file_fields.empty()) {
+        if (auto refused = readForm(route.def, raw, request, issues)) {
+            auto r = fail(*refused);
+            r.headers.insert(r.headers.end(), rate_headers.begin(), rate_headers.end());
+            return r;
+        }
+    } else if (!route.def.request_schema.empty()) {
         bool body_ok = true;
         if (raw.body.empty()) {
             issues.push_back({{"body"}, "Field required", "missing"});

@@ -2,7 +2,9 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "http/json_body.h"
 #include "http/rate_limiter.h"
@@ -54,6 +56,11 @@ class ApiDispatcher {
   private:
     plugin::HttpResponse handle(const RawRequest& raw, const std::string& trace_id,
                                 std::string& principal_id) const;
+    /// A multipart/form-data body (RouteDefinition::file_fields) into `request.body` (text
+    /// fields) and `request.files`; the Error when it is not one (415), issues when it is bad.
+    std::optional<plugin::Error> readForm(const plugin::RouteDefinition& def, const RawRequest& raw,
+                                          plugin::HttpRequest& request,
+                                          std::vector<ValidationIssue>& issues) const;
 
     const Router& router_;
     const SchemaRegistry& schemas_;

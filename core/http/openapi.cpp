@@ -90,11 +90,27 @@ std::set<int> errorStatuses(const Route& route, const nlohmann::json& contract) 
     const bool path_params = def.path.find('{') != std::string::npos;
     if (path_params) out.insert({404, 422});
     if (!def.query_params.empty()) out.insert(422);
-    if (!def.request_schema.empty()) out.insert({411, 413, 415, 422});
+    if (!def.request_schema.empty() || !def.file_fields.empty()) out.insert({411, 413, 415, 422});
     for (const auto& status : contract.value("errors", nlohmann::json::array())) {
         out.insert(status.get<int>());
     }
     return out;
+}
+
+/// A multipart/form-data operation's body: its text fields (request_schema) and its file
+/// parts, each a required binary string.
+nlohmann::json formSchema(const plugin::RouteDefinition& def, const SchemaRegistry& schemas) {
+    nlohmann::json schema = {{"type", "object"}, {"properties", nlohmann::json::object()}};
+    if (!def.request_schema.empty() && schemas.has(def.request_schema)) {
+        const nlohmann::json fields = toComponent(schemas.get(def.request_schema));
+        schema["properties"] = fields.value("properties", nlohmann::json::object());
+        if (fields.contains("required")) schema["required"] = fields["required"];
+    }
+    for (const auto& field : def.file_fields) {
+        schema["properties"][field] = {{"type", "string"}, {"format", "binary"}};
+        schema["required"].push_back(field);
+    }
+    return schema;
 }
 
 nlohmann::json errorResponseObject(int status) {
@@ -200,7 +216,11 @@ nlohmann::json buildOpenApi(const Router& router, const SchemaRegistry& schemas,
         }
         if (!params.empty()) op["parameters"] = params;
 
-        if (!def.request_schema.empty()) {
+        if (!def.file_fields.empty()) {
+            op["requestBody"] = {
+                {"required", true},
+                {"content", {{"multipart/form-data", {{"schema", formSchema(def, schemas)}}}}}};
+        } else if (!def.request_schema.empty()) {
             nlohmann::json schema;
             if (def.request_schema.front() == '_') {
                 schema = toComponent(schemas.get(def.request_schema));

@@ -38,6 +38,19 @@ struct TimedChunk {
     double start_seconds = 0;
     double end_seconds = 0;
     std::vector<std::string> section_path;  ///< e.g. {"00:00 – 01:00"}
+    bool timed = true;  ///< false: the chunk has no time span (ABI minor 5; a typed transcript)
+};
+
+/// A document whose text a feature plugin writes itself (ABI minor 5): a conversation's
+/// transcript. It exists (listed, access-checked, deletable) from the start, waits `uploaded`
+/// with no bytes and no chunks — so nothing of it is searchable — until the plugin writes its
+/// text (writeDocumentText) and chunks (storeDocumentChunks, embedDocument).
+struct PluginDocument {
+    std::string workspace_id;  ///< empty = the caller's personal scope
+    std::string filename;
+    std::string content_type = "text/plain";
+    std::string doc_type;  ///< e.g. "conversation_transcript"
+    bool redact_pii = false;
 };
 
 /// An 8-bit gray image, row-major, `stride` bytes a row (ABI minor 4), for recognizeText.

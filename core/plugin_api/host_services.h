@@ -329,6 +329,33 @@ class HostServices {
         return Error::unavailable("ocr_unavailable", "the host has no OCR");
     }
 
+    // ABI minor 5: documents whose text a plugin writes (decision 0069).
+
+    /// Creates a PluginDocument as `principal` (who needs the right to add documents in its
+    /// scope); returns the Document, `uploaded`, without bytes.
+    virtual Result<nlohmann::json> createPluginDocument(const Principal& principal,
+                                                        const PluginDocument& document) {
+        (void)principal;
+        (void)document;
+        return unavailableDocuments();
+    }
+    /// Stores `text` as the bytes of a plugin document (replacing any; a download gives it) and
+    /// sets its `doc_type` (the plugin's classification). Chunks are stored separately.
+    virtual Status writeDocumentText(const Principal& principal, const std::string& document_id,
+                                     const std::string& text, const std::string& doc_type) {
+        (void)principal;
+        (void)document_id;
+        (void)text;
+        (void)doc_type;
+        return unavailableDocuments();
+    }
+    /// `texts` with personal data replaced by the documents' placeholders ([EMAIL_1], ...),
+    /// numbered across all of them (the same address is the same placeholder in every text).
+    virtual Result<std::vector<std::string>> redactPii(const std::vector<std::string>& texts) {
+        (void)texts;
+        return Error::unavailable("redaction_unavailable", "the host has no redactor");
+    }
+
   protected:
     static Error unavailableObjects() {
         return Error::unavailable("objects_unavailable", "the host has no object store");

@@ -28,6 +28,14 @@ struct Principal {
     }
 };
 
+/// A file part of a multipart/form-data request (ABI minor 5; RouteDefinition::file_fields).
+struct UploadedFile {
+    std::string field;
+    std::string filename;
+    std::string content_type;
+    std::string bytes;
+};
+
 /// A request after routing, authentication and validation. `body` holds the validated JSON
 /// body with schema defaults applied (null when the operation takes no body).
 struct HttpRequest {
@@ -42,6 +50,8 @@ struct HttpRequest {
     /// Value of X-DocIntel-Workspace-ID; empty means the personal scope.
     std::string workspace_id;
     std::string trace_id;
+    /// The file parts of a multipart/form-data request, in the order sent (ABI minor 5).
+    std::vector<UploadedFile> files;
 
     std::string header(const std::string& lower_name) const {
         auto it = headers.find(lower_name);
@@ -50,6 +60,13 @@ struct HttpRequest {
     std::string pathParam(const std::string& name) const {
         auto it = path_params.find(name);
         return it == path_params.end() ? std::string() : it->second;
+    }
+    /// The first file part named `field`; null when there is none.
+    const UploadedFile* file(const std::string& field) const {
+        for (const auto& f : files) {
+            if (f.field == field) return &f;
+        }
+        return nullptr;
     }
     std::string queryParam(const std::string& name, const std::string& fallback = {}) const {
         auto it = query.find(name);

@@ -41,6 +41,10 @@ struct RouteDefinition {
     /// The largest request body accepted (bytes); the transport answers 413 before reading
     /// more. 0 = the server default, 1 MiB (decision 0061).
     std::size_t max_body_bytes = 0;
+    /// Non-empty: the body is multipart/form-data (ABI minor 5). These are its file parts,
+    /// each required (in HttpRequest::files); the text parts form the JSON object `body`, of
+    /// strings as sent, validated against `request_schema`.
+    std::vector<std::string> file_fields;
 };
 
 /// One versioned step of a plugin's storage (ABI minor 3). The host runs each version once, in

@@ -1,5 +1,7 @@
 #include "services/document_service.h"
 
+#include <sstream>
+
 #include "common/id.h"
 #include "ingest/chunker.h"
 #include "services/upload_service.h"
@@ -191,9 +193,9 @@ plugin::Result<std::string> DocumentService::mediaFile(const plugin::Principal& 
 
 namespace {
 plugin::Status requireMedia(const storage::Document& d) {
-    if (d.detected_type == UploadService::kMediaType) return {};
+    if (UploadService::processedByPlugin(d.detected_type)) return {};
     return plugin::Error::conflict("not_media_document",
-                                   "only media documents are processed by a plugin");
+                                   "only media and plugin documents are processed by a plugin");
 }
 }  // namespace
 
@@ -235,6 +237,23 @@ plugin::Status DocumentService::storeMediaChunks(const plugin::Principal& caller
     if (auto ok = documents_.startChunking(id); !ok) return ok;
     if (auto ok = documents_.appendChunks(id, chunks); !ok) return ok;
     return documents_.finishChunking(id, 0, "chunked");
+}
+
+plugin::Status DocumentService::writePluginText(const plugin::Principal& caller,
+                                                const std::string& id, const std::string& text,
+                                                const std::string& doc_type) {
+    auto d = load(caller, id, auth::WorkspaceAction::kManageDocuments);
+    if (!d) return d.error();
+    if (d->detected_type != UploadService::kPluginTextType) {
+        return plugin::Error::conflict("not_plugin_document",
+                                       "only a plugin document's text is written by its plugin");
+    }
+    std::istringstream in(text);
+    auto stored =
+        objects_.put(d->storage_key, in, static_cast<std::int64_t>(text.size()), d->content_type);
+    if (!stored) return stored.error();
+    return documents_.storeContent(id, stored->size, stored->sha256,
+                                   doc_type.empty() ? d->doc_type : doc_type);
 }
 
 plugin::Status DocumentService::requireManage(const plugin::Principal& caller,

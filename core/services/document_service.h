@@ -56,6 +56,10 @@ class DocumentService {
     /// marks the document `chunked`.
     plugin::Status storeMediaChunks(const plugin::Principal& caller, const std::string& id,
                                     std::vector<storage::Chunk> chunks);
+    /// Stores `text` as a plugin document's bytes and sets its doc_type (HostServices::
+    /// writeDocumentText).
+    plugin::Status writePluginText(const plugin::Principal& caller, const std::string& id,
+                                   const std::string& text, const std::string& doc_type);
     /// Ok when the caller may manage the document.
     plugin::Status requireManage(const plugin::Principal& caller, const std::string& id);
 

@@ -164,7 +164,7 @@ void IngestionService::classifyDocument(const std::string& id,
     const classify::DocumentClassifier* classifier = this->classifier();
     auto found = documents_.find(id);
     if (!classifier || !found || !found->has_value() || chunks.empty()) return;
-    if ((*found)->detected_type == UploadService::kMediaType) return;  // its plugin typed it
+    if (UploadService::processedByPlugin((*found)->detected_type)) return;  // its plugin typed it
     classify::ClassifierInput input;
     input.detected_type = (*found)->detected_type;
     const std::size_t n =

@@ -10,6 +10,7 @@
 #include "common/id.h"
 #include "common/log.h"
 #include "ingest/type_sniffer.h"
+#include "services/document_service.h"
 
 namespace docintel::services {
 namespace {
@@ -25,6 +26,19 @@ std::string safeName(const std::string& filename) {
     while (!out.empty() && out.front() == '.') out.erase(0, 1);
     if (out.empty()) out = "file";
     return out.substr(0, 120);
+}
+
+/// A new document row of `owner` in `scope`, its bytes stored under documents/<id>/.
+storage::Document newRow(const std::string& owner, const std::string& scope,
+                         const std::string& filename, const std::string& content_type) {
+    storage::Document d;
+    d.id = common::newUuid();
+    d.owner_id = owner;
+    d.workspace_id = scope;
+    d.filename = filename;
+    d.content_type = content_type;
+    d.storage_key = "documents/" + d.id + "/" + safeName(filename);
+    return d;
 }
 
 /// Whether the file starts like a video container: ISO media (MP4, MOV, M4V: an `ftyp`,
@@ -75,6 +89,29 @@ plugin::Result<nlohmann::json> UploadService::createMedia(const plugin::Principa
     return open(caller, workspace_id, body, doc_type, max_bytes);
 }
 
+plugin::Result<nlohmann::json> UploadService::createPluginDocument(
+    const plugin::Principal& caller, const plugin::PluginDocument& document) {
+    if (document.filename.empty() || document.doc_type.empty()) {
+        return plugin::Error::unprocessable("invalid_document",
+                                            "a plugin document needs a file name and a doc_type");
+    }
+    auto scope = access_.scope(caller.user_id, document.workspace_id,
+                               auth::WorkspaceAction::kManageDocuments);
+    if (!scope) return scope.error();
+    storage::Document d =
+        newRow(caller.user_id, *scope, document.filename,
+               document.content_type.empty() ? "text/plain" : document.content_type);
+    d.redact_pii = document.redact_pii;
+    d.doc_type = document.doc_type;
+    d.detected_type = kPluginTextType;
+    if (auto created = documents_.create(d); !created) return created.error();
+    if (auto ok = documents_.setStatus(d.id, "uploaded"); !ok) return ok.error();
+    auto stored = documents_.find(d.id);
+    if (!stored) return stored.error();
+    if (!stored->has_value()) return plugin::Error::notFound("document not found");
+    return DocumentService::toJson(**stored);
+}
+
 plugin::Result<nlohmann::json> UploadService::open(const plugin::Principal& caller,
                                                    const std::string& workspace_id,
                                                    const nlohmann::json& body,
@@ -89,14 +126,9 @@ plugin::Result<nlohmann::json> UploadService::open(const plugin::Principal& call
                                auth::WorkspaceAction::kManageDocuments);
     if (!scope) return scope.error();
 
-    storage::Document d;
-    d.id = common::newUuid();
-    d.owner_id = caller.user_id;
-    d.workspace_id = *scope;
-    d.filename = body["filename"].get<std::string>();
-    d.content_type = body["content_type"].get<std::string>();
+    storage::Document d = newRow(caller.user_id, *scope, body["filename"].get<std::string>(),
+                                 body["content_type"].get<std::string>());
     d.declared_size = size;
-    d.storage_key = "documents/" + d.id + "/" + safeName(d.filename);
     d.redact_pii = body.value("redact_pii", false);
     if (!doc_type.empty()) {
         d.doc_type = doc_type;

@@ -10,6 +10,7 @@
 #include "auth/document_access.h"
 #include "objects/object_store.h"
 #include "objects/url_signer.h"
+#include "plugin_api/documents.h"
 #include "plugin_api/http_types.h"
 #include "storage/document_repository.h"
 
@@ -67,8 +68,19 @@ class UploadService {
 
     const UploadLimits& limits() const { return limits_; }
 
+    /// A document whose text a feature plugin writes (HostServices::createPluginDocument):
+    /// created `uploaded`, without bytes, in a scope the caller may add documents to.
+    plugin::Result<nlohmann::json> createPluginDocument(const plugin::Principal& caller,
+                                                        const plugin::PluginDocument& document);
+
     /// The detected_type of media documents (their doc_type says which kind).
     static constexpr const char* kMediaType = "media";
+    /// The detected_type of documents whose text a plugin writes (a conversation transcript).
+    static constexpr const char* kPluginTextType = "plugin_text";
+    /// True for the documents a plugin, not ingestion, reads and chunks.
+    static bool processedByPlugin(const std::string& detected_type) {
+        return detected_type == kMediaType || detected_type == kPluginTextType;
+    }
 
   private:
     plugin::Result<nlohmann::json> open(const plugin::Principal& caller,

@@ -109,6 +109,32 @@ constexpr Statement kSetClassification{
     "document_set_classification",
     "UPDATE documents SET doc_type = $2, doc_type_confidence = $3, updated_at = now() "
     "WHERE id = $1 AND (doc_type IS NULL OR doc_type_confidence IS NOT NULL)"};
+constexpr Statement kStoreContent{
+    "document_store_content",
+    "UPDATE documents SET size_bytes = $2, sha256 = $3, doc_type = $4, doc_type_confidence = 1, "
+    "updated_at = now() WHERE id = $1"};
+// What answers kept of a deleted document goes with it: its sources and candidates leave the
+// traces, and an answer that cited it (its text may quote the document) is replaced by a note.
+constexpr Statement kScrubTraces{
+    "document_scrub_traces",
+    "UPDATE answer_traces SET "
+    "answer = CASE WHEN sources @> jsonb_build_array(jsonb_build_object('document_id', $1::text)) "
+    "THEN '' ELSE answer END, "
+    "sentences = CASE WHEN sources @> jsonb_build_array(jsonb_build_object('document_id', "
+    "$1::text)) THEN '[]'::jsonb ELSE sentences END, "
+    "sources = coalesce((SELECT jsonb_agg(s) FROM jsonb_array_elements(sources) s "
+    "WHERE s->>'document_id' IS DISTINCT FROM $1::text), '[]'::jsonb), "
+    "candidates = coalesce((SELECT jsonb_agg(c) FROM jsonb_array_elements(candidates) c "
+    "WHERE c->>'document_id' IS DISTINCT FROM $1::text), '[]'::jsonb), "
+    "document_ids = coalesce((SELECT jsonb_agg(d) FROM jsonb_array_elements(document_ids) d "
+    "WHERE d #>> '{}' IS DISTINCT FROM $1::text), '[]'::jsonb) "
+    "WHERE document_ids @> to_jsonb($1::text) OR candidates @> "
+    "jsonb_build_array(jsonb_build_object('document_id', $1::text))"};
+constexpr Statement kScrubChatTurns{
+    "document_scrub_chat_turns",
+    "UPDATE chat_turns SET content = '(removed: this answer cited a deleted document)', "
+    "citations = '[]'::jsonb "
+    "WHERE citations @> jsonb_build_array(jsonb_build_object('document_id', $1::text))"};
 constexpr Statement kDelete{"document_delete",
                             "DELETE FROM documents WHERE id = $1 RETURNING storage_key"};
 
@@ -273,6 +299,15 @@ plugin::Status DocumentRepository::setClassification(const std::string& id,
     }));
 }
 
+plugin::Status DocumentRepository::storeContent(const std::string& id, std::int64_t size,
+                                                const std::string& sha256,
+                                                const std::string& doc_type) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kStoreContent, id, size, sha256, doc_type);
+        return true;
+    }));
+}
+
 plugin::Status DocumentRepository::setStatus(const std::string& id, const std::string& status) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kSetStatus, id, status);
@@ -404,6 +439,8 @@ plugin::Result<std::string> DocumentRepository::remove(const std::string& id) {
     return db_.transact([&](Tx& tx) -> plugin::Result<std::string> {
         const auto rows = tx.exec(kDelete, id);
         if (rows.empty()) return plugin::Error::notFound("document not found");
+        tx.exec(kScrubTraces, id);
+        tx.exec(kScrubChatTurns, id);
         return rows[0][0].as<std::string>();
     });
 }

@@ -89,6 +89,10 @@ class DocumentRepository {
     /// Marks the document failed with a machine code and a message, and removes its chunks.
     plugin::Status fail(const std::string& id, const std::string& code, const std::string& message);
     plugin::Status setStatus(const std::string& id, const std::string& status);
+    /// Records the bytes a plugin wrote for its document (size, digest) and the doc_type it
+    /// gave it (classified with full confidence).
+    plugin::Status storeContent(const std::string& id, std::int64_t size, const std::string& sha256,
+                                const std::string& doc_type);
     /// Records the document's class (doc_type) and the classifier's confidence in it, unless
     /// the server gave it a type of its own (a packet: doc_type set, no confidence).
     plugin::Status setClassification(const std::string& id, const std::string& doc_type,

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <thread>
 
 namespace docintel::video {
 namespace {
@@ -222,6 +224,14 @@ class WhisperTranscriber final : public Transcriber {
 
 std::unique_ptr<Transcriber> makeWhisperTranscriber(std::string models_dir, int threads) {
     return std::make_unique<WhisperTranscriber>(std::move(models_dir), threads);
+}
+
+std::unique_ptr<Transcriber> makePluginTranscriber(const std::string& data_dir) {
+    std::string models = data_dir + "/models";
+    if (const char* dir = std::getenv("DOCINTEL_MODELS_DIR"); dir && *dir) models = dir;
+    const int threads =
+        static_cast<int>(std::max(1u, std::min(4u, std::thread::hardware_concurrency())));
+    return makeWhisperTranscriber(std::move(models), threads);
 }
 
 }  // namespace docintel::video

@@ -43,4 +43,8 @@ class Transcriber {
 /// `speech_model_missing` (503).
 std::unique_ptr<Transcriber> makeWhisperTranscriber(std::string models_dir, int threads);
 
+/// makeWhisperTranscriber for a plugin: the models in DOCINTEL_MODELS_DIR when set, else in
+/// `<data_dir>/models`, on up to four threads.
+std::unique_ptr<Transcriber> makePluginTranscriber(const std::string& data_dir);
+
 }  // namespace docintel::video

@@ -7,6 +7,7 @@
 
 #include "learning/plugin/learning_service.h"
 #include "plugin_api/plugin.h"
+#include "shared/registration.h"
 
 namespace docintel::learning {
 namespace {
@@ -25,10 +26,7 @@ Caller mcpCaller(const plugin::ToolCall& call) {
     return {call.principal, std::nullopt, call.trace_id};
 }
 
-Result<HttpResponse> respond(Result<json> out) {
-    if (!out) return out.error();
-    return HttpResponse::json(std::move(out).value());
-}
+using shared::respond;
 
 /// The MCP arguments without `course_id`: the body of the REST operation they stand for.
 json bodyOf(const json& args) {
@@ -37,15 +35,13 @@ json bodyOf(const json& args) {
     return body;
 }
 
-json stringProperty(const std::string& description) {
-    return {{"type", "string"}, {"description", description}};
-}
+json stringProperty(const std::string& description) { return shared::schema::string(description); }
 json nullableString(const std::string& description) {
     return {{"type", {"string", "null"}}, {"description", description}};
 }
 
 json toolSchema(json properties, std::vector<std::string> required) {
-    return {{"type", "object"}, {"properties", std::move(properties)}, {"required", required}};
+    return shared::schema::object(std::move(properties), std::move(required));
 }
 
 class LearningPlugin final : public plugin::Plugin {
@@ -164,15 +160,10 @@ class LearningPlugin final : public plugin::Plugin {
     void addTool(plugin::Registrar& r, std::string name, std::string description, json schema,
                  std::string scope,
                  std::function<Result<json>(LearningService&, const plugin::ToolCall&)> fn) {
-        plugin::McpToolDefinition tool;
-        tool.name = std::move(name);
-        tool.description = std::move(description);
-        tool.input_schema = std::move(schema);
-        tool.scopes = {std::move(scope)};
-        tool.handler = [this, fn = std::move(fn)](const plugin::ToolCall& call) {
-            return fn(*service_, call);
-        };
-        r.addMcpTool(std::move(tool));
+        shared::addTool(r, std::move(name), std::move(description), std::move(schema), {scope},
+                        [this, fn = std::move(fn)](const plugin::ToolCall& call) {
+                            return fn(*service_, call);
+                        });
     }
 
     void addTools(plugin::Registrar& r) {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
-#include <thread>
 
 #include "plugin_api/plugin.h"
+#include "shared/registration.h"
 #include "video/plugin/video_service.h"
 
 namespace docintel::video {
@@ -28,29 +28,12 @@ Caller restCaller(const HttpRequest& r) { return {r.principal, r.workspace_id, r
 /// the arguments as it reads REST bodies.
 Caller mcpCaller(const plugin::ToolCall& call) { return {call.principal, "", call.trace_id}; }
 
-Result<HttpResponse> respond(Result<json> out, int status = 200) {
-    if (!out) return out.error();
-    return HttpResponse::json(status, std::move(out).value());
-}
+using shared::respond;
+using shared::schema::boolean;
+using shared::schema::integer;
+using shared::schema::object;
 
-json str(const std::string& description) {
-    return {{"type", "string"}, {"description", description}};
-}
-json integer(const std::string& description, int minimum, int maximum) {
-    return {{"type", "integer"},
-            {"minimum", minimum},
-            {"maximum", maximum},
-            {"description", description}};
-}
-json boolean(const std::string& description) {
-    return {{"type", "boolean"}, {"description", description}};
-}
-
-json object(json properties, std::vector<std::string> required) {
-    return {{"type", "object"},
-            {"properties", std::move(properties)},
-            {"required", std::move(required)}};
-}
+json str(const std::string& description) { return shared::schema::string(description); }
 
 /// process_video's parameters (the REST body and the tool's arguments).
 json processProperties() {
@@ -126,12 +109,8 @@ class VideoPlugin final : public plugin::Plugin {
                 host.log("video", "warning", "event=bad_setting name=DOCINTEL_VIDEO_MAX_BYTES");
             }
         }
-        std::string models = host.dataDir() + "/models";
-        if (const char* dir = std::getenv("DOCINTEL_MODELS_DIR"); dir && *dir) models = dir;
-        const int threads =
-            static_cast<int>(std::max(1u, std::min(4u, std::thread::hardware_concurrency())));
         service_ =
-            std::make_unique<VideoService>(host, limits, makeWhisperTranscriber(models, threads));
+            std::make_unique<VideoService>(host, limits, makePluginTranscriber(host.dataDir()));
         for (auto& m : store::migrations()) r.addMigration(std::move(m));
         r.addJobKind({VideoService::kProcessJob,
                       [this](plugin::PluginJob& job) { return service_->runJob(job); }});
@@ -159,18 +138,10 @@ class VideoPlugin final : public plugin::Plugin {
     }
 
     void route(plugin::Registrar& r, std::string method, std::string path, std::string id,
-               std::string summary, std::string scope, std::string schema,
-               std::function<Result<HttpResponse>(const HttpRequest&)> handler, int success = 200) {
-        plugin::RouteDefinition def;
-        def.method = std::move(method);
-        def.path = std::move(path);
-        def.operation_id = std::move(id);
-        def.summary = std::move(summary);
-        def.scopes = {std::move(scope)};
-        def.request_schema = std::move(schema);
-        def.success_status = success;
-        def.handler = std::move(handler);
-        r.addRoute(std::move(def));
+               std::string summary, const std::string& scope, std::string schema,
+               plugin::HttpHandler handler, int success = 200) {
+        shared::addRoute(r, std::move(method), std::move(path), std::move(id), std::move(summary),
+                         {scope}, std::move(schema), std::move(handler), success);
     }
 
     void addRoutes(plugin::Registrar& r) {
@@ -241,17 +212,11 @@ class VideoPlugin final : public plugin::Plugin {
     }
 
     void tool(plugin::Registrar& r, std::string name, std::string description, json schema,
-              std::string scope,
+              const std::string& scope,
               std::function<Result<json>(VideoService&, const plugin::ToolCall&)> fn) {
-        plugin::McpToolDefinition t;
-        t.name = std::move(name);
-        t.description = std::move(description);
-        t.input_schema = std::move(schema);
-        t.scopes = {std::move(scope)};
-        t.handler = [this, fn = std::move(fn)](const plugin::ToolCall& call) {
-            return fn(*service_, call);
-        };
-        r.addMcpTool(std::move(t));
+        shared::addTool(
+            r, std::move(name), std::move(description), std::move(schema), {scope},
+            [this, fn = std::move(fn)](const plugin::ToolCall& c) { return fn(*service_, c); });
     }
 
     void addTools(plugin::Registrar& r) {
@@ -312,9 +277,7 @@ class VideoPlugin final : public plugin::Plugin {
         const std::string prefix = "docintel://videos/";
         t.reader = [this, prefix, fn = std::move(fn)](const std::string& uri,
                                                       const plugin::Principal& p) -> Result<json> {
-            std::string id = uri.substr(std::min(uri.size(), prefix.size()));
-            id = id.substr(0, id.find('/'));
-            return fn(*service_, Caller{p, "", ""}, id);
+            return fn(*service_, Caller{p, "", ""}, shared::resourceId(uri, prefix));
         };
         r.addMcpResource(std::move(t));
     }

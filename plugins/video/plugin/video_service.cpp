@@ -1,11 +1,12 @@
 #include "video/plugin/video_service.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "shared/file_names.h"
 #include "shared/ids.h"
 #include "shared/json_text.h"
 #include "shared/problems.h"
+#include "shared/workspace_arg.h"
 
 namespace docintel::video {
 
@@ -20,16 +21,8 @@ namespace {
 
 const char* const kExtensions[] = {"mp4", "mov", "m4v", "mkv", "webm", "avi"};
 
-std::string extensionOf(const std::string& filename) {
-    const auto dot = filename.rfind('.');
-    if (dot == std::string::npos) return "";
-    std::string ext = filename.substr(dot + 1);
-    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
-
 bool isVideoFile(const std::string& filename, const std::string& content_type) {
-    const std::string ext = extensionOf(filename);
+    const std::string ext = shared::extensionOf(filename);
     for (const char* e : kExtensions) {
         if (ext == e) return true;
     }
@@ -37,14 +30,7 @@ bool isVideoFile(const std::string& filename, const std::string& content_type) {
 }
 
 std::string workspaceOf(const Caller& caller, const json& body) {
-    for (const char* key : {"workspace_id", "ws"}) {
-        const auto it = body.find(key);
-        if (it != body.end() && it->is_string() && !it->get<std::string>().empty() &&
-            it->get<std::string>() != "personal") {
-            return it->get<std::string>();
-        }
-    }
-    return caller.workspace_id;
+    return shared::workspaceArgument(body, caller.workspace_id);
 }
 
 Error notFound() { return Error{"video_not_found", "video not found", 404}; }
