@@ -114,7 +114,7 @@ class ConversationsPlugin final : public plugin::Plugin {
         r.addSchema("ConversationTurn", object(turnProperties(), {"transcript"}));
         r.addSchema("ConversationAudioTurn",
                     object({{"speaker", str("The participant's display name.", 60)}}, {}));
-        r.addSchema("ConversationApproval", object(approveProperties(), {"confirm"}));
+        r.addSchema("ConversationApproval", object(approveProperties(), {}));
         r.addSchema("ConversationTemplateCreate", object(templateProperties(), {"name", "fields"}));
         addRoutes(r);
         addTools(r);
@@ -252,20 +252,18 @@ class ConversationsPlugin final : public plugin::Plugin {
              "Approve the reviewed transcript (empty = as recorded) and publish it as a "
              "searchable document. Ask the reviewer first, then call with confirm: true; "
              "without it nothing is done (confirmation_required).",
-             object(withSession(approveProperties()), {"session_id", "confirm"}),
-             {kWrite, kApprove},
+             object(withSession(approveProperties()), {"session_id"}), {kWrite, kApprove},
              [sid](S& s, C c) { return s.approve(mcpCaller(c), sid(c), c.arguments); });
         tool(r, "list_conversation_recordings",
              "The conversations of a workspace (ws) or your personal ones.",
              object(workspaceProperties(), {}), {kWrite},
              [](S& s, C c) { return s.list(mcpCaller(c), c.arguments); });
-        tool(
-            r, "delete_conversation_recording",
-            "Delete a conversation with its turns, audio, transcript document, chunks and "
-            "vectors. Destructive: ask the user first, then call with confirm: true; without "
-            "it nothing is deleted (confirmation_required).",
-            object(withSession({{"confirm", boolean("Must be true.")}}), {"session_id", "confirm"}),
-            {kWrite}, [sid](S& s, C c) { return s.remove(mcpCaller(c), sid(c), c.arguments); });
+        tool(r, "delete_conversation_recording",
+             "Delete a conversation with its turns, audio, transcript document, chunks and "
+             "vectors. Destructive: ask the user first, then call with confirm: true; without "
+             "it nothing is deleted (confirmation_required).",
+             object(withSession({{"confirm", boolean("Must be true.")}}), {"session_id"}), {kWrite},
+             [sid](S& s, C c) { return s.remove(mcpCaller(c), sid(c), c.arguments); });
     }
 
     void addResource(plugin::Registrar& r) {

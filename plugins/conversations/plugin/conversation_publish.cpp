@@ -61,8 +61,8 @@ Result<json> ConversationService::approve(const Caller& c, const std::string& id
     // Every refusal is checked before the job is queued; the job is queued before the approval
     // commits (it waits for it), so a process killed in between leaves no approved transcript
     // without its job.
-    const auto approveIn = [&](PluginTx& tx, bool lock) -> Result<store::SessionRecord> {
-        auto o = open(tx, c, id, lock);
+    const auto approveIn = [&](PluginTx& tx) -> Result<store::SessionRecord> {
+        auto o = open(tx, c, id, true);
         if (!o) return o.error();
         auto& s = o->session;
         if (auto ok = conversations::approve(s.status); !ok) return ok.error();
@@ -83,13 +83,13 @@ Result<json> ConversationService::approve(const Caller& c, const std::string& id
         s.approved_transcript = text;
         return std::move(s);
     };
-    auto checked = host_.transact([&](PluginTx& tx) { return approveIn(tx, false); });
+    auto checked = host_.transact([&](PluginTx& tx) { return approveIn(tx); });
     if (!checked) return checked.error();
     auto job =
         host_.enqueueJob(kPublishJob, {{"session_id", id}, {"user_id", c.principal.user_id}});
     if (!job) return job.error();
     return host_.transact([&](PluginTx& tx) -> Result<json> {
-        auto s = approveIn(tx, true);
+        auto s = approveIn(tx);
         if (!s) return s.error();
         s->job_id = *job;
         if (auto ok = store::updateSession(tx, *s); !ok) return ok.error();
