@@ -622,6 +622,10 @@ TEST_F(Conversations, PublishedTranscriptIsSearchableUntilDeleted) {
         },
         20);
     EXPECT_TRUE(found) << "sources: " << json(ids).dump();
+    // The answers kept traces that cite the transcript, with its words.
+    const std::string cites =
+        "SELECT count(*) FROM answer_traces WHERE sources::text LIKE '%" + doc + "%'";
+    EXPECT_NE(server_->db().scalar(cites), "0");
 
     r = call("DELETE", kBase + "/" + id);
     ASSERT_EQ(r.status, 200) << r.body;
@@ -634,6 +638,14 @@ TEST_F(Conversations, PublishedTranscriptIsSearchableUntilDeleted) {
     EXPECT_EQ(std::find(ids.begin(), ids.end(), doc), ids.end()) << json(ids).dump();
     const auto listed = call("GET", kBase, nullptr, owner_, ws_);
     EXPECT_EQ(listed.body.find(id), std::string::npos) << listed.body;
+    // Traces that cited it keep no text of it: not its id, not its words.
+    EXPECT_EQ(server_->db().scalar(cites), "0");
+    const std::string kept =
+        "SELECT count(*) FROM answer_traces WHERE document_ids::text LIKE '%" + doc +
+        "%' OR candidates::text LIKE '%" + doc +
+        "%' OR sources::text LIKE '%Thistlebrook%' "
+        "OR answer LIKE '%Thistlebrook%' OR sentences::text LIKE '%Thistlebrook%'";
+    EXPECT_EQ(server_->db().scalar(kept), "0");
 }
 
 TEST_F(Conversations, CustomTemplatesPerWorkspace) {
