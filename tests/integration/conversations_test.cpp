@@ -648,6 +648,50 @@ TEST_F(Conversations, PublishedTranscriptIsSearchableUntilDeleted) {
     EXPECT_EQ(server_->db().scalar(kept), "0");
 }
 
+// A question asked in a turn is answered from the workspace's documents with citations, and a
+// session that redacts publishes its transcript without the participant's contact details.
+TEST_F(Conversations, QuestionsAreAnsweredFromDocumentsAndPublicationIsRedacted) {
+    const std::string policy = server_->uploadDocument(
+        owner_.token, "transfer-policy.txt", "text/plain",
+        "Pension transfer policy\n\nThe signed transfer form must reach the Harrowgate office by "
+        "14 March 2027. Transfers are completed within twenty working days of the form "
+        "arriving.\n",
+        ws_);
+    ASSERT_EQ(server_->waitForDocument(policy, owner_.token).value("status", ""), "embedded");
+
+    const json s = start({{"template_id", "customer-intake"}}, owner_, ws_);
+    const std::string id = s["session_id"];
+    const std::string doc = s["document_id"];
+    EXPECT_TRUE(s.value("redact_pii", false)) << s.dump();  // the default
+    consent(id);
+    json t = turn(id, "Hi, my name is Priya Sharma.");
+    const std::string asked = t["assistant"].value("next_question_field", "");
+    t = turn(id, "By when must the signed transfer form reach the office?");
+    EXPECT_TRUE(t["assistant"].value("answered_from_knowledgebase", false)) << t.dump();
+    bool cites_policy = false;
+    for (const auto& c : t["assistant"]["citations"]) {
+        cites_policy = cites_policy || c.value("document_id", "") == policy;
+    }
+    EXPECT_TRUE(cites_policy) << t.dump();
+    EXPECT_NE(t["assistant"].value("response", "").find("2027"), std::string::npos) << t.dump();
+    // A question answers no field: the same field is asked again.
+    EXPECT_EQ(t["assistant"].value("next_question_field", ""), asked) << t.dump();
+
+    turn(id, "I need to move my pension to a new provider.");
+    turn(id, "Please email me at priya.sharma@example.com or phone me on (212) 555-0147.");
+    ASSERT_EQ(call("POST", kBase + "/" + id + "/finish").status, 200);
+    ASSERT_EQ(call("POST", kBase + "/" + id + "/approve", {{"confirm", true}}).status, 200);
+    ASSERT_EQ(waitPublished(id).value("processing_status", ""), "completed");
+
+    const auto chunks = call("GET", "/api/v1/documents/" + doc + "/chunks", nullptr, owner_, ws_);
+    ASSERT_EQ(chunks.status, 200) << chunks.body;
+    EXPECT_EQ(chunks.body.find("priya.sharma@example.com"), std::string::npos) << chunks.body;
+    EXPECT_EQ(chunks.body.find("555-0147"), std::string::npos) << chunks.body;
+    EXPECT_NE(chunks.body.find("[EMAIL_1]"), std::string::npos) << chunks.body;
+    const json transcript = call("GET", kBase + "/" + id + "/transcript").json();
+    EXPECT_TRUE(transcript.value("approved", false));
+}
+
 TEST_F(Conversations, CustomTemplatesPerWorkspace) {
     const json tmpl = {{"name", "Site visit"},
                        {"fields",
