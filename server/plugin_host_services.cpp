@@ -4,6 +4,7 @@
 #include <cctype>
 #include <utility>
 
+#include "common/id.h"
 #include "common/log.h"
 #include "server/plugin_host_documents.h"
 #include "storage/user_repository.h"
@@ -99,7 +100,8 @@ class PluginHostServices final : public plugin::HostServices {
 
     plugin::Result<std::string> workspaceRole(const plugin::Principal& principal,
                                               const std::string& workspace_id) override {
-        if (principal.user_id.empty() || workspace_id.empty()) return workspaceNotFound();
+        // Not a UUID: no such workspace (Postgres would refuse the value: a 500, not a 404).
+        if (principal.user_id.empty() || !common::isUuid(workspace_id)) return workspaceNotFound();
         auto role = backends_.workspaces().roleOf(workspace_id, principal.user_id);
         if (!role) return role.error();
         if (!role->has_value()) return workspaceNotFound();
@@ -127,7 +129,7 @@ class PluginHostServices final : public plugin::HostServices {
 
     plugin::Result<std::vector<plugin::WorkspaceMember>> workspaceMembers(
         const plugin::Principal& principal, const std::string& workspace_id) override {
-        if (principal.user_id.empty() || workspace_id.empty()) return workspaceNotFound();
+        if (principal.user_id.empty() || !common::isUuid(workspace_id)) return workspaceNotFound();
         auto workspace = backends_.workspaces().findForUser(workspace_id, principal.user_id);
         if (!workspace) return workspace.error();
         if (!workspace->has_value()) return workspaceNotFound();

@@ -1,6 +1,7 @@
 #pragma once
 
-// Reading strings out of rows, bodies and arguments (JSON) in feature plugins.
+// Reading strings out of rows, bodies and arguments (JSON) in feature plugins, and writing
+// optional ones back.
 
 #include <string>
 
@@ -13,6 +14,11 @@ inline std::string textOf(const nlohmann::json& j, const char* key) {
     if (!j.is_object()) return {};
     const auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/// `s`, or null when it is empty (an optional text in an answer).
+inline nlohmann::json nullable(const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
 }
 
 }  // namespace docintel::shared

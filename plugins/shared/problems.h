@@ -34,4 +34,12 @@ inline plugin::Error validationError(nlohmann::json loc, const std::string& msg,
     return p.error();
 }
 
+/// `error` as the validator's 422 at `loc` when it is a 422 of another shape (a rule's
+/// `unsupported_language`, say, becomes the detail item's `type`); any other error as it is.
+/// A 422 on the REST surface always carries the `detail` array.
+inline plugin::Error atField(plugin::Error error, nlohmann::json loc) {
+    if (error.http_status != 422 || error.code == "validation_error") return error;
+    return validationError(std::move(loc), error.message, error.code);
+}
+
 }  // namespace docintel::shared

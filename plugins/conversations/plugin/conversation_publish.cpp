@@ -53,10 +53,8 @@ struct TempFile {
 Result<json> ConversationService::approve(const Caller& c, const std::string& id,
                                           const json& body) {
     if (body.value("confirm", false) != true) {
-        return Error{"confirmation_required",
-                     "approve_conversation_transcript publishes the transcript for good: ask the "
-                     "reviewer, then call it again with confirm: true. Nothing was done.",
-                     409};
+        return confirmationRequired("approve_conversation_transcript",
+                                    "publishes the transcript for good");
     }
     // Every refusal is checked before the job is queued; the job is queued before the approval
     // commits (it waits for it), so a process killed in between leaves no approved transcript
@@ -70,15 +68,15 @@ Result<json> ConversationService::approve(const Caller& c, const std::string& id
         if (text.empty()) {
             auto turns = store::turns(tx, s.id);
             if (!turns) return turns.error();
-            std::vector<Turn> recorded;
-            for (const auto& t : *turns) recorded.push_back(t.turn);
-            text = editableTranscript(recorded);
+            text = editableTranscript(store::turnsOf(*turns));
         }
         if (text.empty()) {
             return shared::validationError(json::array({"body", "transcript"}),
                                            "There is no transcript to approve", "empty_transcript");
         }
-        if (auto segments = parseTranscript(text); !segments) return segments.error();
+        if (auto segments = parseTranscript(text); !segments) {
+            return shared::atField(segments.error(), json::array({"body", "transcript"}));
+        }
         s.approved_by = c.principal.user_id;
         s.approved_transcript = text;
         return std::move(s);
@@ -221,10 +219,11 @@ Result<json> ConversationService::addAudioTurn(const Caller& c, const std::strin
         out.write(audio.bytes.data(), static_cast<std::streamsize>(audio.bytes.size()));
         if (!out) return Error::unavailable("storage_error", "the recording could not be staged");
     }
+    const json at = json::array({"body", "audio"});
     auto pcm = video::decodeAudio16kMono(file.path);
-    if (!pcm) return Error::unprocessable("unreadable_audio", pcm.error().message);
+    if (!pcm) return shared::validationError(at, pcm.error().message, "unreadable_audio");
     if (pcm->empty()) {
-        return Error::unprocessable("unreadable_audio", "the file holds no audio stream");
+        return shared::validationError(at, "The file holds no audio stream", "unreadable_audio");
     }
     const std::string language = checked->language_code.substr(0, 2);
     auto heard = transcriber_->transcribe(*pcm, language, nullptr);
@@ -237,7 +236,7 @@ Result<json> ConversationService::addAudioTurn(const Caller& c, const std::strin
         text += piece;
     }
     if (text.empty()) {
-        return Error::unprocessable("no_speech", "no speech was heard in the recording");
+        return shared::validationError(at, "No speech was heard in the recording", "no_speech");
     }
     const std::string object = "documents/" + checked->document_id + "/audio/" + shared::newId() +
                                (ext.empty() ? "" : "." + ext);

@@ -2,7 +2,6 @@
 
 #include "conversations/collection.h"
 #include "conversations/languages.h"
-#include "conversations/recognisers.h"
 #include "shared/ids.h"
 #include "shared/json_text.h"
 #include "shared/problems.h"
@@ -16,24 +15,10 @@ using plugin::Error;
 using plugin::PluginTx;
 using plugin::Result;
 using plugin::Status;
+using shared::nullable;
 using shared::textOf;
 
 namespace {
-
-constexpr std::size_t kMaxGroundedDocuments = 50;
-
-Error confirmationRequired(const std::string& what) {
-    return {"confirmation_required",
-            what +
-                " changes data for good: ask the user, then call it again with confirm: "
-                "true. Nothing was done.",
-            409};
-}
-
-/// The two-letter language of a session's code ("es-ES" → "es").
-std::string languageOf(const std::string& code) { return code.substr(0, code.find('-')); }
-
-json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
 json turnJson(const store::TurnRecord& t) {
     return {{"sequence", t.turn.sequence},  {"role", t.turn.role},
@@ -42,23 +27,15 @@ json turnJson(const store::TurnRecord& t) {
             {"citations", t.citations},     {"created_at", t.created_at}};
 }
 
-std::vector<Turn> rulesTurns(const std::vector<store::TurnRecord>& records) {
-    std::vector<Turn> out;
-    out.reserve(records.size());
-    for (const auto& r : records) out.push_back(r.turn);
-    return out;
-}
-
-/// The first JSON object in an LLM's reply (which may wrap it in prose or a code fence).
-json firstObject(const std::string& text) {
-    const auto open = text.find('{');
-    const auto close = text.rfind('}');
-    if (open == std::string::npos || close == std::string::npos || close < open) return {};
-    json parsed = json::parse(text.substr(open, close - open + 1), nullptr, false);
-    return parsed.is_object() ? parsed : json();
-}
-
 }  // namespace
+
+Error ConversationService::confirmationRequired(const std::string& tool, const std::string& what) {
+    return {"confirmation_required",
+            tool + " " + what +
+                ": ask the user, then call it again with confirm: true. "
+                "Nothing was done.",
+            409};
+}
 
 Error ConversationService::sessionNotFound() {
     return {"session_not_found", "conversation session not found", 404};
@@ -142,7 +119,7 @@ Result<json> ConversationService::sessionJson(PluginTx& tx, const store::Session
                 {"turns", items},
                 {"turn_count", items.size()},
                 {"editable_transcript",
-                 reviewed ? json(editableTranscript(rulesTurns(*turns))) : json(nullptr)}};
+                 reviewed ? json(editableTranscript(store::turnsOf(*turns))) : json(nullptr)}};
 }
 
 Result<json> ConversationService::storedJson(PluginTx& tx, const std::string& id) {
@@ -154,7 +131,7 @@ Result<json> ConversationService::storedJson(PluginTx& tx, const std::string& id
 
 Result<json> ConversationService::start(const Caller& c, const json& body) {
     auto language = normaliseLanguage(textOf(body, "language_code"));
-    if (!language) return language.error();
+    if (!language) return shared::atField(language.error(), json::array({"body", "language_code"}));
     const std::string ws = shared::workspaceArgument(body, c.workspace_id);
     if (!ws.empty()) {
         auto role = host_.workspaceRole(c.principal, ws);
@@ -243,170 +220,6 @@ Result<json> ConversationService::consent(const Caller& c, const std::string& id
                 {"assistant", {{"response", greeting_text}}}};
 }
 
-Result<json> ConversationService::addTurn(const Caller& c, const std::string& id,
-                                          const json& body) {
-    return recordTurn(c, id, textOf(body, "transcript"), textOf(body, "speaker"), "text", "",
-                      json::object());
-}
-
-std::optional<json> ConversationService::answerFromDocuments(const Caller& c,
-                                                             const store::SessionRecord& s,
-                                                             const std::string& question) {
-    if (!c.principal.hasScope("knowledge:query")) return std::nullopt;
-    auto listed = host_.listDocuments(c.principal, s.workspace_id);
-    if (!listed) return std::nullopt;
-    plugin::GroundedQuestion q;
-    for (const auto& d : listed->value("documents", json::array())) {
-        if (textOf(d, "status") == "embedded" && textOf(d, "id") != s.document_id &&
-            q.document_ids.size() < kMaxGroundedDocuments) {
-            q.document_ids.push_back(textOf(d, "id"));
-        }
-    }
-    if (q.document_ids.empty()) return std::nullopt;
-    q.question = question;
-    q.workspace_id = s.workspace_id;
-    q.response_language = languageOf(s.language_code);
-    q.redact_pii = s.redact_pii;
-    q.trace_id = c.trace_id;
-    json done;
-    auto asked = host_.askGrounded(c.principal, q, [&](const json& frame) {
-        if (textOf(frame, "type") == "done") done = frame;
-        return true;
-    });
-    if (!asked || !done.is_object()) return std::nullopt;
-    return done;
-}
-
-json ConversationService::llmFields(const Template& tmpl, const std::string& text) {
-    if (!host_.hasLlm()) return json::object();
-    std::string keys;
-    for (const auto& f : tmpl.fields) keys += "- " + f.key + ": " + f.label + "\n";
-    const json messages = json::array(
-        {{{"role", "system"},
-          {"content",
-           "You read one turn of a guided conversation and extract the fields it states. "
-           "Reply with a single JSON object whose keys are among these, each value a short "
-           "string taken from the text; leave out every field the text does not state.\n" +
-               keys}},
-         {{"role", "user"}, {"content", text}}});
-    auto reply = host_.completeChat(messages);
-    if (!reply) return json::object();
-    json extracted = firstObject(*reply);
-    return extracted.is_object() ? extracted : json::object();
-}
-
-Result<json> ConversationService::recordTurn(const Caller& c, const std::string& id,
-                                             const std::string& text, const std::string& speaker,
-                                             const std::string& source,
-                                             const std::string& audio_object, const json& extra) {
-    if (study::trim(text).empty()) {
-        return shared::validationError(json::array({"body", "transcript"}),
-                                       "A turn needs the participant's words", "empty_turn");
-    }
-    // Refusals first, before anything slow is asked.
-    auto checked = host_.transact([&](PluginTx& tx) -> Result<store::SessionRecord> {
-        auto o = open(tx, c, id, false);
-        if (!o) return o.error();
-        if (o->role == "viewer") {
-            return Error::forbidden("forbidden", "recording a turn needs the editor role");
-        }
-        if (auto ok = checkTurn(o->session.status); !ok) return ok.error();
-        return std::move(o->session);
-    });
-    if (!checked) return checked.error();
-    const bool question = isQuestionAboutDocuments(text);
-    std::optional<json> answer;
-    json extracted = json::object();
-    if (question) {
-        answer = answerFromDocuments(c, *checked, text);
-    } else {
-        extracted = llmFields(checked->tmpl, text);
-    }
-
-    json filled = json::object();
-    TurnOutcome outcome;
-    auto saved = host_.transact([&](PluginTx& tx) -> Result<store::SessionRecord> {
-        auto o = open(tx, c, id, true);
-        if (!o) return o.error();
-        auto& s = o->session;
-        if (auto ok = checkTurn(s.status); !ok) return ok.error();
-        auto applied = applyTurn(s.state, s.tmpl, text, s.language_code);
-        if (!applied) return applied.error();
-        outcome = std::move(*applied);
-        if (!outcome.is_question && !extracted.empty()) {
-            json merged = mergeLlmFields(outcome.state, s.tmpl, extracted, text);
-            if (merged != outcome.state) {
-                outcome.state = std::move(merged);
-                const std::string next =
-                    nextQuestionField(outcome.state, s.tmpl, outcome.next_question_field);
-                const TemplateField* field = s.tmpl.find(next);
-                if (next != outcome.next_question_field && !outcome.save_conversation) {
-                    outcome.next_question_field = next;
-                    outcome.prompt = field ? fieldQuestion(*field, s.language_code)
-                                           : closingQuestion(s.language_code);
-                    outcome.state["last_question_field"] = next;
-                }
-                outcome.ready_to_finish = outcome.state.value("ready_to_finish", false);
-            }
-        }
-        for (const auto& [key, value] : outcome.state["collected_fields"].items()) {
-            if (!s.state["collected_fields"].contains(key) ||
-                s.state["collected_fields"][key] != value) {
-                filled[key] = value.value("value", json());
-            }
-        }
-        auto seq = store::nextSequence(tx, s.id);
-        if (!seq) return seq.error();
-        if (auto ok = conversations::recordTurn(s.status, *seq); !ok) return ok.error();
-        s.state = outcome.state;
-        store::TurnRecord user;
-        user.turn = {*seq, "user", study::trim(speaker), study::trim(text)};
-        user.source = source;
-        user.audio_object = audio_object;
-        user.collected_fields = filled;
-        if (auto ok = store::insertTurn(tx, s.id, user); !ok) return ok.error();
-        store::TurnRecord assistant;
-        std::string response = outcome.prompt;
-        if (answer) {
-            response = textOf(*answer, "answer") + "\n\n" + response;
-            assistant.citations = answer->value("citations", json::array());
-        }
-        assistant.turn = {*seq + 1, "assistant", "", response};
-        if (auto ok = store::insertTurn(tx, s.id, assistant); !ok) return ok.error();
-        if (outcome.save_conversation) {
-            if (auto ok = conversations::finish(s.status); !ok) return ok.error();
-        }
-        if (auto ok = store::updateSession(tx, s); !ok) return ok.error();
-        return std::move(s);
-    });
-    if (!saved) return saved.error();
-    if (outcome.save_conversation) emit(*saved, "conversation.finished", c.principal.user_id, {});
-
-    const bool answered = answer && !answer->value("refused", true);
-    json result = {
-        {"session_id", saved->id},
-        {"user_transcript", study::trim(text)},
-        {"assistant",
-         {{"response",
-           answer ? textOf(*answer, "answer") + "\n\n" + outcome.prompt : outcome.prompt},
-          {"collected_fields", filled},
-          {"missing_required_fields",
-           outcome.state.value("missing_required_fields", json::array())},
-          {"ready_to_finish", outcome.ready_to_finish},
-          {"next_question_field", nullable(outcome.next_question_field)},
-          {"awaiting_save_confirmation", outcome.awaiting_save_confirmation},
-          {"save_conversation", outcome.save_conversation},
-          {"answered_from_knowledgebase", answered},
-          {"citations", answer ? answer->value("citations", json::array()) : json::array()}}},
-        {"session_state", saved->state},
-        {"processing_status", toString(saved->status.processing)},
-        {"processing_step", toString(saved->status.step)},
-        {"progress_pct", saved->status.progress_pct},
-        {"source", source}};
-    for (const auto& [k, v] : extra.items()) result[k] = v;
-    return result;
-}
-
 Result<json> ConversationService::finish(const Caller& c, const std::string& id) {
     store::SessionRecord finished;
     auto out = host_.transact([&](PluginTx& tx) -> Result<json> {
@@ -471,14 +284,14 @@ Result<json> ConversationService::transcript(const Caller& c, const std::string&
                     {"document_id", s.document_id},
                     {"approved", approved},
                     {"review_status", toString(s.status.review)},
-                    {"transcript",
-                     approved ? s.approved_transcript : editableTranscript(rulesTurns(*turns))}};
+                    {"transcript", approved ? s.approved_transcript
+                                            : editableTranscript(store::turnsOf(*turns))}};
     });
 }
 
 Result<json> ConversationService::remove(const Caller& c, const std::string& id, const json& body) {
     if (body.value("confirm", false) != true) {
-        return confirmationRequired("delete_conversation_recording");
+        return confirmationRequired("delete_conversation_recording", "deletes for good");
     }
     auto opened = host_.transact([&](PluginTx& tx) -> Result<store::SessionRecord> {
         auto o = open(tx, c, id, true);

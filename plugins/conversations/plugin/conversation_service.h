@@ -70,6 +70,8 @@ class ConversationService {
 
   private:
     static plugin::Error sessionNotFound();
+    /// 409 `confirmation_required`: `tool` `what` (e.g. "deletes for good") without confirm.
+    static plugin::Error confirmationRequired(const std::string& tool, const std::string& what);
     struct Opened {
         store::SessionRecord session;
         std::string role;  ///< owner, editor or viewer (a personal session's owner: owner)

@@ -236,6 +236,13 @@ Result<std::vector<TurnRecord>> turns(PluginTx& tx, const std::string& session_i
     return out;
 }
 
+std::vector<Turn> turnsOf(const std::vector<TurnRecord>& records) {
+    std::vector<Turn> out;
+    out.reserve(records.size());
+    for (const auto& r : records) out.push_back(r.turn);
+    return out;
+}
+
 Result<int> nextSequence(PluginTx& tx, const std::string& session_id) {
     auto rows = tx.query(
         "SELECT coalesce(max(sequence) + 1, 0) AS next FROM turns WHERE session_id = $1::uuid",

@@ -69,6 +69,8 @@ plugin::Status deleteSession(plugin::PluginTx& tx, const std::string& id);
 
 plugin::Status insertTurn(plugin::PluginTx& tx, const std::string& session_id, const TurnRecord& t);
 plugin::Result<std::vector<TurnRecord>> turns(plugin::PluginTx& tx, const std::string& session_id);
+/// The rules' view of stored turns (for the transcript).
+std::vector<Turn> turnsOf(const std::vector<TurnRecord>& records);
 /// The next free sequence number of the session's turns.
 plugin::Result<int> nextSequence(plugin::PluginTx& tx, const std::string& session_id);
 

@@ -1,5 +1,6 @@
 #include "learning/plugin/learning_store.h"
 #include "learning/plugin/learning_store_rows.h"
+#include "shared/json_text.h"
 
 #include <array>
 #include <cctype>
@@ -105,8 +106,6 @@ CREATE INDEX questions_course_idx ON questions (course_id, created_at);
 
 namespace rows {
 
-json nullable(const std::string& s) { return s.empty() ? json() : json(s); }
-
 Status ok(const Result<json>& r) { return r ? Status{} : Status(r.error()); }
 
 std::vector<std::string> strings(const json& value) {
@@ -122,9 +121,9 @@ std::vector<std::string> strings(const json& value) {
 
 namespace {
 
-using rows::nullable;
 using rows::ok;
 using rows::strings;
+using shared::nullable;
 
 Course courseFromRow(const json& row) {
     const json& d = row.at("data");

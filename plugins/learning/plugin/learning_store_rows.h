@@ -12,8 +12,6 @@
 
 namespace docintel::learning::store::rows {
 
-/// JSON null for an empty string (an absent optional id), else the string.
-nlohmann::json nullable(const std::string& s);
 /// A statement's outcome without its rows.
 plugin::Status ok(const plugin::Result<nlohmann::json>& r);
 /// The strings of a JSON array (anything else: none).

@@ -3,6 +3,7 @@
 
 #include "learning/plugin/learning_store.h"
 #include "learning/plugin/learning_store_rows.h"
+#include "shared/json_text.h"
 
 namespace docintel::learning::store {
 
@@ -10,9 +11,9 @@ using nlohmann::json;
 using plugin::PluginTx;
 using plugin::Result;
 using plugin::Status;
-using rows::nullable;
 using rows::ok;
 using rows::strings;
+using shared::nullable;
 
 namespace {
 

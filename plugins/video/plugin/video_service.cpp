@@ -15,6 +15,7 @@ using plugin::Error;
 using plugin::Result;
 using plugin::Status;
 
+using shared::nullable;
 using shared::textOf;
 
 namespace {
@@ -40,8 +41,6 @@ Error rightsRequired() {
                  "confirm that you have the rights to process this video (rights_confirmed: true)",
                  400};
 }
-
-json nullable(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
 }  // namespace
 
