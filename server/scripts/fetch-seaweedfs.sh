@@ -82,9 +82,35 @@ log "module needs go >= ${need:-?}${toolchain:+ (toolchain go$toolchain)}; have 
 older() { # older A B: A < B as dotted versions
   [[ "$1" != "$2" ]] && [[ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" == "$1" ]]
 }
+# fetch_toolchain V: go V from the Go module proxy (module golang.org/toolchain, the same zip that
+# GOTOOLCHAIN=auto uses), unpacked to a writable GOROOT under the cache; prints that GOROOT.
+# For a go older than 1.21 (Debian 12's golang-go is 1.19), which knows no GOTOOLCHAIN.
+fetch_toolchain() {
+  local v="$1" goroot="$cache_root/go-toolchains/go$1" tjson tdir
+  if [[ ! -x "$goroot/bin/go" ]]; then
+    log "fetching golang.org/toolchain@v0.0.1-go$v.$(go env GOOS)-$(go env GOARCH) from the Go module proxy" >&2
+    tjson="$(GOFLAGS= go mod download -json "golang.org/toolchain@v0.0.1-go$v.$(go env GOOS)-$(go env GOARCH)")" \
+      || die "downloading the go $v toolchain failed: $tjson"
+    tdir="$(printf '%s' "$tjson" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' | head -n1)"
+    [[ -n "$tdir" && -f "$tdir/VERSION" ]] || die "no toolchain directory in: $tjson"
+    rm -rf "$goroot.tmp" && mkdir -p "$(dirname "$goroot")"
+    cp -r "$tdir" "$goroot.tmp" && chmod -R u+w "$goroot.tmp"
+    chmod +x "$goroot.tmp"/bin/* "$goroot.tmp"/pkg/tool/*/*   # zips carry no file modes
+    rm -rf "$goroot" && mv "$goroot.tmp" "$goroot"
+  fi
+  printf '%s\n' "$goroot"
+}
 if [[ -n "$need" ]] && older "$have" "$need"; then
-  log "go $have is older than the module's go $need: using GOTOOLCHAIN=auto (toolchain from the Go module proxy)"
-  export GOTOOLCHAIN=auto
+  if older "$have" "1.21"; then
+    log "go $have is older than the module's go $need and predates GOTOOLCHAIN: fetching go $need"
+    goroot="$(fetch_toolchain "$need")"
+    export PATH="$goroot/bin:$PATH" GOROOT="$goroot"
+    log "using $(command -v go) ($(go env GOVERSION))"
+    export GOTOOLCHAIN=local
+  else
+    log "go $have is older than the module's go $need: using GOTOOLCHAIN=auto (toolchain from the Go module proxy)"
+    export GOTOOLCHAIN=auto
+  fi
 else
   export GOTOOLCHAIN=local
 fi
