@@ -17,13 +17,12 @@ Usage: MCP_URL=... REST_URL=... MCP_TOKEN=... REST_TOKEN=... conversations_sdk.p
 import asyncio
 import json
 import os
-import time
 
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from sdk_checks import check, refused, summary, tool
+from sdk_checks import check, doc_ids_in, poll, refused, summary, tool
 
 TOOLS = {"start_conversation_recording", "confirm_conversation_consent", "add_conversation_turn",
          "finish_conversation_recording", "get_conversation_recording",
@@ -39,21 +38,6 @@ TURNS = [
 ]
 # The reviewer's edit: one word of the second turn.
 ORIGINAL_WORD, EDITED_WORD = "pension", "annuity"
-
-
-def doc_ids_in(value):
-    """Every `document_id` in a JSON value."""
-    out = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k == "document_id" and isinstance(v, str):
-                out.append(v)
-            else:
-                out.extend(doc_ids_in(v))
-    elif isinstance(value, list):
-        for v in value:
-            out.extend(doc_ids_in(v))
-    return out
 
 
 async def session(client):
@@ -131,13 +115,7 @@ async def session(client):
                           {"session_id": sid, "transcript": edited, "confirm": True})
     check(approved.get("review_status") == "approved", "approved")
 
-    deadline = time.monotonic() + 240
-    got = {}
-    while time.monotonic() < deadline:
-        got = await tool(client, "get_conversation_recording", {"session_id": sid})
-        if got.get("processing_status") in ("completed", "error"):
-            break
-        await asyncio.sleep(0.3)
+    got = await poll(client, "get_conversation_recording", {"session_id": sid})
     check(got.get("processing_status") == "completed",
           f"published: completed ({got.get('processing_status')}, {got.get('error_message')})")
     check(got.get("published") is True and got.get("summary"), "published with a summary")

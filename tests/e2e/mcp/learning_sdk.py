@@ -27,7 +27,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from sdk_checks import check, error_text, summary, tool
+from sdk_checks import check, doc_ids_in, error_text, summary, tool
 
 PHOTOSYNTHESIS = (
     "Photosynthesis in the Verdant Valley Laboratory\n\n"
@@ -41,21 +41,6 @@ REFUSAL = "The provided documents don't contain this information."
 TOOLS = {"create_learning_course", "save_learning_curriculum", "attach_learning_content",
          "ask_learning_tutor", "generate_learning_artifact", "get_learning_progress"}
 TYPES = ["summary", "study_guide", "key_concepts", "flashcards", "practice_questions"]
-def doc_ids_in(value):
-    """Every `document_id` in a JSON value."""
-    out = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k == "document_id" and isinstance(v, str):
-                out.append(v)
-            else:
-                out.extend(doc_ids_in(v))
-    elif isinstance(value, list):
-        for v in value:
-            out.extend(doc_ids_in(v))
-    return out
-
-
 def rest(method, path, token, body=None, ws=None):
     headers = {"Authorization": f"Bearer {token}"}
     if ws:

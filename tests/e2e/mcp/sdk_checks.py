@@ -1,7 +1,10 @@
-"""What the MCP SDK end-to-end scripts (sdk_smoke.py, learning_sdk.py, video_sdk.py) share: numbered checks
-that stop at the first failure, and tool calls whose JSON result is returned."""
+"""What the MCP SDK end-to-end scripts (sdk_smoke.py, learning_sdk.py, video_sdk.py,
+conversations_sdk.py) share: numbered checks that stop at the first failure, tool calls whose
+JSON result is returned, polling a status tool, and the documents a result names."""
 
+import asyncio
 import json
+import time
 
 checks = 0
 
@@ -44,6 +47,35 @@ async def tool(client, name, args):
     if call.is_error:
         raise SystemExit(f"FAILED: {name}({json.dumps(args)[:300]}) -> {error_text(call)[:600]}")
     return payload(call)
+
+
+async def poll(client, name, args, field="processing_status", finals=("completed", "error"),
+               seconds=240):
+    """Calls the tool until its result's `field` is one of `finals` or `seconds` have passed;
+    returns the last result."""
+    deadline = time.monotonic() + seconds
+    got = {}
+    while time.monotonic() < deadline:
+        got = await tool(client, name, args)
+        if got.get(field) in finals:
+            break
+        await asyncio.sleep(0.3)
+    return got
+
+
+def doc_ids_in(value):
+    """Every `document_id` in a JSON value."""
+    out = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "document_id" and isinstance(v, str):
+                out.append(v)
+            else:
+                out.extend(doc_ids_in(v))
+    elif isinstance(value, list):
+        for v in value:
+            out.extend(doc_ids_in(v))
+    return out
 
 
 async def refused(client, name, args):

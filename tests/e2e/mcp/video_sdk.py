@@ -16,13 +16,12 @@ import asyncio
 import json
 import os
 import sys
-import time
 
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from sdk_checks import check, refused, summary, tool
+from sdk_checks import check, poll, refused, summary, tool
 
 TOOLS = {"create_video_upload", "complete_video_upload", "process_video", "get_video_status",
          "get_video_timeline", "get_video_transcript", "get_video_frames", "get_video_frame_url",
@@ -57,13 +56,7 @@ async def session(client, video_path):
 
     await tool(client, "process_video", {"document_id": doc, "rights_confirmed": True,
                                          "segment_seconds": 15, "max_frames": 3})
-    deadline = time.monotonic() + 240
-    status = {}
-    while time.monotonic() < deadline:
-        status = await tool(client, "get_video_status", {"document_id": doc})
-        if status.get("processing_status") in ("completed", "error"):
-            break
-        await asyncio.sleep(0.3)
+    status = await poll(client, "get_video_status", {"document_id": doc})
     check(status.get("processing_status") == "completed",
           f"get_video_status reached completed ({status.get('processing_status')}, "
           f"{status.get('error_message')})")
