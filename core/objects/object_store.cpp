@@ -18,6 +18,41 @@ namespace fs = std::filesystem;
 
 }  // namespace
 
+plugin::Result<ObjectInfo> stageStream(std::istream& in, std::int64_t expected_size,
+                                       const std::string& path, const std::string& content_type) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) return plugin::Error::internal("cannot write object");
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+    std::array<char, 1 << 16> buf{};
+    std::int64_t total = 0;
+    while (in && total <= expected_size) {
+        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+        const auto n = in.gcount();
+        if (n <= 0) break;
+        total += n;
+        if (total > expected_size) break;
+        EVP_DigestUpdate(ctx, buf.data(), static_cast<std::size_t>(n));
+        out.write(buf.data(), n);
+    }
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int digest_len = 0;
+    EVP_DigestFinal_ex(ctx, digest, &digest_len);
+    EVP_MD_CTX_free(ctx);
+    out.close();
+    if (total != expected_size || !out) {
+        std::error_code ec;
+        fs::remove(path, ec);
+        return plugin::Error::badRequest(
+            "size_mismatch", "the body has " +
+                                 std::string(total > expected_size ? "more" : "fewer") +
+                                 " bytes than the signed size " + std::to_string(expected_size));
+    }
+    return ObjectInfo{
+        total, common::toHex(std::string_view(reinterpret_cast<const char*>(digest), digest_len)),
+        content_type};
+}
+
 LocalObjectStore::LocalObjectStore(std::string root) : root_(std::move(root)) {
     fs::create_directories(root_);
 }
@@ -46,38 +81,9 @@ plugin::Result<ObjectInfo> LocalObjectStore::put(const std::string& key, std::is
     const fs::path target = fs::path(root_) / key;
     fs::create_directories(target.parent_path());
     const fs::path tmp = target.string() + ".upload-" + common::randomToken(6);
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return plugin::Error::internal("cannot write object");
-
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
-    std::array<char, 1 << 16> buf{};
-    std::int64_t total = 0;
-    while (in && total <= expected_size) {
-        in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-        const auto n = in.gcount();
-        if (n <= 0) break;
-        total += n;
-        if (total > expected_size) break;
-        EVP_DigestUpdate(ctx, buf.data(), static_cast<std::size_t>(n));
-        out.write(buf.data(), n);
-    }
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int digest_len = 0;
-    EVP_DigestFinal_ex(ctx, digest, &digest_len);
-    EVP_MD_CTX_free(ctx);
-    out.close();
-    if (total != expected_size || !out) {
-        std::error_code ec;
-        fs::remove(tmp, ec);
-        return plugin::Error::badRequest(
-            "size_mismatch", "the body has " +
-                                 std::string(total > expected_size ? "more" : "fewer") +
-                                 " bytes than the signed size " + std::to_string(expected_size));
-    }
-    ObjectInfo info{
-        total, common::toHex(std::string_view(reinterpret_cast<const char*>(digest), digest_len)),
-        content_type};
+    auto staged = stageStream(in, expected_size, tmp.string(), content_type);
+    if (!staged) return staged.error();
+    const ObjectInfo info = *staged;
     std::ofstream meta(target.string() + ".meta", std::ios::trunc);
     meta << nlohmann::json{{"size", info.size},
                            {"sha256", info.sha256},

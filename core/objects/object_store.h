@@ -39,6 +39,12 @@ class ObjectStore {
     virtual std::size_t removePrefix(const std::string& prefix) = 0;
 };
 
+/// Streams exactly `expected_size` bytes of `in` into the file `path` (created or replaced),
+/// computing their SHA-256: the staging step of every store's `put`. `size_mismatch` (400), and
+/// no file left, when the stream is shorter or longer.
+plugin::Result<ObjectInfo> stageStream(std::istream& in, std::int64_t expected_size,
+                                       const std::string& path, const std::string& content_type);
+
 /// Objects as files under a root directory, each with a `<file>.meta` JSON sidecar holding
 /// size, sha256 and content type. Writes go to a temporary file renamed into place.
 class LocalObjectStore final : public ObjectStore {

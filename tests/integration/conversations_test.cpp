@@ -597,6 +597,27 @@ TEST_F(Conversations, PublishedTranscriptIsSearchableUntilDeleted) {
     EXPECT_TRUE(done.value("published", false));
     EXPECT_EQ(done.value("progress_pct", 0), 100);
     EXPECT_TRUE(done["summary"].is_object() && !done["summary"].empty()) << done.dump();
+    // The summary holds the collected fields.
+    EXPECT_EQ(done["summary"]["collected_fields"]["participant_name"].value("value", ""),
+              "Priya Sharma")
+        << done["summary"].dump();
+
+    // The session's events, in its workspace: started … approved (with the document).
+    const json events = call("GET", "/api/v1/events?resource_type=conversation&resource_id=" + id,
+                             nullptr, owner_, ws_)
+                            .json();
+    std::vector<std::string> types;
+    for (const auto& e : events.value("events", json::array())) {
+        types.push_back(e.value("event_type", ""));
+        if (e.value("event_type", "") == "conversation.approved") {
+            EXPECT_EQ(e["payload"].value("document_id", ""), doc) << e.dump();
+        }
+    }
+    for (const char* type : {"conversation.started", "conversation.consent.confirmed",
+                             "conversation.finished", "conversation.approved"}) {
+        EXPECT_NE(std::find(types.begin(), types.end(), type), types.end())
+            << type << " not in " << json(types).dump();
+    }
 
     const json transcript = call("GET", kBase + "/" + id + "/transcript").json();
     EXPECT_TRUE(transcript.value("approved", false));

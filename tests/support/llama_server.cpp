@@ -1,13 +1,7 @@
 #include "support/llama_server.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -22,8 +16,6 @@
 #include <Poco/URI.h>
 
 #include "support/test_server.h"
-
-extern char** environ;
 
 namespace docintel::test {
 namespace {
@@ -84,35 +76,18 @@ LlamaServer::LlamaServer(Options options) {
                                      "--address-file",
                                      address_file,
                                      "--exit-with-parent"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    const int spawned = posix_spawn(&pid_, python.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) {
-        pid_ = -1;
-        throw std::runtime_error("cannot start " + python + ": " + std::strerror(spawned));
-    }
+    process_ = std::make_unique<ChildProcess>(args, log);
 
     // Poll with a deadline: the address file appears once the model is loaded and the port
     // listens; then /health must answer 200.
     const auto deadline = std::chrono::steady_clock::now() + options.start_deadline;
     const auto fail = [&](const std::string& why) {
         const std::string tail = logTail();
-        stop(SIGKILL, std::chrono::milliseconds(0));
+        process_->stop(SIGKILL, std::chrono::milliseconds(0));
         throw std::runtime_error("the LLM engine " + why + "; its log ends:\n" + tail);
     };
     while (std::chrono::steady_clock::now() < deadline) {
-        int status = 0;
-        if (waitpid(pid_, &status, WNOHANG) == pid_) {
-            pid_ = -1;
-            fail("exited during start-up");
-        }
+        if (!process_->running()) fail("exited during start-up");
         if (address_.empty()) address_ = firstLine(address_file);
         if (!address_.empty() && healthy(address_)) return;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -121,31 +96,13 @@ LlamaServer::LlamaServer(Options options) {
 }
 
 LlamaServer::~LlamaServer() {
-    stop(SIGTERM, std::chrono::seconds(10));
+    process_.reset();  // SIGTERM, then SIGKILL after 10 s
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
 }
 
-void LlamaServer::kill() { stop(SIGKILL, std::chrono::milliseconds(0)); }
+void LlamaServer::kill() { process_->stop(SIGKILL, std::chrono::milliseconds(0)); }
 
-void LlamaServer::stop(int signal, std::chrono::milliseconds grace) {
-    if (pid_ <= 0) return;
-    ::kill(pid_, signal);
-    const auto deadline = std::chrono::steady_clock::now() + grace;
-    int status = 0;
-    while (waitpid(pid_, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() >= deadline && signal != SIGKILL) {
-            ::kill(pid_, SIGKILL);
-            signal = SIGKILL;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    pid_ = -1;
-}
-
-std::string LlamaServer::logTail(std::size_t bytes) const {
-    const std::string text = readFile(dir_ + "/engine.log");
-    return text.size() > bytes ? text.substr(text.size() - bytes) : text;
-}
+std::string LlamaServer::logTail(std::size_t bytes) const { return process_->logTail(bytes); }
 
 }  // namespace docintel::test

@@ -3,7 +3,10 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
+
+#include "support/child_process.h"
 
 namespace docintel::test {
 
@@ -52,11 +55,9 @@ class LlamaServer {
     std::string logTail(std::size_t bytes = 4000) const;
 
   private:
-    void stop(int signal, std::chrono::milliseconds grace);
-
     std::string dir_;  ///< a private temporary folder: the log and the address file
     std::string address_;
-    pid_t pid_ = -1;
+    std::unique_ptr<ChildProcess> process_;
 };
 
 /// Where fetch-llm.sh installed the engine: $DOCINTEL_LLM_DIR, else <source>/var/llm.
