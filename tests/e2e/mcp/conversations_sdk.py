@@ -19,10 +19,8 @@ import json
 import os
 
 import httpx2
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
 
-from sdk_checks import check, doc_ids_in, poll, refused, summary, tool
+from sdk_checks import check, doc_ids_in, poll, refused, run, tool
 
 TOOLS = {"start_conversation_recording", "confirm_conversation_consent", "add_conversation_turn",
          "finish_conversation_recording", "get_conversation_recording",
@@ -176,20 +174,5 @@ async def session(client):
           "search_knowledgebase finds nothing of the deleted transcript")
 
 
-async def main():
-    async with httpx2.AsyncClient(
-            headers={"Authorization": f"Bearer {os.environ['MCP_TOKEN']}"},
-            timeout=httpx2.Timeout(30, read=300)) as http:
-        async with Client(streamable_http_client(os.environ["MCP_URL"], http_client=http)) as client:
-            check(client.server_info.name == "docintel", "session initialized")
-            try:
-                await session(client)
-            except SystemExit as failed:
-                failure = str(failed)
-            else:
-                failure = None
-    summary(failure)
-
-
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(run(session))

@@ -4,6 +4,7 @@ JSON result is returned, polling a status tool, and the documents a result names
 
 import asyncio
 import json
+import os
 import time
 
 checks = 0
@@ -82,6 +83,27 @@ async def refused(client, name, args):
     """Calls the tool expecting an error: (is_error, the error's text)."""
     call = await client.call_tool(name, args)
     return call.is_error, error_text(call)
+
+
+async def run(session, *args, token_env="MCP_TOKEN"):
+    """Opens an MCP session with the official SDK at $MCP_URL (bearer token from `token_env`),
+    runs `session(client, *args)`, leaves the session cleanly and prints the outcome."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {os.environ[token_env]}"},
+            timeout=httpx2.Timeout(30, read=300)) as http:
+        async with Client(streamable_http_client(os.environ["MCP_URL"], http_client=http)) as client:
+            check(client.server_info.name == "docintel", "session initialized")
+            try:
+                await session(client, *args)
+            except SystemExit as failed:  # leave the session cleanly, then report
+                failure = str(failed)
+            else:
+                failure = None
+    summary(failure)
 
 
 def summary(failure):

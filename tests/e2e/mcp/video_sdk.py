@@ -18,10 +18,8 @@ import os
 import sys
 
 import httpx2
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
 
-from sdk_checks import check, poll, refused, summary, tool
+from sdk_checks import check, poll, refused, run, tool
 
 TOOLS = {"create_video_upload", "complete_video_upload", "process_video", "get_video_status",
          "get_video_timeline", "get_video_transcript", "get_video_frames", "get_video_frame_url",
@@ -98,20 +96,5 @@ async def session(client, video_path):
     check(is_error and "not_found" in text, "get_video_status of a deleted video is not found")
 
 
-async def main(video_path):
-    async with httpx2.AsyncClient(
-            headers={"Authorization": f"Bearer {os.environ['MCP_TOKEN']}"},
-            timeout=httpx2.Timeout(30, read=300)) as http:
-        async with Client(streamable_http_client(os.environ["MCP_URL"], http_client=http)) as client:
-            check(client.server_info.name == "docintel", "session initialized")
-            try:
-                await session(client, video_path)
-            except SystemExit as failed:
-                failure = str(failed)
-            else:
-                failure = None
-    summary(failure)
-
-
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    asyncio.run(run(session, sys.argv[1]))
