@@ -29,6 +29,7 @@
 #include "knowledge/knowledge_service.h"
 #include "mcp/mcp_server.h"
 #include "objects/object_store.h"
+#include "objects/s3_object_store.h"
 #include "objects/url_signer.h"
 #include "plugin_host/plugin_loader.h"
 #include "plugin_host/plugin_registry.h"
@@ -74,6 +75,35 @@ class BearerAuthenticator final : public http::Authenticator {
     const std::string audience_;
 };
 
+/// The object store the configuration names (decision 0070): files under <data_dir>/objects,
+/// or an S3 bucket (created when missing) with local copies under <data_dir>/object-cache.
+std::unique_ptr<objects::ObjectStore> makeObjectStore(const Config& c) {
+    if (c.object_store == "local") {
+        return std::make_unique<objects::LocalObjectStore>(c.data_dir + "/objects");
+    }
+    if (c.object_store != "s3") {
+        throw std::runtime_error("DOCINTEL_OBJECT_STORE is local or s3, not " + c.object_store);
+    }
+    if (c.s3_endpoint.empty() || c.s3_bucket.empty() || c.s3_access_key.empty() ||
+        c.s3_secret_key.empty()) {
+        throw std::runtime_error(
+            "DOCINTEL_OBJECT_STORE=s3 needs DOCINTEL_S3_ENDPOINT, DOCINTEL_S3_BUCKET, "
+            "DOCINTEL_S3_ACCESS_KEY and DOCINTEL_S3_SECRET_KEY");
+    }
+    objects::S3Settings settings{c.s3_endpoint,
+                                 c.s3_region,
+                                 c.s3_bucket,
+                                 c.s3_access_key,
+                                 c.s3_secret_key,
+                                 c.s3_path_style,
+                                 c.data_dir + "/object-cache"};
+    auto store = std::make_unique<objects::S3ObjectStore>(std::move(settings));
+    if (auto ok = store->ensureBucket(); !ok) {
+        throw std::runtime_error("the S3 bucket is not usable: " + ok.error().message);
+    }
+    return store;
+}
+
 plugin::HttpResponse jsonResponse(int status, nlohmann::json body) {
     return plugin::HttpResponse::json(status, std::move(body));
 }
@@ -94,7 +124,8 @@ struct App::Parts {
           document_access(access),
           identity(users, workspaces, access),
           workspace_service(workspaces, users, access),
-          objects(c.data_dir + "/objects"),
+          object_store(makeObjectStore(c)),
+          objects(*object_store),
           document_service(documents, objects, document_access),
           workflow_runs(db),
           evidence(documents),
@@ -114,7 +145,8 @@ struct App::Parts {
     auth::DocumentAccess document_access;
     services::IdentityService identity;
     services::WorkspaceService workspace_service;
-    objects::LocalObjectStore objects;
+    std::unique_ptr<objects::ObjectStore> object_store;
+    objects::ObjectStore& objects;  ///< *object_store
     services::DocumentService document_service;
     storage::WorkflowRunRepository workflow_runs;
     engine::ChunkEvidenceFinder evidence;

@@ -143,6 +143,13 @@ Config Config::fromEnvironment() {
                                                 c.http_max_connections_per_address, 0, 1000000);
     c.worker_threads = envInt("DOCINTEL_WORKER_THREADS", c.worker_threads, 1, 64);
     c.job_lease_seconds = envInt("DOCINTEL_JOB_LEASE_SECONDS", c.job_lease_seconds, 2, 3600);
+    c.object_store = env("DOCINTEL_OBJECT_STORE", c.object_store);
+    c.s3_endpoint = trimSlash(env("DOCINTEL_S3_ENDPOINT", c.s3_endpoint));
+    c.s3_region = env("DOCINTEL_S3_REGION", c.s3_region);
+    c.s3_bucket = env("DOCINTEL_S3_BUCKET", c.s3_bucket);
+    c.s3_access_key = env("DOCINTEL_S3_ACCESS_KEY", c.s3_access_key);
+    c.s3_secret_key = env("DOCINTEL_S3_SECRET_KEY", c.s3_secret_key);
+    c.s3_path_style = env("DOCINTEL_S3_PATH_STYLE", c.s3_path_style ? "1" : "0") != "0";
     c.webhook_allow_http = env("DOCINTEL_WEBHOOK_ALLOW_HTTP") == "1";
     c.webhook_allow_private = env("DOCINTEL_WEBHOOK_ALLOW_PRIVATE") == "1";
     c.webhook_retry_base_ms =

@@ -36,6 +36,15 @@ struct Config {
     int http_body_timeout_ms = 30000;           ///< reading a body (uploads: plus 1 s per 256 KiB)
     int http_max_connections_per_address = 64;  ///< 0 = no cap (e.g. behind a proxy)
     long long max_upload_bytes = 100LL * 1024 * 1024;
+    /// Where document bytes live (decision 0070): `local` (files under <data_dir>/objects) or
+    /// `s3` (DOCINTEL_S3_ENDPOINT, _REGION, _BUCKET, _ACCESS_KEY, _SECRET_KEY, _PATH_STYLE).
+    std::string object_store = "local";
+    std::string s3_endpoint;
+    std::string s3_region = "us-east-1";
+    std::string s3_bucket;
+    std::string s3_access_key;
+    std::string s3_secret_key;
+    bool s3_path_style = true;
     int worker_threads = 2;
     int job_lease_seconds = 30;
     // Webhooks (docs/events.md): DOCINTEL_WEBHOOK_ALLOW_HTTP=1 permits http:// receivers,

@@ -330,6 +330,10 @@ plugin::Result<std::string> signedUploadUrl(PluginHostBackends& b, const std::st
             "invalid_upload",
             "a signed upload needs a content type, a size > 0 and a ttl 1..86400");
     }
+    if (auto direct = b.objects()->presignedUrl("PUT", *key, content_type, size, ttl_seconds);
+        !direct.empty()) {
+        return direct;
+    }
     objects::UploadGrant grant{"PUT", *key, common::nowEpochSeconds() + ttl_seconds, content_type,
                                size};
     return b.signer()->url(b.baseUrl(), grant);
@@ -346,6 +350,10 @@ plugin::Result<std::string> signedDownloadUrl(PluginHostBackends& b, const std::
                                             "a signed download needs a ttl 1..86400");
     }
     if (!b.objects()->stat(*key)) return plugin::Error::notFound("no such object");
+    if (auto direct = b.objects()->presignedUrl("GET", *key, content_type, 0, ttl_seconds);
+        !direct.empty()) {
+        return direct;
+    }
     objects::UploadGrant grant{"GET", *key, common::nowEpochSeconds() + ttl_seconds,
                                content_type.empty() ? "application/octet-stream" : content_type, 0};
     return b.signer()->url(b.baseUrl(), grant);

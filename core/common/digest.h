@@ -12,6 +12,8 @@ namespace docintel::common {
 std::string sha256(std::string_view data);
 /// The 32 raw bytes of HMAC-SHA256(`key`, `message`).
 std::string hmacSha256(std::string_view key, std::string_view message);
+/// The hex SHA-256 of the file at `path`, read in pieces; empty when it cannot be read.
+std::string sha256FileHex(const std::string& path);
 /// `bytes` as lower-case hexadecimal.
 std::string toHex(std::string_view bytes);
 

@@ -37,6 +37,20 @@ class ObjectStore {
     /// Removes every object whose key starts with `prefix` (which ends in '/'), e.g. all of a
     /// document's under "documents/<id>/"; returns how many were removed.
     virtual std::size_t removePrefix(const std::string& prefix) = 0;
+    /// A URL the client uses straight against the store for `method` (PUT: exactly `size`
+    /// bytes of `content_type`; GET) within `ttl_seconds`, when the store signs its own (S3's
+    /// presigned URLs); empty when uploads and downloads go through the server's /objects/
+    /// route (the local store).
+    virtual std::string presignedUrl(const std::string& method, const std::string& key,
+                                     const std::string& content_type, std::int64_t size,
+                                     int ttl_seconds) const {
+        (void)method;
+        (void)key;
+        (void)content_type;
+        (void)size;
+        (void)ttl_seconds;
+        return {};
+    }
 };
 
 /// Streams exactly `expected_size` bytes of `in` into the file `path` (created or replaced),

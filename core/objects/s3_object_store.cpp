@@ -269,9 +269,9 @@ std::size_t S3ObjectStore::removePrefix(const std::string& prefix) {
     return removed;
 }
 
-std::string S3ObjectStore::presign(const std::string& method, const std::string& key,
-                                   const std::string& content_type, std::int64_t size,
-                                   int ttl_seconds) const {
+std::string S3ObjectStore::presignedUrl(const std::string& method, const std::string& key,
+                                        const std::string& content_type, std::int64_t size,
+                                        int ttl_seconds) const {
     SigV4Request request;
     request.method = method;
     request.path = pathOf(key);
@@ -286,7 +286,7 @@ std::string S3ObjectStore::presign(const std::string& method, const std::string&
         endpoint = uri.getScheme() + "://" + hostHeader();
     }
     while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
-    return presignedUrl(sigv4_, request, endpoint, amzDate(), ttl_seconds);
+    return objects::presignedUrl(sigv4_, request, endpoint, amzDate(), ttl_seconds);
 }
 
 }  // namespace docintel::objects

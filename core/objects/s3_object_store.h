@@ -44,8 +44,9 @@ class S3ObjectStore final : public ObjectStore {
     plugin::Status ensureBucket();
     /// A presigned URL for `method` (PUT or GET) of `key`, valid `ttl_seconds`. A PUT binds
     /// `content_type` and `size` (Content-Type and Content-Length are signed headers).
-    std::string presign(const std::string& method, const std::string& key,
-                        const std::string& content_type, std::int64_t size, int ttl_seconds) const;
+    std::string presignedUrl(const std::string& method, const std::string& key,
+                             const std::string& content_type, std::int64_t size,
+                             int ttl_seconds) const override;
 
     struct Response {
         int status = 0;

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "common/clock.h"
+#include "common/digest.h"
 #include "common/id.h"
 #include "common/log.h"
 #include "ingest/type_sniffer.h"
@@ -81,6 +82,14 @@ plugin::Result<nlohmann::json> UploadService::create(const plugin::Principal& ca
     return open(caller, workspace_id, body, "", limits_.max_bytes);
 }
 
+std::string UploadService::uploadUrl(const objects::UploadGrant& grant) const {
+    // An S3 store signs its own PUT, so the bytes go straight to the bucket.
+    const std::string direct =
+        objects_.presignedUrl("PUT", grant.key, grant.content_type, grant.size,
+                              static_cast<int>(grant.expires - common::nowEpochSeconds()));
+    return direct.empty() ? signer_.url(base_url_, grant) : direct;
+}
+
 plugin::Result<nlohmann::json> UploadService::createMedia(const plugin::Principal& caller,
                                                           const std::string& workspace_id,
                                                           const nlohmann::json& body,
@@ -142,7 +151,7 @@ plugin::Result<nlohmann::json> UploadService::open(const plugin::Principal& call
                                size};
     return nlohmann::json{{"doc_id", d.id},
                           {"document_id", d.id},
-                          {"upload_url", signer_.url(base_url_, grant)},
+                          {"upload_url", uploadUrl(grant)},
                           {"upload_method", "PUT"},
                           {"upload_headers", {{"Content-Type", d.content_type}}},
                           {"storage_source_path", d.storage_key},
@@ -232,10 +241,20 @@ plugin::Result<nlohmann::json> UploadService::complete(const plugin::Principal& 
                             {"already_completed", true}};
         return j;
     }
-    const auto info = objects_.stat(d.storage_key);
+    auto info = objects_.stat(d.storage_key);
     if (!info) {
         return plugin::Error::conflict("upload_missing",
                                        "no bytes were uploaded for this document");
+    }
+    if (info->sha256.empty()) {
+        // The client PUT the bytes straight to an S3 bucket: the digest is ours to compute,
+        // from the local copy the parsers read anyway.
+        info->sha256 = common::sha256FileHex(objects_.localPath(d.storage_key));
+    }
+    if (const std::string claimed = body.value("sha256", std::string());
+        !claimed.empty() && claimed != info->sha256) {
+        return plugin::Error::conflict("checksum_mismatch",
+                                       "the stored object's SHA-256 is not the one sent");
     }
     if (info->size != d.declared_size) {
         return plugin::Error::conflict("size_mismatch", "the stored object has another size");

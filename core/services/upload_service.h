@@ -83,6 +83,8 @@ class UploadService {
     }
 
   private:
+    /// Where the client PUTs the bytes: the store's own presigned URL, else our /objects/ one.
+    std::string uploadUrl(const objects::UploadGrant& grant) const;
     plugin::Result<nlohmann::json> open(const plugin::Principal& caller,
                                         const std::string& workspace_id, const nlohmann::json& body,
                                         const std::string& doc_type, std::int64_t max_bytes);

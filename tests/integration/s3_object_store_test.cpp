@@ -151,7 +151,7 @@ TEST_F(S3Store, RemovingAPrefixRemovesOnlyItsObjects) {
 TEST_F(S3Store, APresignedPutIsCheckedByTheStore) {
     const std::string key = "documents/six/upload.txt";
     const std::string body = "hello, direct upload";
-    const std::string url = store_->presign("PUT", key, "text/plain", 20, 900);
+    const std::string url = store_->presignedUrl("PUT", key, "text/plain", 20, 900);
 
     // Another content type, or another size, than the signed ones: refused by SeaweedFS.
     EXPECT_EQ(httpRequest("PUT", url, body, "application/pdf").status, 403);
@@ -165,12 +165,13 @@ TEST_F(S3Store, APresignedPutIsCheckedByTheStore) {
     EXPECT_EQ(info->size, 20);
 
     // A presigned GET gives the bytes back.
-    const Reply got = httpRequest("GET", store_->presign("GET", key, "", 0, 300));
+    const Reply got = httpRequest("GET", store_->presignedUrl("GET", key, "", 0, 300));
     EXPECT_EQ(got.status, 200);
     EXPECT_EQ(got.body, body);
 
     // After its expiry the URL is refused.
-    const std::string brief = store_->presign("PUT", "documents/six/late.txt", "text/plain", 4, 1);
+    const std::string brief =
+        store_->presignedUrl("PUT", "documents/six/late.txt", "text/plain", 4, 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(2100));
     EXPECT_EQ(httpRequest("PUT", brief, "late", "text/plain").status, 403);
     EXPECT_FALSE(store_->stat("documents/six/late.txt"));
@@ -184,6 +185,69 @@ TEST_F(S3Store, AWrongSecretIsRefused) {
     EXPECT_EQ(r.error().code, "object_store_unavailable");
     EXPECT_FALSE(wrong.stat("documents/seven/a.txt"));
     EXPECT_FALSE(store_->stat("documents/seven/a.txt"));
+}
+
+// The server with DOCINTEL_OBJECT_STORE=s3: the client PUTs a document's bytes straight to the
+// bucket through a presigned URL, completing checks them (size, and the SHA-256 the client
+// sent), ingestion reads them, and deleting the document removes them from the bucket.
+TEST(S3Server, DocumentsLiveInTheBucket) {
+    SeaweedServer s3;
+    TestServer::Options options;
+    options.s3_endpoint = s3.endpoint();
+    options.s3_bucket = "docintel-documents";
+    options.s3_access_key = SeaweedServer::kAccessKey;
+    options.s3_secret_key = SeaweedServer::kSecretKey;
+    TestServer server(options);
+    const std::string token =
+        server.token(server.createUser("s3@example.com"), TestServer::allScopes());
+    const std::string text =
+        "Harbour survey\n\nThe north pier was inspected on 3 May 2027. Two bollards need "
+        "replacing before the summer season.\n";
+
+    // The upload URL is the bucket's presigned PUT, not the server's /objects/ route.
+    const auto created = server.request(
+        "POST", "/api/v1/uploads",
+        nlohmann::json{
+            {"filename", "survey.txt"}, {"content_type", "text/plain"}, {"file_size", text.size()}}
+            .dump(),
+        token);
+    ASSERT_EQ(created.status, 201) << created.body;
+    const auto session = created.json();
+    const std::string url = session.value("upload_url", "");
+    EXPECT_EQ(url.rfind(s3.endpoint() + "/docintel-documents/", 0), 0u) << url;
+    EXPECT_NE(url.find("X-Amz-Signature="), std::string::npos) << url;
+    ASSERT_EQ(httpRequest("PUT", url, text, "text/plain").status, 200);
+    // A SHA-256 that is not the stored bytes' is refused, and the right one accepted.
+    nlohmann::json complete = {{"filename", "survey.txt"},
+                               {"file_size", text.size()},
+                               {"doc_id", session["doc_id"]},
+                               {"storage_source_path", session["storage_source_path"]},
+                               {"sha256", std::string(64, '0')}};
+    auto r = server.request("POST", "/api/v1/uploads/complete", complete.dump(), token);
+    EXPECT_EQ(r.status, 409) << r.body;
+    EXPECT_NE(r.body.find("checksum_mismatch"), std::string::npos) << r.body;
+    complete["sha256"] = common::toHex(common::sha256(text));
+    r = server.request("POST", "/api/v1/uploads/complete", complete.dump(), token);
+    ASSERT_EQ(r.status, 202) << r.body;
+    const std::string doc = session["doc_id"];
+    const auto done = server.waitForDocument(doc, token);
+    EXPECT_TRUE(done.value("status", "") == "embedded" || done.value("status", "") == "chunked")
+        << done.dump();
+    EXPECT_EQ(done.value("sha256", ""), common::toHex(common::sha256(text))) << done.dump();
+    EXPECT_NE(server.pageTexts(doc, token)[1].find("north pier"), std::string::npos);
+
+    // Another client of the bucket sees the object; deleting the document removes it.
+    S3Settings probe_settings;
+    probe_settings.endpoint = s3.endpoint();
+    probe_settings.bucket = "docintel-documents";
+    probe_settings.access_key = SeaweedServer::kAccessKey;
+    probe_settings.secret_key = SeaweedServer::kSecretKey;
+    probe_settings.cache_dir = server.dataDir() + "/probe-cache";
+    S3ObjectStore probe(probe_settings);
+    const std::string key = session.value("storage_source_path", "");
+    ASSERT_TRUE(probe.stat(key)) << key;
+    EXPECT_EQ(server.request("DELETE", "/api/v1/documents/" + doc, "", token).status, 200);
+    EXPECT_FALSE(probe.stat(key));
 }
 
 }  // namespace

@@ -161,6 +161,13 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.webhook_allow_http = options.webhook_allow_http;
     config.webhook_allow_private = options.webhook_allow_private;
     config.webhook_retry_base_ms = options.webhook_retry_base_ms;
+    if (!options.s3_endpoint.empty()) {
+        config.object_store = "s3";
+        config.s3_endpoint = options.s3_endpoint;
+        config.s3_bucket = options.s3_bucket;
+        config.s3_access_key = options.s3_access_key;
+        config.s3_secret_key = options.s3_secret_key;
+    }
     app_ = std::make_unique<server::App>(config);
     try {
         app_->start();

@@ -64,6 +64,11 @@ class TestServer {
         bool webhook_allow_http = false;
         bool webhook_allow_private = false;
         int webhook_retry_base_ms = 5000;
+        /// The S3 object store (decision 0070; empty endpoint = the local store).
+        std::string s3_endpoint;
+        std::string s3_bucket;
+        std::string s3_access_key;
+        std::string s3_secret_key;
     };
     TestServer() : TestServer(Options{}) {}
     explicit TestServer(Options options);
