@@ -147,6 +147,10 @@ plugin::Result<std::string> normaliseLanguage(std::string_view code) {
                                             "'; use en-US, es-ES, bn-BD, hi-IN or ar-SA");
 }
 
+std::string baseLanguage(std::string_view code) {
+    return std::string(code.substr(0, code.find('-')));
+}
+
 std::string fieldQuestion(const TemplateField& field, std::string_view language) {
     if (!field.question.empty()) return field.question;
     const auto& questions = fieldQuestions();

@@ -22,6 +22,9 @@ const std::vector<std::string>& supportedLanguages();
 /// code maps to the supported one of its language ("bn", "bn-IN", "bn_BD" → "bn-BD", "en" →
 /// "en-US"); empty → en-US. Anything else is 422 `unsupported_language`.
 plugin::Result<std::string> normaliseLanguage(std::string_view code);
+/// The language of a canonical code without its region ("es-ES" → "es"): what speech
+/// recognition and the answerer are asked for.
+std::string baseLanguage(std::string_view code);
 
 /// The question that asks for `field` in `language` (canonical code): the field's own
 /// question when it has one, the built-in question for its key, else "Please tell me about

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include "conversations/languages.h"
 #include "conversations/plugin/conversation_service.h"
 #include "shared/file_names.h"
 #include "shared/ids.h"
@@ -201,12 +202,7 @@ Result<json> ConversationService::addAudioTurn(const Caller& c, const std::strin
         return shared::validationError(json::array({"body", "audio"}), "The recording is empty",
                                        "empty_audio");
     }
-    auto checked = host_.transact([&](PluginTx& tx) -> Result<store::SessionRecord> {
-        auto o = open(tx, c, id, true);
-        if (!o) return o.error();
-        if (auto ok = checkTurn(o->session.status); !ok) return ok.error();
-        return std::move(o->session);
-    });
+    auto checked = turnAllowed(c, id);
     if (!checked) return checked.error();
 
     const std::string ext = shared::extensionOf(audio.filename);
@@ -225,8 +221,7 @@ Result<json> ConversationService::addAudioTurn(const Caller& c, const std::strin
     if (pcm->empty()) {
         return shared::validationError(at, "The file holds no audio stream", "unreadable_audio");
     }
-    const std::string language = checked->language_code.substr(0, 2);
-    auto heard = transcriber_->transcribe(*pcm, language, nullptr);
+    auto heard = transcriber_->transcribe(*pcm, baseLanguage(checked->language_code), nullptr);
     if (!heard) return heard.error();
     std::string text;
     for (const auto& cue : heard->cues) {

@@ -80,6 +80,9 @@ class ConversationService {
     /// needs the editor or owner role (403).
     plugin::Result<Opened> open(plugin::PluginTx& tx, const Caller& c, const std::string& id,
                                 bool change);
+    /// The session, when the caller may add a turn to it now (editor role, consent given,
+    /// active): checked before anything slow (speech recognition, the answerer, an LLM).
+    plugin::Result<store::SessionRecord> turnAllowed(const Caller& c, const std::string& id);
     /// The turn after its text is known (typed, or heard in audio).
     plugin::Result<nlohmann::json> recordTurn(const Caller& c, const std::string& id,
                                               const std::string& text, const std::string& speaker,

@@ -184,15 +184,12 @@ Status updateSession(PluginTx& tx, const SessionRecord& s) {
 
 Result<std::vector<SessionRecord>> listSessions(PluginTx& tx, const std::string& workspace_id,
                                                 const std::string& owner_id) {
-    auto rows = workspace_id.empty()
-                    ? tx.query(std::string("SELECT ") + kColumns +
-                                   " FROM sessions WHERE workspace_id IS NULL AND owner_id = "
-                                   "$1::uuid ORDER BY started_at DESC, id LIMIT 500",
-                               json::array({owner_id}))
-                    : tx.query(std::string("SELECT ") + kColumns +
-                                   " FROM sessions WHERE workspace_id = $1::uuid "
-                                   "ORDER BY started_at DESC, id LIMIT 500",
-                               json::array({workspace_id}));
+    // A workspace's sessions, or (no workspace) the owner's personal ones.
+    auto rows = tx.query(std::string("SELECT ") + kColumns +
+                             " FROM sessions WHERE CASE WHEN $1 = '' THEN workspace_id IS NULL AND "
+                             "owner_id = $2::uuid ELSE workspace_id = NULLIF($1, '')::uuid END "
+                             "ORDER BY started_at DESC, id LIMIT 500",
+                         json::array({workspace_id, owner_id}));
     if (!rows) return rows.error();
     std::vector<SessionRecord> out;
     for (const auto& r : *rows) out.push_back(sessionFrom(r));

@@ -23,9 +23,6 @@ namespace {
 
 constexpr std::size_t kMaxGroundedDocuments = 50;
 
-/// The two-letter language of a session's code ("es-ES" → "es").
-std::string languageOf(const std::string& code) { return code.substr(0, code.find('-')); }
-
 /// The first JSON object in an LLM's reply (which may wrap it in prose or a code fence).
 json firstObject(const std::string& text) {
     const auto open = text.find('{');
@@ -59,7 +56,7 @@ std::optional<json> ConversationService::answerFromDocuments(const Caller& c,
     if (q.document_ids.empty()) return std::nullopt;
     q.question = question;
     q.workspace_id = s.workspace_id;
-    q.response_language = languageOf(s.language_code);
+    q.response_language = baseLanguage(s.language_code);
     q.redact_pii = s.redact_pii;
     q.trace_id = c.trace_id;
     json done;
@@ -89,6 +86,16 @@ json ConversationService::llmFields(const Template& tmpl, const std::string& tex
     return extracted.is_object() ? extracted : json::object();
 }
 
+Result<store::SessionRecord> ConversationService::turnAllowed(const Caller& c,
+                                                              const std::string& id) {
+    return host_.transact([&](PluginTx& tx) -> Result<store::SessionRecord> {
+        auto o = open(tx, c, id, true);
+        if (!o) return o.error();
+        if (auto ok = checkTurn(o->session.status); !ok) return ok.error();
+        return std::move(o->session);
+    });
+}
+
 Result<json> ConversationService::recordTurn(const Caller& c, const std::string& id,
                                              const std::string& text, const std::string& speaker,
                                              const std::string& source,
@@ -98,15 +105,7 @@ Result<json> ConversationService::recordTurn(const Caller& c, const std::string&
                                        "A turn needs the participant's words", "empty_turn");
     }
     // Refusals first, before anything slow is asked.
-    auto checked = host_.transact([&](PluginTx& tx) -> Result<store::SessionRecord> {
-        auto o = open(tx, c, id, false);
-        if (!o) return o.error();
-        if (o->role == "viewer") {
-            return Error::forbidden("forbidden", "recording a turn needs the editor role");
-        }
-        if (auto ok = checkTurn(o->session.status); !ok) return ok.error();
-        return std::move(o->session);
-    });
+    auto checked = turnAllowed(c, id);
     if (!checked) return checked.error();
     const bool question = isQuestionAboutDocuments(text);
     std::optional<json> answer;
@@ -117,8 +116,10 @@ Result<json> ConversationService::recordTurn(const Caller& c, const std::string&
         extracted = llmFields(checked->tmpl, text);
     }
 
+    const json citations = answer ? answer->value("citations", json::array()) : json::array();
     json filled = json::object();
     TurnOutcome outcome;
+    std::string response;  // the assistant's words: the answer, if any, then the prompt
     auto saved = host_.transact([&](PluginTx& tx) -> Result<store::SessionRecord> {
         auto o = open(tx, c, id, true);
         if (!o) return o.error();
@@ -160,12 +161,9 @@ Result<json> ConversationService::recordTurn(const Caller& c, const std::string&
         user.collected_fields = filled;
         if (auto ok = store::insertTurn(tx, s.id, user); !ok) return ok.error();
         store::TurnRecord assistant;
-        std::string response = outcome.prompt;
-        if (answer) {
-            response = textOf(*answer, "answer") + "\n\n" + response;
-            assistant.citations = answer->value("citations", json::array());
-        }
+        response = answer ? textOf(*answer, "answer") + "\n\n" + outcome.prompt : outcome.prompt;
         assistant.turn = {*seq + 1, "assistant", "", response};
+        assistant.citations = citations;
         if (auto ok = store::insertTurn(tx, s.id, assistant); !ok) return ok.error();
         if (outcome.save_conversation) {
             if (auto ok = conversations::finish(s.status); !ok) return ok.error();
@@ -177,26 +175,24 @@ Result<json> ConversationService::recordTurn(const Caller& c, const std::string&
     if (outcome.save_conversation) emit(*saved, "conversation.finished", c.principal.user_id, {});
 
     const bool answered = answer && !answer->value("refused", true);
-    json result = {
-        {"session_id", saved->id},
-        {"user_transcript", study::trim(text)},
-        {"assistant",
-         {{"response",
-           answer ? textOf(*answer, "answer") + "\n\n" + outcome.prompt : outcome.prompt},
-          {"collected_fields", filled},
-          {"missing_required_fields",
-           outcome.state.value("missing_required_fields", json::array())},
-          {"ready_to_finish", outcome.ready_to_finish},
-          {"next_question_field", nullable(outcome.next_question_field)},
-          {"awaiting_save_confirmation", outcome.awaiting_save_confirmation},
-          {"save_conversation", outcome.save_conversation},
-          {"answered_from_knowledgebase", answered},
-          {"citations", answer ? answer->value("citations", json::array()) : json::array()}}},
-        {"session_state", saved->state},
-        {"processing_status", toString(saved->status.processing)},
-        {"processing_step", toString(saved->status.step)},
-        {"progress_pct", saved->status.progress_pct},
-        {"source", source}};
+    json result = {{"session_id", saved->id},
+                   {"user_transcript", study::trim(text)},
+                   {"assistant",
+                    {{"response", response},
+                     {"collected_fields", filled},
+                     {"missing_required_fields",
+                      outcome.state.value("missing_required_fields", json::array())},
+                     {"ready_to_finish", outcome.ready_to_finish},
+                     {"next_question_field", nullable(outcome.next_question_field)},
+                     {"awaiting_save_confirmation", outcome.awaiting_save_confirmation},
+                     {"save_conversation", outcome.save_conversation},
+                     {"answered_from_knowledgebase", answered},
+                     {"citations", citations}}},
+                   {"session_state", saved->state},
+                   {"processing_status", toString(saved->status.processing)},
+                   {"processing_step", toString(saved->status.step)},
+                   {"progress_pct", saved->status.progress_pct},
+                   {"source", source}};
     for (const auto& [k, v] : extra.items()) result[k] = v;
     return result;
 }

@@ -14,6 +14,12 @@ std::string norm(const std::string& code) {
     return r.ok() ? *r : "error:" + r.error().code;
 }
 
+TEST(ConversationLanguages, BaseLanguageDropsTheRegion) {
+    EXPECT_EQ(baseLanguage("es-ES"), "es");
+    EXPECT_EQ(baseLanguage("bn-BD"), "bn");
+    EXPECT_EQ(baseLanguage("en"), "en");
+}
+
 TEST(ConversationLanguages, Normalises) {
     EXPECT_EQ(supportedLanguages(),
               (std::vector<std::string>{"en-US", "es-ES", "bn-BD", "hi-IN", "ar-SA"}));
