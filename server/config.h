@@ -25,6 +25,9 @@ struct Config {
     int plugin_poll_ms = 1000;
     int index_poll_ms = 250;  ///< how often an API node follows the index change feed
     int rate_limit_per_minute = 1200;
+    /// GET /metrics (docs/deployment.md): with a token, only `Authorization: Bearer <token>`;
+    /// without one, only clients on the loopback address.
+    std::string metrics_token;
     /// Two connections per core (at least 4): more backends than cores only contend, and on
     /// 2 cores a pool of 16 tripled the p99 of a simple read (decision 0052).
     int db_pool_size = std::max(4, 2 * static_cast<int>(std::thread::hardware_concurrency()));

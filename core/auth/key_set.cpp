@@ -1,11 +1,14 @@
 #include "auth/key_set.h"
 
+#include <fcntl.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -55,7 +58,21 @@ std::shared_ptr<KeySet> KeySet::loadOrCreate(const std::string& dir) {
     fs::create_directories(dir);
     ::chmod(dir.c_str(), 0700);
     set->load();
-    if (set->keys_.empty()) set->rotate();
+    if (set->keys_.empty()) {
+        // Nodes starting at once on a shared data folder must not each create a first key:
+        // the first to hold the folder's lock creates it, the others load it.
+        struct Locked {
+            int fd;
+            ~Locked() {
+                if (fd >= 0) ::close(fd);  // releases the lock
+            }
+        } folder{::open(dir.c_str(), O_RDONLY | O_DIRECTORY)};
+        if (folder.fd < 0 || ::flock(folder.fd, LOCK_EX) != 0) {
+            throw std::runtime_error("cannot lock " + dir);
+        }
+        set->load();
+        if (set->keys_.empty()) set->rotate();
+    }
     return set;
 }
 

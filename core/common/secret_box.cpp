@@ -2,14 +2,11 @@
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
-#include <sys/stat.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "common/base64url.h"
+#include "common/secret_file.h"
 
 namespace docintel::common {
 namespace {
@@ -27,27 +24,13 @@ const unsigned char* bytes(std::string_view s) {
 }  // namespace
 
 std::shared_ptr<const SecretBox> SecretBox::loadOrCreate(const std::string& path) {
-    namespace fs = std::filesystem;
-    if (!fs::exists(path)) {
-        fs::create_directories(fs::path(path).parent_path());
+    std::string encoded = readOrCreateSecret(path, [] {
         std::string key(kKeyBytes, '\0');
         if (RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), kKeyBytes) != 1) {
             throw std::runtime_error("RAND_bytes failed");
         }
-        const std::string tmp = path + ".tmp";
-        {
-            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            if (!out) throw std::runtime_error("cannot write " + tmp);
-            out << base64UrlEncode(key);
-        }
-        ::chmod(tmp.c_str(), 0600);
-        fs::rename(tmp, path);
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string encoded = text.str();
+        return base64UrlEncode(key);
+    });
     while (!encoded.empty() && (encoded.back() == '\n' || encoded.back() == '\r')) {
         encoded.pop_back();
     }

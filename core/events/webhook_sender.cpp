@@ -8,6 +8,7 @@
 #include "common/base64url.h"
 #include "common/id.h"
 #include "common/log.h"
+#include "common/metrics.h"
 #include "events/delivery_status.h"
 #include "events/event_service.h"
 #include "events/webhook_signer.h"
@@ -158,6 +159,9 @@ plugin::Status WebhookSender::run(jobs::JobContext& context) {
                          {"error_code", a.error_code},
                          {"status", a.status},
                          {"trace_id", outgoing.event.trace_id}});
+            common::Metrics::instance().add("docintel_webhook_attempts_total",
+                                            "Webhook delivery attempts, by the status they left.",
+                                            {{"status", a.status}});
             gone = a.error_code == "gone";
             // In order: a delivery waiting for its retry holds the later ones back.
             if (a.status == toString(DeliveryStatus::kRetrying))

@@ -1,5 +1,6 @@
 #include "http/api_dispatcher.h"
 
+#include <Poco/String.h>
 #include <Poco/URI.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
+#include "common/metrics.h"
 #include "common/trace_context.h"
 #include "common/utf8.h"
 #include "http/error_mapper.h"
@@ -70,18 +72,6 @@ bool isJsonContentType(const std::map<std::string, std::string>& headers) {
                                           type.compare(type.size() - 5, 5, "+json") == 0);
 }
 
-std::string bearerToken(const std::map<std::string, std::string>& headers) {
-    auto it = headers.find("authorization");
-    if (it == headers.end()) return {};
-    const std::string& v = it->second;
-    if (v.size() < 7 || !(v.compare(0, 7, "Bearer ") == 0 || v.compare(0, 7, "bearer ") == 0)) {
-        return {};
-    }
-    auto token = v.substr(7);
-    while (!token.empty() && token.front() == ' ') token.erase(0, 1);
-    return token;
-}
-
 void validateQuery(const Route& route, std::map<std::string, std::string>& query,
                    std::vector<ValidationIssue>& issues) {
     for (const auto& param : route.def.query_params) {
@@ -139,6 +129,16 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 }
 
 }  // namespace
+
+std::string bearerToken(const std::map<std::string, std::string>& headers) {
+    auto it = headers.find("authorization");
+    if (it == headers.end()) return {};
+    const std::string& v = it->second;
+    if (v.size() < 7 || Poco::icompare(v.substr(0, 7), "bearer ") != 0) return {};
+    auto token = v.substr(7);
+    while (!token.empty() && token.front() == ' ') token.erase(0, 1);
+    return token;
+}
 
 std::optional<plugin::Error> ApiDispatcher::readForm(const plugin::RouteDefinition& def,
                                                      const RawRequest& raw,
@@ -204,10 +204,10 @@ plugin::HttpResponse ApiDispatcher::dispatch(const RawRequest& raw) const {
     const auto started = std::chrono::steady_clock::now();
     const std::string trace_id = traceIdFor(raw.headers);
     const common::TraceScope trace_scope(trace_id);  // events and jobs the request causes
-    std::string principal_id;
+    Facts facts;
     plugin::HttpResponse response;
     try {
-        response = handle(raw, trace_id, principal_id);
+        response = handle(raw, trace_id, facts);
     } catch (const std::exception& e) {
         common::log(common::LogLevel::kError, "unhandled_exception",
                     {{"trace_id", trace_id}, {"what", e.what()}});
@@ -216,20 +216,23 @@ plugin::HttpResponse ApiDispatcher::dispatch(const RawRequest& raw) const {
     }
     response.headers.emplace_back("X-Trace-Id", trace_id);
     const std::string status = std::to_string(response.status);
-    const std::string duration = std::to_string(common::millisecondsSince(started));
+    const double elapsed_ms = common::millisecondsSince(started);
+    const std::string duration = std::to_string(elapsed_ms);
+    common::recordRequest(facts.operation_id.empty() ? "unmatched" : facts.operation_id, raw.method,
+                          response.status, elapsed_ms / 1000);
     common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
                 "http_request",
                 {{"method", raw.method},
                  {"path", raw.path},
                  {"status", status},
                  {"duration_ms", duration},
-                 {"principal", principal_id},
+                 {"principal", facts.principal_id},
                  {"trace_id", trace_id}});
     return response;
 }
 
 plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::string& trace_id,
-                                           std::string& principal_id) const {
+                                           Facts& facts) const {
     const auto fail = [&](const plugin::Error& e) {
         return errorResponse(e, trace_id, options_.resource_metadata_url);
     };
@@ -258,6 +261,7 @@ plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::str
     request.method = raw.method;
     request.path = raw.path;
     request.operation_id = route.def.operation_id;
+    facts.operation_id = route.def.operation_id;
     request.headers = raw.headers;
     request.trace_id = trace_id;
 
@@ -268,14 +272,14 @@ plugin::HttpResponse ApiDispatcher::handle(const RawRequest& raw, const std::str
         auto principal = authenticator_.authenticate(token);
         if (!principal) return fail(principal.error());
         request.principal = std::move(principal).value();
-        principal_id = request.principal.user_id.empty() ? request.principal.client_id
-                                                         : request.principal.user_id;
+        facts.principal_id = request.principal.user_id.empty() ? request.principal.client_id
+                                                               : request.principal.user_id;
         for (const auto& scope : route.def.scopes) {
             if (!request.principal.hasScope(scope)) {
                 return fail({"insufficient_scope", "this operation needs scope " + scope, 403});
             }
         }
-        const auto decision = rate_limiter_.take(principal_id, common::nowEpochSeconds());
+        const auto decision = rate_limiter_.take(facts.principal_id, common::nowEpochSeconds());
         const std::string limit = std::to_string(decision.limit);
         const std::string remaining = std::to_string(decision.remaining);
         const std::string reset = std::to_string(decision.reset_seconds);

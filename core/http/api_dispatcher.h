@@ -24,6 +24,9 @@ struct RawRequest {
     std::string remote_address;
 };
 
+/// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), or "".
+std::string bearerToken(const std::map<std::string, std::string>& headers);
+
 /// Turns a bearer token into a principal, or an `invalid_token` Error (401).
 class Authenticator {
   public:
@@ -52,10 +55,17 @@ class ApiDispatcher {
                   const Authenticator& authenticator, DispatcherOptions options);
 
     plugin::HttpResponse dispatch(const RawRequest& request) const;
+    /// The per-principal quota (shared with other nodes by server/rate_sync.h).
+    RateLimiter& rateLimiter() const { return rate_limiter_; }
 
   private:
+    /// Who asked and which operation matched, for the request's log line and metrics.
+    struct Facts {
+        std::string principal_id;
+        std::string operation_id;  ///< "" when no route matched
+    };
     plugin::HttpResponse handle(const RawRequest& raw, const std::string& trace_id,
-                                std::string& principal_id) const;
+                                Facts& facts) const;
     /// A multipart/form-data body (RouteDefinition::file_fields) into `request.body` (text
     /// fields) and `request.files`; the Error when it is not one (415), issues when it is bad.
     std::optional<plugin::Error> readForm(const plugin::RouteDefinition& def, const RawRequest& raw,

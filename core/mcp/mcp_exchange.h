@@ -25,6 +25,7 @@ struct McpServer::Exchange {
     std::vector<nlohmann::json> notifications;  ///< sent before the response on an SSE stream
     std::string rpc_method;
     std::string tool;
+    std::string operation;  ///< the metrics label: "mcp:<method>[:<tool>]" once known, else ""
     std::string new_session_id;
 
     /// A JSON-RPC error raised by a method (instead of its result).

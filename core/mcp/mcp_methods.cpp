@@ -87,6 +87,7 @@ class CollectingContext final : public ToolContext {
 }  // namespace
 
 json McpServer::dispatch(const std::string& method, const json& params, Exchange& x) {
+    x.operation = "mcp:" + method;
     if (method == "ping") return json::object();
     if (method == "tools/list") return listTools(x);
     if (method == "tools/call") return callTool(params, x);
@@ -94,6 +95,7 @@ json McpServer::dispatch(const std::string& method, const json& params, Exchange
     if (method == "resources/templates/list") return listResources(x, true);
     if (method == "resources/read") return readResource(params, x);
     if (method == "logging/setLevel") return setLogLevel(params, x);
+    x.operation.clear();  // a client's unknown names are not labels
     return x.fail(rpc::kMethodNotFound, "method not found: " + method);
 }
 
@@ -154,6 +156,7 @@ json McpServer::callTool(const json& params, Exchange& x) {
     const auto snapshot = catalog_.snapshot();
     const Tool* tool = snapshot->findTool(x.tool);
     if (!tool) return x.fail(rpc::kInvalidParams, "unknown tool: " + x.tool, {{"tool", x.tool}});
+    x.operation += ":" + tool->name;
 
     json arguments = params.contains("arguments") ? params["arguments"] : json::object();
     if (arguments.is_null()) arguments = json::object();

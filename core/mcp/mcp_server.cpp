@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/metrics.h"
 #include "http/json_body.h"
 #include "mcp/mcp_exchange.h"
 #include "mcp/mcp_test_profile.h"
@@ -24,14 +25,6 @@ constexpr const char* kMetadataPrefix = "/.well-known/oauth-protected-resource";
 std::string header(const http::RawRequest& r, const char* name) {
     const auto it = r.headers.find(name);
     return it == r.headers.end() ? std::string() : it->second;
-}
-
-std::string bearerToken(const http::RawRequest& r) {
-    const std::string v = header(r, "authorization");
-    if (v.size() < 7 || Poco::icompare(v.substr(0, 7), "bearer ") != 0) return {};
-    std::string token = v.substr(7);
-    while (!token.empty() && token.front() == ' ') token.erase(0, 1);
-    return token;
 }
 
 /// "scheme://host:port" with the port always written, or "" when `url` is not http(s).
@@ -98,7 +91,7 @@ McpServer::McpServer(const McpServices& services, const http::Authenticator& aut
           std::move(plugins)),
       authenticator_(authenticator),
       options_(std::move(options)),
-      sessions_(options_.sessions),
+      sessions_(options_.sessions, options_.shared_sessions),
       rate_limiter_(options_.rate_limit_per_window, options_.rate_limit_window_seconds) {
     Poco::URI uri(options_.mcp_url);
     path_ = uri.getPath().empty() ? "/mcp" : uri.getPath();
@@ -156,7 +149,10 @@ plugin::HttpResponse McpServer::handle(const http::RawRequest& request) {
     if (!x.new_session_id.empty())
         response.headers.emplace_back("Mcp-Session-Id", x.new_session_id);
     const std::string status = std::to_string(response.status);
-    const std::string duration = std::to_string(common::millisecondsSince(started));
+    const double elapsed_ms = common::millisecondsSince(started);
+    const std::string duration = std::to_string(elapsed_ms);
+    common::recordRequest(x.operation.empty() ? "mcp" : x.operation, request.method,
+                          response.status, elapsed_ms / 1000);
     common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
                 "mcp_request",
                 {{"method", request.method},
@@ -184,7 +180,7 @@ plugin::HttpResponse McpServer::serve(const http::RawRequest& r, Exchange& x) {
         return response;
     }
 
-    const std::string token = bearerToken(r);
+    const std::string token = http::bearerToken(r.headers);
     const std::string metadata = "resource_metadata=\"" + resourceMetadataUrl() + "\"";
     if (token.empty()) {
         auto response = x.error(401, rpc::kUnauthorized, "a bearer token is required");
@@ -270,6 +266,7 @@ plugin::HttpResponse McpServer::post(const http::RawRequest& r, Exchange& x) {
     if (!params.is_object()) return x.error(400, rpc::kInvalidRequest, "params must be an object");
 
     if (x.rpc_method == "initialize") {
+        x.operation = "mcp:initialize";
         if (!has_id) return x.error(400, rpc::kInvalidRequest, "initialize must be a request");
         json result = initialize(params, x);
         return x.respond(std::move(result));

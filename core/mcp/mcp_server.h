@@ -22,6 +22,8 @@ struct McpServerOptions {
     int rate_limit_per_window = 1200;
     int rate_limit_window_seconds = 60;
     SessionLimits sessions;
+    /// Sessions every API node knows (decision 0072); null keeps them in this node's memory.
+    storage::McpSessionRepository* shared_sessions = nullptr;
     bool test_profile = false;  ///< serve the conformance fixtures (never in a normal start)
     std::string server_version = "1.0.0";
 };
@@ -61,6 +63,8 @@ class McpServer {
     nlohmann::json protectedResourceMetadata() const;
     const std::string& endpointPath() const { return path_; }
     std::size_t sessionCount() const { return sessions_.size(); }
+    /// The per-principal quota (shared with other nodes by server/rate_sync.h).
+    http::RateLimiter& rateLimiter() { return rate_limiter_; }
 
     static const std::vector<std::string>& supportedProtocolVersions();
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "storage/mcp_session_repository.h"
+
 namespace docintel::mcp {
 
 /// A session opened by `initialize`: who opened it (sessions are bound to the token's
@@ -17,6 +19,7 @@ struct McpSession {
     std::string log_level = "info";  ///< set by logging/setLevel
     std::int64_t created = 0;        ///< epoch seconds
     std::int64_t last_used = 0;
+    std::int64_t verified = 0;  ///< when last read from the shared table (shared stores only)
 };
 
 struct SessionLimits {
@@ -24,14 +27,22 @@ struct SessionLimits {
     std::size_t max_sessions = 50000;
 };
 
-/// The MCP sessions of this node, in memory (docs/decisions/0020): a client whose session this
-/// node does not know gets 404 and starts a new one, as the protocol prescribes. Ids are 32
-/// random bytes, base64url (visible ASCII). When full, the least recently used session goes.
+/// The MCP sessions: in memory, and with `shared` in Postgres too, so every API node knows
+/// every session (decision 0072; alone, decision 0020). A node trusts its memory copy of a
+/// shared session for kRecheckSeconds, then reads the table again (a session ended or idle on
+/// another node ends here within that time; a use here marks it used for all). A client whose
+/// session no node knows gets 404 and starts a new one, as the protocol prescribes. Ids are 32
+/// random bytes, base64url (visible ASCII); the table holds their SHA-256. When memory is full,
+/// the least recently used copy goes.
 ///
-/// Thread-safe: every method locks `mutex_`.
+/// Thread-safe: memory is guarded by `mutex_`, released around the database calls.
 class SessionStore {
   public:
-    explicit SessionStore(SessionLimits limits = {}) : limits_(limits) {}
+    static constexpr std::int64_t kRecheckSeconds = 30;
+
+    explicit SessionStore(SessionLimits limits = {},
+                          storage::McpSessionRepository* shared = nullptr)
+        : limits_(limits), shared_(shared) {}
 
     /// Opens a session and returns its id.
     std::string create(const std::string& subject, const std::string& protocol_version,
@@ -47,8 +58,13 @@ class SessionStore {
 
   private:
     void evictLocked(std::int64_t now);
+    void remember(McpSession session, std::int64_t now);
+    /// The shared row of `id`, when it lives and belongs to `subject`.
+    std::optional<McpSession> readShared(const std::string& id, const std::string& subject,
+                                         std::int64_t now);
 
     const SessionLimits limits_;
+    storage::McpSessionRepository* const shared_;
     mutable std::mutex mutex_;  // guards sessions_
     std::unordered_map<std::string, McpSession> sessions_;
 };

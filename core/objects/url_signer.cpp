@@ -1,18 +1,15 @@
 #include "objects/url_signer.h"
 
 #include <openssl/crypto.h>
-#include <sys/stat.h>
 
 #include <Poco/URI.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "common/base64url.h"
 #include "common/digest.h"
 #include "common/id.h"
+#include "common/secret_file.h"
 
 namespace docintel::objects {
 namespace {
@@ -31,23 +28,9 @@ std::string encode(const std::string& s, const std::string& reserved) {
 }  // namespace
 
 UrlSigner UrlSigner::fromSecretFile(const std::string& path) {
-    namespace fs = std::filesystem;
-    if (!fs::exists(path)) {
-        fs::create_directories(fs::path(path).parent_path());
-        const std::string tmp = path + ".tmp";
-        {
-            std::ofstream out(tmp, std::ios::trunc);
-            out << common::randomToken(32);
-            if (!out) throw std::runtime_error("cannot write " + tmp);
-        }
-        ::chmod(tmp.c_str(), 0600);
-        fs::rename(tmp, path);
-    }
-    std::ifstream in(path);
-    std::stringstream secret;
-    secret << in.rdbuf();
-    if (!in || secret.str().size() < 32) throw std::runtime_error("bad signing secret " + path);
-    return UrlSigner(secret.str());
+    std::string secret = common::readOrCreateSecret(path, [] { return common::randomToken(32); });
+    if (secret.size() < 32) throw std::runtime_error("bad signing secret " + path);
+    return UrlSigner(std::move(secret));
 }
 
 std::string UrlSigner::sign(const UploadGrant& grant) const {

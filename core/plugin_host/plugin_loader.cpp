@@ -15,6 +15,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/metrics.h"
 #include "plugin_api/plugin.h"
 #include "plugin_host/catch_all.h"
 #include "plugin_host/staging_registrar.h"
@@ -78,6 +79,9 @@ Status PluginLoader::refuse(const std::string& path, const std::string& name, Er
     common::log(LogLevel::kWarning, "plugin_refused",
                 {{"path", path}, {"name", name}, {"code", error.code}, {"reason", error.message}});
     registry_.addRefused({path, name, error.code, error.message, common::nowIso8601()});
+    common::Metrics::instance().add("docintel_plugin_load_failures_total",
+                                    "Plugin files refused at load, by error code.",
+                                    {{"code", error.code}});
     return error;
 }
 

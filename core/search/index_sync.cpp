@@ -98,8 +98,16 @@ void IndexSync::stop() {
     if (thread_.joinable()) thread_.join();
 }
 
+double IndexSync::lagSeconds() const {
+    const auto from = synced_from_.load();
+    if (from == 0) return -1;
+    const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::duration(now - from)).count();
+}
+
 plugin::Result<std::size_t> IndexSync::syncNow() {
     std::lock_guard lock(sync_mutex_);
+    const auto started = std::chrono::steady_clock::now().time_since_epoch().count();
     auto batch = feed_.changesSince(position_);
     if (!batch) return batch.error();
     // Rows at or above the watermark were applied already when their xid is remembered.
@@ -136,6 +144,7 @@ plugin::Result<std::size_t> IndexSync::syncNow() {
         if (c.xid >= position_) applied_.insert(c.xid);
     }
     applied_.erase(applied_.begin(), applied_.lower_bound(position_));
+    synced_from_ = started;
     return ids.size();
 }
 

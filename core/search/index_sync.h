@@ -1,5 +1,7 @@
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -36,6 +38,11 @@ class IndexSync {
     /// Applies every change committed so far; returns how many documents it re-read.
     plugin::Result<std::size_t> syncNow();
 
+    /// Seconds since the start of the last successful sync: everything committed before then
+    /// is searchable on this node (the index's lag behind the change feed); -1 before the
+    /// first sync.
+    double lagSeconds() const;
+
     /// Rebuilds `keywords` from scratch (docintel-admin reindex).
     static plugin::Status rebuild(storage::IndexFeedRepository& feed, KeywordIndex& keywords);
 
@@ -49,7 +56,8 @@ class IndexSync {
     std::mutex sync_mutex_;            // guards position_, applied_; one sync at a time
     std::uint64_t position_ = 0;       ///< feed rows below it are applied
     std::set<std::uint64_t> applied_;  ///< transactions at or above position_ applied already
-    std::mutex thread_mutex_;          // guards stopping_
+    std::atomic<std::chrono::steady_clock::rep> synced_from_{0};  ///< start of the last sync
+    std::mutex thread_mutex_;                                     // guards stopping_
     std::condition_variable wake_;
     bool stopping_ = false;
     std::thread thread_;

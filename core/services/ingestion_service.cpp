@@ -6,6 +6,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/metrics.h"
 #include "ingest/chunker.h"
 #include "ingest/parser.h"
 #include "redact/pii_redactor.h"
@@ -98,6 +99,10 @@ plugin::Status IngestionService::embedStored(const std::string& id) {
     // encoder_calls: the encoding threads' totals so far, encoder_threads how many there are
     // (bench/ingest reads the share of wall time spent inside the encoder from them).
     const auto totals = batcher_->stats();
+    auto& metrics = common::Metrics::instance();
+    metrics.add("docintel_documents_embedded_total", "Documents whose chunks were embedded.", {});
+    metrics.add("docintel_chunks_embedded_total", "Chunks embedded by ingestion.", {},
+                static_cast<double>(embedded));
     common::log(common::LogLevel::kInfo, "document_embedded",
                 {{"document_id", id},
                  {"chunks", std::to_string(embedded)},

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "classify/document_classifier.h"
 #include "classify/llm_classifier.h"
@@ -53,6 +54,12 @@ class IngestionService {
     /// Classifies a chunked document again (its first chunks, encoded afresh) and stores
     /// doc_type; returns `{doc_type, confidence}`. `not_chunked` (409) before chunking.
     plugin::Result<nlohmann::json> reclassify(const std::string& document_id);
+
+    /// The encoding threads' totals so far; nullopt without an encoder.
+    std::optional<embed::BatchingEncoder::Stats> encoderStats() const {
+        if (!batcher_) return std::nullopt;
+        return batcher_->stats();
+    }
 
   private:
     plugin::Status chunk(const storage::Document& d, jobs::JobContext& context);

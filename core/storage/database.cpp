@@ -20,7 +20,9 @@ Database::~Database() = default;
 
 std::unique_ptr<Database::Lease> Database::lease() {
     std::unique_lock lock(mutex_);
+    ++waiting_;
     available_.wait(lock, [&] { return !idle_.empty() || open_ < pool_size_; });
+    --waiting_;
     if (!idle_.empty()) {
         auto c = std::move(idle_.back());
         idle_.pop_back();
@@ -43,6 +45,11 @@ std::unique_ptr<Database::Lease> Database::lease() {
         available_.notify_one();
         throw;
     }
+}
+
+Database::PoolUse Database::poolUse() {
+    std::lock_guard lock(mutex_);
+    return {pool_size_, open_, open_ - static_cast<int>(idle_.size()), waiting_};
 }
 
 void Database::giveBack(std::unique_ptr<Connection> c) {

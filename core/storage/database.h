@@ -101,6 +101,15 @@ class Database {
 
     const std::string& url() const { return url_; }
 
+    /// How the pool is used right now (GET /metrics).
+    struct PoolUse {
+        int size = 0;     ///< the most connections it opens
+        int open = 0;     ///< opened (idle or leased)
+        int leased = 0;   ///< in use by a transaction
+        int waiting = 0;  ///< callers waiting for a connection
+    };
+    PoolUse poolUse();
+
   private:
     struct Connection {
         std::unique_ptr<pqxx::connection> conn;
@@ -130,10 +139,11 @@ class Database {
 
     const std::string url_;
     const int pool_size_;
-    std::mutex mutex_;  // guards idle_, open_
+    std::mutex mutex_;  // guards idle_, open_, waiting_
     std::condition_variable available_;
     std::vector<std::unique_ptr<Connection>> idle_;
     int open_ = 0;
+    int waiting_ = 0;
 };
 
 template <typename Work, typename F>

@@ -1,5 +1,6 @@
 #include "storage/document_repository.h"
 
+#include "common/metrics.h"
 #include "storage/event_repository.h"
 #include "storage/job_repository.h"
 #include "storage/pg_array.h"
@@ -282,12 +283,18 @@ plugin::Result<std::string> DocumentRepository::requestEmbedding(const std::stri
 
 plugin::Status DocumentRepository::fail(const std::string& id, const std::string& code,
                                         const std::string& message) {
-    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+    auto failed = toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kDeleteChunks, id);  // a failed document has nothing to search or cite
         tx.exec(kFail, id, code, message);
         emitDocumentEvent(tx, id, "document.failed");
         return true;
     }));
+    if (failed) {
+        common::Metrics::instance().add("docintel_documents_failed_total",
+                                        "Documents that ended in the error state, by code.",
+                                        {{"code", code}});
+    }
+    return failed;
 }
 
 plugin::Status DocumentRepository::setClassification(const std::string& id,

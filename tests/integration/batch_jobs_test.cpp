@@ -353,7 +353,13 @@ TEST_F(BatchJobs, AReclaimedRunRedoesOnlyUnfinishedItems) {
     EXPECT_EQ(after[1]["status"], "succeeded") << after[1].dump();
     EXPECT_NE(after[1]["finished_at"], before[1]["finished_at"]);
     EXPECT_EQ(after[1]["result"]["doc_type"], before[1]["result"]["doc_type"]);
-    EXPECT_EQ(db.scalar("SELECT status FROM jobs WHERE id = '" + run + "'"), "succeeded");
+    // The batch reads completed as the run's last item ends; the job row is marked right after.
+    std::string job_status;
+    for (int i = 0; i < 100 && job_status != "succeeded"; ++i) {
+        if (i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        job_status = db.scalar("SELECT status FROM jobs WHERE id = '" + run + "'");
+    }
+    EXPECT_EQ(job_status, "succeeded");
 }
 
 TEST_F(BatchJobs, WorkspaceSummaryIsStoredWithCitations) {

@@ -103,6 +103,10 @@ TEST_F(DocumentUpload, TextFileGoesFromUploadToChunksWithPagesAndSpans) {
 }
 
 TEST_F(DocumentUpload, BadPutsAreRefusedAndLeaveNothingBehind) {
+    if (server_->usesS3()) {
+        GTEST_SKIP() << "the bucket checks presigned PUTs itself: S3Store.APresignedPutIsChecked"
+                        "ByTheStore";
+    }
     const std::string bytes(1000, 'x');
     const auto session = createUpload("a.txt", "text/plain", bytes.size());
     const std::string url = session["upload_url"];
@@ -177,9 +181,8 @@ TEST_F(DocumentUpload, DeleteRemovesChunksAndTheObjectAndNothingElse) {
         ASSERT_EQ(waitForStatus((*s)["doc_id"])["status"], "embedded");
     }
     const std::string id = drop["doc_id"];
-    const std::string object =
-        server_->dataDir() + "/objects/" + drop["storage_source_path"].get<std::string>();
-    ASSERT_TRUE(fs::exists(object));
+    const std::string object = drop["storage_source_path"];
+    ASSERT_TRUE(server_->objectExists(object));
     const auto before_chunks = server_->db().scalar("SELECT count(*) FROM chunks");
 
     ASSERT_EQ(server_->request("DELETE", "/api/v1/documents/" + id, {}, token_).status, 200);
@@ -187,8 +190,8 @@ TEST_F(DocumentUpload, DeleteRemovesChunksAndTheObjectAndNothingElse) {
     EXPECT_EQ(server_->db().scalar("SELECT count(*) FROM chunks WHERE document_id = '" + id + "'"),
               "0");
     EXPECT_EQ(server_->db().scalar("SELECT count(*) FROM documents WHERE id = '" + id + "'"), "0");
-    EXPECT_FALSE(fs::exists(object));
-    EXPECT_FALSE(fs::exists(object + ".meta"));
+    EXPECT_FALSE(server_->objectExists(object));
+    EXPECT_FALSE(server_->objectExists(object + ".meta"));
     // The other document is untouched.
     const std::string kept = keep["doc_id"];
     EXPECT_EQ(server_->get("/api/v1/documents/" + kept, token_).json()["status"], "embedded");

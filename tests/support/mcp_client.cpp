@@ -14,8 +14,7 @@ json rpc(const std::string& method, json params, json id) {
     return m;
 }
 
-McpClient::McpClient(const TestServer& server, std::string token)
-    : server_(server), token_(std::move(token)) {
+McpClient::McpClient(int port, std::string token) : port_(port), token_(std::move(token)) {
     const auto r = send(rpc("initialize", {{"protocolVersion", "2025-06-18"},
                                            {"capabilities", json::object()},
                                            {"clientInfo", {{"name", "test"}, {"version", "1"}}}}));
@@ -29,7 +28,7 @@ Response McpClient::send(const json& body) const {
     std::map<std::string, std::string> headers = {
         {"Accept", "application/json, text/event-stream"}};
     if (!session_.empty()) headers["Mcp-Session-Id"] = session_;
-    return server_.mcpRequest("POST", "/mcp", body.dump(), token_, headers);
+    return httpRequest(port_, "POST", "/mcp", body.dump(), token_, headers);
 }
 
 json McpClient::call(const std::string& method, json params) const {

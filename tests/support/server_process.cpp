@@ -88,11 +88,17 @@ pid_t ServerProcesses::spawn(const std::string& args, const std::string& extra_e
 }
 
 pid_t ServerProcesses::start(const std::string& args, const std::string& extra_env, int seconds) {
-    const pid_t pid = spawn(args, extra_env);
+    return startNode(port_, args, extra_env, seconds);
+}
+
+pid_t ServerProcesses::startNode(int port, const std::string& args, const std::string& extra_env,
+                                 int seconds) {
+    const pid_t pid = spawn(args, "DOCINTEL_PORT=" + std::to_string(port) + " DOCINTEL_MCP_PORT=" +
+                                      std::to_string(freePort()) + " " + extra_env);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     while (std::chrono::steady_clock::now() < deadline) {
         try {
-            if (httpRequest(port_, "GET", "/healthz").status == 200) return pid;
+            if (httpRequest(port, "GET", "/healthz").status == 200) return pid;
         } catch (const std::exception&) {
             // not listening yet
         }

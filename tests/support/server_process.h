@@ -35,6 +35,10 @@ class ServerProcesses {
     pid_t spawn(const std::string& args = "", const std::string& extra_env = "");
     /// Starts docintel-server and waits until /healthz answers 200; -1 if it does not in time.
     pid_t start(const std::string& args = "", const std::string& extra_env = "", int seconds = 30);
+    /// Another node of the same deployment (same database, data and base URL) listening on
+    /// `port` (its MCP listener on a free port); waits as start() does.
+    pid_t startNode(int port, const std::string& args = "", const std::string& extra_env = "",
+                    int seconds = 60);
     /// SIGKILL and reap.
     void kill(pid_t pid);
     /// The exit status of `pid` within `seconds`; -1 killed by a signal, -2 still running.

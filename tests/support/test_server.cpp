@@ -22,9 +22,11 @@
 #include "auth/token_service.h"
 #include "common/clock.h"
 #include "common/id.h"
+#include "objects/s3_object_store.h"
 #include "storage/database.h"
 #include "storage/token_revocation_repository.h"
 #include "storage/user_repository.h"
+#include "support/seaweed_server.h"
 
 namespace docintel::test {
 namespace {
@@ -161,6 +163,16 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.webhook_allow_http = options.webhook_allow_http;
     config.webhook_allow_private = options.webhook_allow_private;
     config.webhook_retry_base_ms = options.webhook_retry_base_ms;
+    if (options.s3_endpoint.empty() && usesS3ByDefault()) {
+        // The upload and ingestion suites' second run (tests/CMakeLists.txt, `.s3`): one
+        // SeaweedFS per test process, a bucket per server.
+        static SeaweedServer* shared = new SeaweedServer();  // lives as long as the process
+        options.s3_endpoint = shared->endpoint();
+        options.s3_bucket = "t-" + common::newUuid().substr(0, 8);
+        options.s3_access_key = SeaweedServer::kAccessKey;
+        options.s3_secret_key = SeaweedServer::kSecretKey;
+    }
+    options_ = options;
     if (!options.s3_endpoint.empty()) {
         config.object_store = "s3";
         config.s3_endpoint = options.s3_endpoint;
@@ -290,6 +302,15 @@ std::string TestServer::uploadDocument(const std::string& token, const std::stri
                                        const std::string& workspace_id,
                                        const nlohmann::json& create_extra,
                                        const nlohmann::json& complete_extra) const {
+    return uploadDocumentTo(port(), token, filename, content_type, bytes, workspace_id,
+                            create_extra, complete_extra);
+}
+
+std::string uploadDocumentTo(int port, const std::string& token, const std::string& filename,
+                             const std::string& content_type, const std::string& bytes,
+                             const std::string& workspace_id, const nlohmann::json& create_extra,
+                             const nlohmann::json& complete_extra) {
+    const auto request = [port](auto&&... args) { return send(port, args...); };
     std::map<std::string, std::string> headers;
     if (!workspace_id.empty()) headers["X-DocIntel-Workspace-ID"] = workspace_id;
     nlohmann::json create = {
@@ -298,7 +319,8 @@ std::string TestServer::uploadDocument(const std::string& token, const std::stri
     const auto created = request("POST", "/api/v1/uploads", create.dump(), token, headers);
     if (created.status != 201) throw std::runtime_error("upload create: " + created.body);
     const auto session = created.json();
-    const auto put = putObject(session["upload_url"].get<std::string>(), bytes, content_type);
+    const auto put =
+        TestServer::putObject(session["upload_url"].get<std::string>(), bytes, content_type);
     if (put.status >= 300) throw std::runtime_error("upload PUT: " + put.body);
     nlohmann::json complete = {{"filename", filename},
                                {"file_size", bytes.size()},
@@ -311,13 +333,34 @@ std::string TestServer::uploadDocument(const std::string& token, const std::stri
     return session["doc_id"].get<std::string>();
 }
 
+bool TestServer::usesS3ByDefault() {
+    const char* store = std::getenv("DOCINTEL_TEST_OBJECT_STORE");
+    return store != nullptr && std::string(store) == "s3";
+}
+
+bool TestServer::objectExists(const std::string& key) const {
+    if (options_.s3_endpoint.empty()) return std::filesystem::exists(data_dir_ + "/objects/" + key);
+    objects::S3Settings probe;
+    probe.endpoint = options_.s3_endpoint;
+    probe.bucket = options_.s3_bucket;
+    probe.access_key = options_.s3_access_key;
+    probe.secret_key = options_.s3_secret_key;
+    probe.cache_dir = data_dir_ + "/probe-cache";
+    return objects::S3ObjectStore(probe).stat(key).has_value();
+}
+
 nlohmann::json TestServer::pollStatus(const std::string& path, const std::string& token,
                                       const std::set<std::string>& final_statuses,
                                       int seconds) const {
+    return pollStatusAt(port(), path, token, final_statuses, seconds);
+}
+
+nlohmann::json pollStatusAt(int port, const std::string& path, const std::string& token,
+                            const std::set<std::string>& final_statuses, int seconds) {
     nlohmann::json out;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     while (std::chrono::steady_clock::now() < deadline) {
-        out = get(path, token).json();
+        out = send(port, "GET", path, {}, token, {}).json();
         if (final_statuses.count(out.value("status", ""))) return out;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }

@@ -75,6 +75,12 @@ class TestServer {
     ~TestServer();
 
     int port() const { return app_->port(); }
+    /// DOCINTEL_TEST_OBJECT_STORE=s3: servers without an S3 endpoint of their own keep their
+    /// objects in a SeaweedFS bucket (the upload suites' `.s3` runs), not on local disk.
+    static bool usesS3ByDefault();
+    bool usesS3() const { return !options_.s3_endpoint.empty(); }
+    /// Whether the object store holds `key` (a document's storage path), in either store.
+    bool objectExists(const std::string& key) const;
     /// The MCP listener (port 0 → a free port) and its URL, the MCP token audience.
     int mcpPort() const { return app_->mcpPort(); }
     std::string mcpUrl() const { return app_->config().mcp_url; }
@@ -135,6 +141,7 @@ class TestServer {
     std::string data_dir_;
     std::string plugins_dir_;
     std::unique_ptr<server::App> app_;
+    Options options_;  ///< as started (with the S3 settings it was given)
 };
 
 /// A JSON request to a server on 127.0.0.1:`port` (one started as a process, say), as
@@ -142,6 +149,15 @@ class TestServer {
 Response httpRequest(int port, const std::string& method, const std::string& path,
                      const std::string& body = {}, const std::string& token = {},
                      const std::map<std::string, std::string>& headers = {});
+
+/// TestServer::uploadDocument and ::pollStatus against a server on 127.0.0.1:`port`.
+std::string uploadDocumentTo(int port, const std::string& token, const std::string& filename,
+                             const std::string& content_type, const std::string& bytes,
+                             const std::string& workspace_id = {},
+                             const nlohmann::json& create_extra = nlohmann::json::object(),
+                             const nlohmann::json& complete_extra = nlohmann::json::object());
+nlohmann::json pollStatusAt(int port, const std::string& path, const std::string& token,
+                            const std::set<std::string>& final_statuses, int seconds = 30);
 
 /// `../shared` (datasets, spec) relative to the source tree.
 std::string sharedDir();
