@@ -1,5 +1,6 @@
 #include "console/console_pages.h"
 
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -127,12 +128,26 @@ bool ConsolePages::owns(const std::string& path) {
 }
 
 plugin::HttpResponse ConsolePages::handle(const http::RawRequest& r) {
+    const auto started = std::chrono::steady_clock::now();
+    const std::string trace_id = http::traceIdFor(r.headers);
+    plugin::HttpResponse response;
     try {
-        return route(r);
+        response = route(r);
     } catch (const std::exception& e) {
-        common::log(common::LogLevel::kError, "console_unhandled", {{"what", e.what()}});
-        return message(nullptr, 500, "Something went wrong", "Try again shortly.", false);
+        common::log(common::LogLevel::kError, "console_unhandled",
+                    {{"trace_id", trace_id}, {"what", e.what()}});
+        response = message(nullptr, 500, "Something went wrong", "Try again shortly.", false);
     }
+    response.headers.emplace_back("X-Trace-Id", trace_id);
+    // The path only: queries may carry sign-in codes.
+    common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
+                "http_request",
+                {{"method", r.method},
+                 {"path", r.path},
+                 {"status", std::to_string(response.status)},
+                 {"duration_ms", std::to_string(common::millisecondsSince(started))},
+                 {"trace_id", trace_id}});
+    return response;
 }
 
 plugin::HttpResponse ConsolePages::route(const http::RawRequest& r) {

@@ -194,7 +194,9 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
     }
     view["documents"] = docs;
     nlohmann::json types = nlohmann::json::array();
-    for (const auto& [type, r] : run->value("packet_readiness", nlohmann::json::object()).items()) {
+    // Bound to a name: items() of a temporary would outlive it.
+    const auto readiness = run->value("packet_readiness", nlohmann::json::object());
+    for (const auto& [type, r] : readiness.items()) {
         nlohmann::json unresolved = nlohmann::json::array();
         for (const auto& u : r.value("unresolved", nlohmann::json::array())) {
             unresolved.push_back(u.is_string() ? u : nlohmann::json(u.value("label", u.dump())));
