@@ -57,15 +57,6 @@ std::string ageText(const std::string& iso) {
     return std::to_string(age / 86400) + (age < 2 * 86400 ? " day" : " days");
 }
 
-std::string statusLabel(const std::string& status) {
-    if (status == "pending_review") return "Waiting for review";
-    if (status == "changes_requested") return "Changes requested";
-    if (status == "approved") return "Approved";
-    if (status == "running") return "Running";
-    if (status == "failed") return "Failed";
-    return status;
-}
-
 /// A static file of templates/console/ with a long cache lifetime.
 plugin::HttpResponse asset(const std::string& name, const std::string& content_type) {
     plugin::HttpResponse r;
@@ -104,6 +95,15 @@ const char* const kStatuses[] = {"pending_review", "changes_requested", "approve
                                  "failed"};
 
 }  // namespace
+
+std::string statusLabel(const std::string& status) {
+    if (status == "pending_review") return "Waiting for review";
+    if (status == "changes_requested") return "Changes requested";
+    if (status == "approved") return "Approved";
+    if (status == "running") return "Running";
+    if (status == "failed") return "Failed";
+    return status;
+}
 
 ConsolePages::ConsolePages(ConsoleServices services,
                            std::unique_ptr<auth::oauth::BrowserSignIn> sign_in,

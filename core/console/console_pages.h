@@ -77,8 +77,9 @@ class ConsolePages {
     plugin::HttpResponse runAction(Context& c, const std::string& run_id,
                                    const std::string& action);
     plugin::HttpResponse editField(Context& c, const nlohmann::json& run);
-    /// The evidence of one field: the page image, the highlight boxes and the excerpt.
-    nlohmann::json evidence(Context& c, const nlohmann::json& source);
+    /// The evidence of one field: the page image, the boxes of the passage and of the value
+    /// inside it, and the excerpt.
+    nlohmann::json evidence(Context& c, const nlohmann::json& source, const std::string& value);
 
     /// A page inside the console frame (navigation, workspace switcher, sign-out form).
     plugin::HttpResponse render(Context* c, const std::string& page, nlohmann::json view,
@@ -99,11 +100,13 @@ class ConsolePages {
 /// document order: `{pointer, label, value, confidence, source, missing, low}`. A field is
 /// `low` under `kLowConfidence`.
 nlohmann::json packetFields(const nlohmann::json& packet);
+/// "Waiting for review" for `pending_review`, and so on.
+std::string statusLabel(const std::string& status);
 inline constexpr double kLowConfidence = 0.6;
 
 /// A value the reviewer typed, as the JSON type of the value it replaces: a number stays a
-/// number (when it parses), true/false a boolean, "" becomes null, anything else a string.
-/// nullopt when a number or boolean field gets text that is neither.
+/// number (when it parses), true/false a boolean, a list or object is read as JSON of the same
+/// type, "" becomes null, anything else a string. nullopt when the text does not fit.
 std::optional<nlohmann::json> typedValue(const nlohmann::json& old_value, const std::string& text);
 
 }  // namespace docintel::console

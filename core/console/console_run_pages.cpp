@@ -86,6 +86,13 @@ void collectFields(const nlohmann::json& node, const std::string& pointer, nlohm
     }
 }
 
+std::string expectedText(const nlohmann::json& old_value) {
+    if (old_value.is_boolean()) return "true or false";
+    if (old_value.is_array()) return "a JSON list, like [\"a\", \"b\"]";
+    if (old_value.is_object()) return "a JSON object";
+    return "a number";
+}
+
 std::string percent(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", v);
@@ -111,6 +118,11 @@ std::optional<nlohmann::json> typedValue(const nlohmann::json& old_value, const 
         }
         return nlohmann::json(d);
     }
+    if (old_value.is_array() || old_value.is_object()) {
+        auto parsed = nlohmann::json::parse(text, nullptr, false);
+        if (parsed.is_discarded() || parsed.type() != old_value.type()) return std::nullopt;
+        return parsed;
+    }
     if (old_value.is_boolean()) {
         if (text == "true") return nlohmann::json(true);
         if (text == "false") return nlohmann::json(false);
@@ -119,7 +131,8 @@ std::optional<nlohmann::json> typedValue(const nlohmann::json& old_value, const 
     return nlohmann::json(text);
 }
 
-nlohmann::json ConsolePages::evidence(Context& c, const nlohmann::json& source) {
+nlohmann::json ConsolePages::evidence(Context& c, const nlohmann::json& source,
+                                      const std::string& value) {
     const std::string doc_id = source.value("document_id", "");
     const int page = source.value("page", 0);
     nlohmann::json out = {
@@ -130,17 +143,26 @@ nlohmann::json ConsolePages::evidence(Context& c, const nlohmann::json& source) 
     if (auto doc = services_.documents.get(c.principal, doc_id)) {
         out["filename"] = doc->value("filename", doc_id);
     }
+    const auto toJson = [](const std::vector<PageBox>& found) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& b : found) {
+            j.push_back({{"x", percent(b.x)},
+                         {"y", percent(b.y)},
+                         {"width", percent(b.width)},
+                         {"height", percent(b.height)}});
+        }
+        return j;
+    };
     nlohmann::json boxes = nlohmann::json::array();
+    nlohmann::json value_boxes = nlohmann::json::array();
     if (auto file = services_.documents.mediaFile(c.principal, doc_id)) {
         if (auto words = images_.words(*file, page)) {
-            for (const auto& b : highlightBoxes(*words, source.value("excerpt", ""))) {
-                boxes.push_back({{"x", percent(b.x)},
-                                 {"y", percent(b.y)},
-                                 {"width", percent(b.width)},
-                                 {"height", percent(b.height)}});
-            }
+            const std::string excerpt = source.value("excerpt", "");
+            boxes = toJson(highlightBoxes(*words, excerpt));
+            value_boxes = toJson(valueBoxes(*words, excerpt, value));
         }
     }
+    out["value_boxes"] = value_boxes;
     out["boxes"] = boxes;
     out["highlighted"] = !boxes.empty();
     return out;
@@ -175,6 +197,7 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
         {"run_id", run_id},
         {"workflow", run->value("workflow", "")},
         {"status", status},
+        {"status_label", statusLabel(status)},
         {"workspace", (*run)["workspace_id"].is_string() ? (*run)["workspace_id"].get<std::string>()
                                                          : std::string("personal")},
         {"created_at", run->value("created_at", "")},
@@ -184,7 +207,7 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
         {"can_request_changes", status == "pending_review" && allowed.value("approve", false)},
         {"approved_by", run->value("approved_by", nlohmann::json(nullptr))}};
     if (focused.is_object()) {
-        view["evidence"] = evidence(c, focused["source"]);
+        view["evidence"] = evidence(c, focused["source"], focused["value"].get<std::string>());
         view["evidence"]["label"] = focused["label"];
     }
     nlohmann::json docs = nlohmann::json::array();

@@ -25,6 +25,11 @@ struct PageWord {
 /// line. Empty when the excerpt is not on the page. Pure; thread-safe.
 std::vector<PageBox> highlightBoxes(const std::vector<PageWord>& words, const std::string& excerpt);
 
+/// The boxes of the field's `value` inside the passage `excerpt` on the page: the value's
+/// words, all of them and in order, within the excerpt's run. Empty when either is not found.
+std::vector<PageBox> valueBoxes(const std::vector<PageWord>& words, const std::string& excerpt,
+                                const std::string& value);
+
 /// Lower-case letters and digits of `word` (UTF-8 bytes above 0x7f are kept as they are).
 std::string matchKey(const std::string& word);
 

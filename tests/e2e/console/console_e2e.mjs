@@ -235,11 +235,15 @@ try {
     await page.waitForSelector('#page-image');
     const loaded = await page.$eval('#page-image', (img) => img.complete && img.naturalWidth > 0);
     assert.ok(loaded, 'the page image loads');
-    assert.ok(await page.locator('#evidence rect.highlight').count() >= 1, 'a highlight box');
+    assert.ok(await page.locator('#evidence rect.highlight').count() >= 1, 'the passage is highlighted');
+    assert.equal(await page.locator('#evidence rect.highlight-value').count(), 1, 'the member id is highlighted');
     assert.match(await page.textContent('#excerpt'), /HPX-448-20931/);
     const png = await page.request.get(await page.$eval('#page-image', (img) => img.src));
     assert.equal(png.headers()['content-type'], 'image/png');
     await shot(page, '3-run-evidence.png');
+    await page.setViewportSize({ width: 800, height: 1000 });  // a tablet: evidence below
+    await shot(page, '3b-run-evidence-tablet.png');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   await step('the reviewer edits the member id and a criterion; the audit trail shows both', async () => {
@@ -291,7 +295,8 @@ try {
     assert.equal(await page.textContent('h1'), 'Approve this run?');
     await shot(page, '6-approve-confirmation.png');
     await Promise.all([page.waitForURL(/done=approved/), page.click('#confirm')]);
-    assert.equal(await page.textContent('#run-status'), 'approved');
+    assert.equal(await page.getAttribute('#run-status', 'data-status'), 'approved');
+    assert.equal(await page.textContent('#run-status'), 'Approved');
     assert.equal((await runNow()).status, 'approved');
     await shot(page, '7-approved.png');
   });

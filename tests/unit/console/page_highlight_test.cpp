@@ -47,6 +47,23 @@ TEST(PageHighlight, NothingWhenTheExcerptIsNotOnThePage) {
     EXPECT_TRUE(highlightBoxes({}, "Member ID").empty());
 }
 
+TEST(PageHighlight, TheValueIsFoundInsideItsPassageOnly) {
+    const std::vector<PageWord> words = {
+        word("Referral", 10, 4),
+        word("HPX-448-20931", 22, 4, 12),  // same id, another passage
+        word("Member", 10, 14),
+        word("ID:", 16, 14),
+        word("HPX-448-20931", 22, 14, 12),
+        word("Plan:", 10, 18),
+        word("Gold", 16, 18)};
+    const auto boxes = valueBoxes(words, "Member ID: HPX-448-20931 Plan: Gold", "HPX-448-20931");
+    ASSERT_EQ(boxes.size(), 1u);
+    EXPECT_DOUBLE_EQ(boxes[0].y, 14);
+    EXPECT_DOUBLE_EQ(boxes[0].width, 12);
+    EXPECT_TRUE(valueBoxes(words, "Member ID: HPX-448-20931 Plan: Gold", "Silver").empty());
+    EXPECT_TRUE(valueBoxes(words, "Nowhere on this page at all", "Gold").empty());
+}
+
 TEST(PageImages, RendersACachedPngAndLocatesTheMemberIdOnTheSampleRequest) {
     const std::string pdf =
         test::sourceDir() + "/tests/data/workflows/healthcare/prior_auth_request.pdf";
@@ -66,7 +83,7 @@ TEST(PageImages, RendersACachedPngAndLocatesTheMemberIdOnTheSampleRequest) {
 
     auto words = images.words(pdf, 1);
     ASSERT_TRUE(words) << words.error().message;
-    const auto boxes = highlightBoxes(*words, "Member ID: HPX-448-20931");
+    const auto boxes = valueBoxes(*words, "Member ID: HPX-448-20931", "HPX-448-20931");
     ASSERT_EQ(boxes.size(), 1u);
     EXPECT_GT(boxes[0].x, 0);
     EXPECT_LT(boxes[0].x + boxes[0].width, 100);
@@ -104,6 +121,9 @@ TEST(ConsoleFields, ATypedValueKeepsTheTypeOfTheValueItReplaces) {
     EXPECT_EQ(*typedValue("a", "b"), nlohmann::json("b"));
     EXPECT_EQ(*typedValue(nullptr, "x"), nlohmann::json("x"));
     EXPECT_TRUE(typedValue("a", "")->is_null());
+    EXPECT_EQ(*typedValue(nlohmann::json::array({"1"}), R"(["72148", "72149"])"),
+              nlohmann::json::array({"72148", "72149"}));
+    EXPECT_FALSE(typedValue(nlohmann::json::array(), "72148"));
 }
 
 }  // namespace
