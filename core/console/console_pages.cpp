@@ -230,6 +230,8 @@ plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::s
 nlohmann::json ConsolePages::workspaceChoices(Context& c, const std::string& selected) {
     nlohmann::json out = nlohmann::json::array();
     out.push_back({{"id", "personal"}, {"name", "Personal"}, {"selected", selected == "personal"}});
+    // The route table's scope of GET /api/v1/workspaces (the service leaves scopes to routes).
+    if (!c.principal.hasScope("workspaces:read")) return out;
     if (auto listed = services_.workspaces.list(c.principal)) {
         for (const auto& w : (*listed)["workspaces"]) {
             const std::string id = w.value("id", "");
@@ -330,11 +332,18 @@ plugin::HttpResponse ConsolePages::inbox(Context& c) {
                   200);
 }
 
+plugin::Status ConsolePages::requireScope(const Context& c, const std::string& scope) {
+    if (c.principal.hasScope(scope)) return {};
+    return plugin::Error::forbidden("insufficient_scope",
+                                    "Your sign-in does not include " + scope + ".");
+}
+
 plugin::HttpResponse ConsolePages::pageImage(Context& c, const std::string& document_id,
                                              const std::string& page) {
     const auto dot = page.find(".png");
     const int number = dot == std::string::npos ? 0 : std::atoi(page.substr(0, dot).c_str());
     if (number < 1) return message(&c, 404, "Not found", "There is no such page.", false);
+    if (auto ok = requireScope(c, "documents:read"); !ok) return errorPage(c, ok.error());
     auto file = services_.documents.mediaFile(c.principal, document_id);
     if (!file) return errorPage(c, file.error());
     auto png = images_.png(document_id, *file, number);
@@ -343,6 +352,7 @@ plugin::HttpResponse ConsolePages::pageImage(Context& c, const std::string& docu
 }
 
 plugin::HttpResponse ConsolePages::documentFile(Context& c, const std::string& document_id) {
+    if (auto ok = requireScope(c, "documents:read"); !ok) return errorPage(c, ok.error());
     auto doc = services_.documents.get(c.principal, document_id);
     if (!doc) return errorPage(c, doc.error());
     auto file = services_.documents.mediaFile(c.principal, document_id);

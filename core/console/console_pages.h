@@ -88,6 +88,9 @@ class ConsolePages {
                                  const std::string& text, bool offer_login);
     /// The readable page of a service error (a validation error lists its messages).
     plugin::HttpResponse errorPage(Context& c, const plugin::Error& error);
+    /// The scope the REST route table requires for the same read (document and workspace
+    /// services leave scopes to the routes; the workflow service checks its own).
+    static plugin::Status requireScope(const Context& c, const std::string& scope);
     /// The caller's workspaces for the switcher, `selected` marked.
     nlohmann::json workspaceChoices(Context& c, const std::string& selected);
 

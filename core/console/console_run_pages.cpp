@@ -140,6 +140,13 @@ nlohmann::json ConsolePages::evidence(Context& c, const nlohmann::json& source,
         {"page", page},
         {"excerpt", source.value("excerpt", "")},
         {"image", "/console/documents/" + doc_id + "/pages/" + std::to_string(page) + ".png"}};
+    if (!requireScope(c, "documents:read").ok()) {
+        out["no_access"] = true;
+        out["boxes"] = nlohmann::json::array();
+        out["value_boxes"] = nlohmann::json::array();
+        out["highlighted"] = false;
+        return out;
+    }
     if (auto doc = services_.documents.get(c.principal, doc_id)) {
         out["filename"] = doc->value("filename", doc_id);
     }
@@ -212,7 +219,9 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
     }
     nlohmann::json docs = nlohmann::json::array();
     for (const auto& id : run->value("document_ids", nlohmann::json::array())) {
-        auto d = services_.documents.get(c.principal, id.get<std::string>());
+        auto d = requireScope(c, "documents:read").ok()
+                     ? services_.documents.get(c.principal, id.get<std::string>())
+                     : plugin::Result<nlohmann::json>(plugin::Error::notFound("no access"));
         docs.push_back({{"id", id}, {"filename", d ? d->value("filename", "") : id.dump()}});
     }
     view["documents"] = docs;

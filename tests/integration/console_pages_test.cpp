@@ -3,7 +3,8 @@
 // as the first-party client docintel_console (no consent page) for a user who is not an
 // administrator; the session cookie is HttpOnly, SameSite=Lax, path /console and not Secure
 // on an http base URL; the session has an idle timeout; form posts need the session's CSRF
-// token; sign-out ends the session. (The reviewer's walk through runs is console_e2e_browser.)
+// token; reads ask for the scopes the REST routes ask for; sign-out ends the session. (The
+// reviewer's walk through runs is console_e2e_browser.)
 
 #include <gtest/gtest.h>
 
@@ -112,6 +113,11 @@ TEST_F(ConsolePagesTest, AnOrdinaryUserSignsInAndOutWithCsrfOnEveryPost) {
     EXPECT_NE(csp.find("default-src 'none'"), std::string::npos) << csp;
     EXPECT_EQ(csp.find("unsafe-inline"), std::string::npos) << csp;
     EXPECT_EQ(inbox.header("x-frame-options"), "DENY");
+
+    // The console asks for the scopes the REST routes ask for: no documents:read, no files.
+    const std::string some_doc = "/console/documents/00000000-0000-4000-8000-000000000000";
+    EXPECT_EQ(send(port(), "GET", some_doc + "/file", {}, {}, jar).status, 403);
+    EXPECT_EQ(send(port(), "GET", some_doc + "/pages/1.png", {}, {}, jar).status, 403);
 
     // Idle timeout: the session expires 30 minutes after its last use.
     const std::string idle = server_->db().scalar(
