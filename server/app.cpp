@@ -353,7 +353,8 @@ void App::start(bool migrate) {
     p.plugin_backends.setWorkflowEngine(&p.evidence, p.workflow_service.get());
     if (p.oauth) {
         p.console = std::make_unique<console::ConsolePages>(
-            console::ConsoleServices{p.workspace_service, p.document_service, *p.workflow_service},
+            console::ConsoleServices{p.workspace_service, p.document_service, *p.workflow_service,
+                                     *p.review_tasks},
             p.oauth->signIn(console::ConsolePages::signInOptions(p.oauth->settings())),
             config_.data_dir + "/cache/console-pages");
     }

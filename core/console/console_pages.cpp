@@ -21,8 +21,8 @@ using auth::oauth::pathSegments;
 const auth::oauth::PageFrame& frame() {
     static const auth::oauth::PageFrame f{
         "console",
-        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'"};
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; "
+        "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"};
     return f;
 }
 
@@ -155,6 +155,9 @@ plugin::HttpResponse ConsolePages::route(const http::RawRequest& r) {
     const std::string first = seg.empty() ? std::string() : seg[0];
     if (r.method == "GET" && seg.size() == 2 && first == "static") {
         if (seg[1] == "console.css") return asset("console.css", "text/css; charset=utf-8");
+        if (seg[1] == "console.js") {
+            return asset("console.js", "text/javascript; charset=utf-8");
+        }
         return asset("", "text/plain");
     }
     if (r.method == "GET" && seg.size() == 1 && first == "login") {
@@ -217,12 +220,20 @@ plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::s
     const std::string what = n > 0 ? seg[0] : std::string();
     if (c.request.method == "GET") {
         if (n == 0) return inbox(c);
+        if (what == "counts" && n == 1) {
+            const std::string ws = param(c.query, "workspace");
+            auto r = plugin::HttpResponse::json(200, counts(c, ws.empty() ? "personal" : ws));
+            auth::oauth::addNoStore(r);
+            return r;
+        }
         if (what == "runs" && n == 2) return runPage(c, seg[1]);
         if (what == "runs" && n == 3 && seg[2] == "approve") return approvePage(c, seg[1]);
         if (what == "documents" && n == 4 && seg[2] == "pages") return pageImage(c, seg[1], seg[3]);
         if (what == "documents" && n == 3 && seg[2] == "file") return documentFile(c, seg[1]);
     } else if (what == "runs" && n == 3) {
         return runAction(c, seg[1], seg[2]);
+    } else if (what == "tasks" && n == 3 && seg[2] == "assign") {
+        return takeTask(c, seg[1]);
     }
     return message(&c, 404, "Not found", "There is no such console page.", false);
 }
@@ -321,8 +332,21 @@ plugin::HttpResponse ConsolePages::inbox(Context& c) {
                         {"age", ageText(run.value("created_at", ""))},
                         {"created_at", run.value("created_at", "")}});
     }
+    const auto tasks = openTasks(c, workspace);
+    nlohmann::json summary = nlohmann::json::array();
+    const auto counted = counts(c, workspace);
+    for (const char* st : kStatuses) {
+        summary.push_back({{"status", st},
+                           {"label", statusLabel(st)},
+                           {"count", counted["statuses"].value(st, std::string("0"))}});
+    }
     return render(&c, "inbox",
                   {{"title", "Inbox"},
+                   {"tasks", tasks},
+                   {"summary", summary},
+                   {"has_tasks", !tasks.empty()},
+                   {"task_count", tasks.size()},
+                   {"done_taken", param(c.query, "done") == "taken"},
                    {"workspace", workspace},
                    {"runs", rows},
                    {"count", rows.size()},
@@ -330,6 +354,57 @@ plugin::HttpResponse ConsolePages::inbox(Context& c) {
                    {"statuses", statuses},
                    {"workflows", workflows}},
                   200);
+}
+
+nlohmann::json ConsolePages::counts(Context& c, const std::string& workspace) {
+    nlohmann::json statuses = nlohmann::json::object();
+    for (const char* st : kStatuses) {
+        auto listed = services_.workflows.list(
+            c.principal, workspace, "", {{"status", st}, {"limit", std::to_string(kCountCap)}});
+        const std::size_t n = listed ? (*listed)["runs"].size() : 0;
+        statuses[st] = std::to_string(n) + (n >= static_cast<std::size_t>(kCountCap) ? "+" : "");
+    }
+    return {{"workspace", workspace},
+            {"statuses", statuses},
+            {"tasks", std::to_string(openTasks(c, workspace).size())}};
+}
+
+nlohmann::json ConsolePages::openTasks(Context& c, const std::string& workspace) {
+    nlohmann::json out = nlohmann::json::array();
+    // GET /api/v1/reviews asks for workflows:read; the service leaves it to the route.
+    if (!requireScope(c, "workflows:read").ok()) return out;
+    auto listed = services_.reviews.list(c.principal, "", 200);
+    if (!listed) return out;
+    const bool may_take = requireScope(c, "reviews:write").ok();
+    for (const auto& t : (*listed)["reviews"]) {
+        const std::string status = t.value("status", "");
+        if (status != "pending" && status != "in_review") continue;
+        const std::string ws = t["workspace_id"].is_string() ? t["workspace_id"].get<std::string>()
+                                                             : std::string("personal");
+        if (ws != workspace) continue;
+        const bool mine = t["assigned_to"] == c.session.user_id;
+        if (!mine && !t["assigned_to"].is_null()) continue;
+        out.push_back({{"task_id", t.value("id", "")},
+                       {"run_id", t.value("run_id", "")},
+                       {"title", t.value("title", "")},
+                       {"priority", t.value("priority", "")},
+                       {"status", status},
+                       {"mine", mine},
+                       {"may_take", may_take && !mine},
+                       {"age", ageText(t.value("created_at", ""))},
+                       {"created_at", t.value("created_at", "")}});
+    }
+    return out;
+}
+
+plugin::HttpResponse ConsolePages::takeTask(Context& c, const std::string& task_id) {
+    if (auto ok = requireScope(c, "reviews:write"); !ok) return errorPage(c, ok.error());
+    auto taken = services_.reviews.assign(c.principal, task_id);
+    if (!taken) return errorPage(c, taken.error());
+    const std::string ws = (*taken)["workspace_id"].is_string()
+                               ? (*taken)["workspace_id"].get<std::string>()
+                               : std::string("personal");
+    return redirect("/console?workspace=" + ws + "&done=taken");
 }
 
 plugin::Status ConsolePages::requireScope(const Context& c, const std::string& scope) {

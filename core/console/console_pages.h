@@ -11,6 +11,7 @@
 #include "auth/oauth/browser_sign_in.h"
 #include "auth/oauth/oauth_settings.h"
 #include "console/page_images.h"
+#include "engine/review_task_service.h"
 #include "engine/workflow_service.h"
 #include "http/api_dispatcher.h"
 #include "services/document_service.h"
@@ -24,6 +25,7 @@ struct ConsoleServices {
     services::WorkspaceService& workspaces;
     services::DocumentService& documents;
     engine::WorkflowService& workflows;
+    engine::ReviewTaskService& reviews;
 };
 
 /// The reviewer console under `/console` (docs/console.md, decision 0071): server-rendered
@@ -67,6 +69,13 @@ class ConsolePages {
     plugin::HttpResponse signedIn(Context& c, const std::vector<std::string>& seg);
 
     plugin::HttpResponse inbox(Context& c);
+    /// Open review tasks assigned to the caller or to no one, in the chosen workspace.
+    nlohmann::json openTasks(Context& c, const std::string& workspace);
+    plugin::HttpResponse takeTask(Context& c, const std::string& task_id);
+    /// Runs per status (capped at kCountCap) and open tasks of a workspace, for the inbox
+    /// summary and its refresh (`GET /console/counts`, JSON).
+    nlohmann::json counts(Context& c, const std::string& workspace);
+    static constexpr int kCountCap = 200;
     plugin::HttpResponse pageImage(Context& c, const std::string& document_id,
                                    const std::string& page);
     plugin::HttpResponse documentFile(Context& c, const std::string& document_id);

@@ -186,9 +186,12 @@ try {
   });
   cleanups.push(() => browser.close());
 
+  const pageErrors = [];  // script errors and CSP refusals in any page
   async function signIn(who, label) {
     const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(`${base}/console`);
     await page.waitForSelector('#email');
     await shot(page, `${label}-0-sign-in.png`);
@@ -218,7 +221,19 @@ try {
     const row = page.locator(`#runs tr[data-run-id="${runId}"]`);
     assert.match(await row.textContent(), /Prior authorization/i);
     assert.match(await row.textContent(), /Waiting for review/);
+    assert.equal(await page.textContent('#summary [data-count="pending_review"]'), '1');
+    const counts = await (await page.request.get(`${base}/console/counts?workspace=${workspace}`)).json();
+    assert.equal(counts.statuses.pending_review, '1');
+    assert.equal(counts.tasks, '1');
+    const script = await page.request.get(`${base}/console/static/console.js`);
+    assert.match(script.headers()['content-type'], /javascript/);
+    // The engine opened an unassigned review task for the run; the reviewer takes it.
+    const task = page.locator('#tasks tr', { hasText: 'no one' }).first();
+    assert.match(await task.textContent(), /pending/);
     await shot(page, '2-inbox.png');
+    await Promise.all([page.waitForURL(/done=taken/), task.locator('button.take').click()]);
+    assert.match(await page.textContent('#tasks'), /to me/);
+    assert.equal(await page.locator('#tasks button.take').count(), 0);
     await page.selectOption('#status', 'approved');
     await Promise.all([page.waitForURL(/status=approved/), page.click('.filters button')]);
     assert.equal(await page.locator(`#runs tr[data-run-id="${runId}"]`).count(), 0);
@@ -322,6 +337,9 @@ try {
     await page.goto(`${base}/console`);
     await page.waitForSelector('#email');
     assert.equal((await context.cookies()).some((c) => c.name === 'docintel_console'), false);
+  });
+  await step('no page had a script error or a Content-Security-Policy refusal', () => {
+    assert.deepEqual(pageErrors.filter((e) => !/status of 40[34]/.test(e)), []);
   });
   console.log(`${passed} passed`);
 } catch (e) {
