@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "common/id.h"
 #include "common/log.h"
+#include "console/console_pages.h"
 #include "engine/chunk_evidence_finder.h"
 #include "engine/packet_renderer.h"
 #include "engine/review_task_service.h"
@@ -188,6 +189,7 @@ struct App::Parts {
     std::unique_ptr<auth::TokenService> tokens;
     std::unique_ptr<BearerAuthenticator> authenticator;
     std::unique_ptr<auth::oauth::OAuthServer> oauth;  ///< absent in a worker process
+    std::unique_ptr<console::ConsolePages> console;   ///< the reviewer console (API nodes)
     http::Router router;
     http::SchemaRegistry schemas;
     std::unique_ptr<http::ApiServices> api_services;
@@ -258,6 +260,9 @@ void App::start(bool migrate) {
                 return jsonResponse(200, http::buildOpenApi(parts.router, parts.schemas, info));
             }
             if (r.path == "/.well-known/jwks.json") return jsonResponse(200, parts.keys->jwks());
+        }
+        if (parts_->console && console::ConsolePages::owns(r.path)) {
+            return parts_->console->handle(r);
         }
         if (parts_->oauth) {
             if (auto handled = parts_->oauth->handle(r)) return std::move(*handled);
@@ -356,6 +361,13 @@ void App::start(bool migrate) {
     p.review_tasks =
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
     p.plugin_backends.setWorkflowEngine(&p.evidence, p.workflow_service.get());
+    if (p.oauth) {
+        p.console = std::make_unique<console::ConsolePages>(
+            console::ConsoleServices{p.workspace_service, p.document_service, *p.workflow_service,
+                                     *p.review_tasks},
+            p.oauth->signIn(console::ConsolePages::signInOptions(p.oauth->settings())),
+            config_.data_dir + "/cache/console-pages");
+    }
     if (p.knowledge) {
         // agent_mode (decision 0055): the engine lends the knowledge service its run results.
         p.knowledge->setRunFacts(

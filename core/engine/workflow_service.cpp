@@ -91,6 +91,15 @@ plugin::Status WorkflowService::checkRule(const plugin::Principal& caller,
     return {};
 }
 
+nlohmann::json WorkflowService::allowedActions(const plugin::Principal& caller,
+                                               const storage::WorkflowRun& run) const {
+    auto workflow = p_.catalog.find(run.workflow);
+    if (!workflow) return {{"review", false}, {"approve", false}};
+    const auto& def = workflow->definition;
+    return {{"review", checkRule(caller, run, def.at("review")).ok()},
+            {"approve", checkRule(caller, run, def.at("approval")).ok()}};
+}
+
 plugin::Result<nlohmann::json> WorkflowService::checkDocuments(const plugin::Principal& caller,
                                                                const std::string& scope,
                                                                const nlohmann::json& ids,

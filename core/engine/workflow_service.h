@@ -102,6 +102,11 @@ class WorkflowService final : public plugin::WorkflowRuns {
     plugin::Result<storage::WorkflowRun> readableRun(const plugin::Principal& caller,
                                                      const std::string& run_id);
     bool canRead(const plugin::Principal& caller, const storage::WorkflowRun& run) const;
+    /// What the caller may do to a run it can read under the workflow's rules, without doing
+    /// it (the console offers only what the engine would accept): `{"review": bool,
+    /// "approve": bool}`; both false when the workflow is not loaded.
+    nlohmann::json allowedActions(const plugin::Principal& caller,
+                                  const storage::WorkflowRun& run) const;
 
     /// agent_mode's run results (core/engine/workflow_run_facts.cpp, decision 0055): the
     /// extracted fields of the newest usable run of each workflow in the query's scopes.

@@ -19,6 +19,10 @@ constexpr Statement kUpdateSession{
     "UPDATE oauth_auth_sessions SET stage = $2, user_id = NULLIF($3, '')::uuid, mfa_code_hash = "
     "NULLIF($4, ''), mfa_expires_at = CASE WHEN $5::bigint = 0 THEN NULL ELSE "
     "to_timestamp($5::bigint) END, mfa_attempts = $6 WHERE id_hash = $1"};
+constexpr Statement kTouchSession{
+    "oauth_session_touch",
+    "UPDATE oauth_auth_sessions SET expires_at = LEAST(now() + make_interval(secs => $2), "
+    "created_at + make_interval(secs => $3)) WHERE id_hash = $1 AND expires_at > now()"};
 constexpr Statement kDeleteSession{"oauth_session_delete",
                                    "DELETE FROM oauth_auth_sessions WHERE id_hash = $1"};
 constexpr Statement kInsertCode{
@@ -140,6 +144,14 @@ plugin::Status OAuthGrantRepository::updateSession(const AuthSession& s) {
     return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
         tx.exec(kUpdateSession, s.id_hash, s.stage, s.user_id, s.mfa_code_hash, s.mfa_expires_epoch,
                 s.mfa_attempts);
+        return true;
+    }));
+}
+
+plugin::Status OAuthGrantRepository::touchSession(const std::string& id_hash, int idle_seconds,
+                                                  int max_age_seconds) {
+    return toStatus(db_.transact([&](Tx& tx) -> plugin::Result<bool> {
+        tx.exec(kTouchSession, id_hash, idle_seconds, max_age_seconds);
         return true;
     }));
 }

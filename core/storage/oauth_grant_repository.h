@@ -79,6 +79,9 @@ class OAuthGrantRepository {
     plugin::Result<std::optional<AuthSession>> findSession(const std::string& id_hash);
     /// Writes stage, user and MFA fields.
     plugin::Status updateSession(const AuthSession& s);
+    /// Idle timeout: an unexpired session now expires `idle_seconds` from now, but never later
+    /// than `max_age_seconds` after it was created.
+    plugin::Status touchSession(const std::string& id_hash, int idle_seconds, int max_age_seconds);
     plugin::Status deleteSession(const std::string& id_hash);
 
     plugin::Status insertCode(const AuthorizationCode& code);

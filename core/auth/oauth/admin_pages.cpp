@@ -12,9 +12,6 @@
 namespace docintel::auth::oauth {
 namespace {
 
-constexpr const char* kSessionCookie = "docintel_admin";
-constexpr const char* kLoginCookie = "docintel_admin_login";
-
 /// What a `?done=` code after a successful form post says (nothing else is echoed).
 const std::map<std::string, std::string>& notices() {
     static const std::map<std::string, std::string> m = {
@@ -60,34 +57,22 @@ nlohmann::json workspaceList(const std::string& text) {
 
 }  // namespace
 
-AdminPages::AdminPages(const OAuthSettings& settings, OAuthAdmin& admin,
-                       storage::OAuthClientRepository& clients,
-                       storage::OAuthGrantRepository& grants, TokenEndpoint& token_endpoint,
-                       const TokenService& tokens)
-    : settings_(settings),
-      admin_(admin),
-      clients_(clients),
-      grants_(grants),
-      token_endpoint_(token_endpoint),
-      tokens_(tokens) {}
+AdminPages::AdminPages(const OAuthSettings& settings, OAuthAdmin& admin, BrowserSignIn& sign_in)
+    : settings_(settings), admin_(admin), sign_in_(sign_in) {}
 
 bool AdminPages::owns(const std::string& path) {
     return path == "/admin" || (path.rfind("/admin/", 0) == 0 && path.rfind("/admin/api/", 0) != 0);
 }
 
-std::string AdminPages::cookieAttributes() const {
-    const bool secure = settings_.issuer.rfind("https://", 0) == 0;
-    return std::string("; Path=/admin; HttpOnly; SameSite=Lax") + (secure ? "; Secure" : "");
-}
-
-void AdminPages::ensureConsoleClient() {
-    if (console_client_ready_.load()) return;
-    if (clients_
-            .ensurePublic(settings_.admin_console_client_id, "docintel administration",
-                          {settings_.issuer + "/admin/callback"})
-            .ok()) {
-        console_client_ready_ = true;
-    }
+BrowserSignInOptions AdminPages::signInOptions(const OAuthSettings& settings) {
+    BrowserSignInOptions o;
+    o.client_id = settings.admin_console_client_id;
+    o.client_name = "docintel administration";
+    o.path = "/admin";
+    o.session_cookie = "docintel_admin";
+    o.login_cookie = "docintel_admin_login";
+    o.idle_seconds = settings.admin_session_ttl;
+    return o;
 }
 
 plugin::HttpResponse AdminPages::redirect(const std::string& location) {
@@ -146,29 +131,19 @@ plugin::HttpResponse AdminPages::handle(const http::RawRequest& r) {
     }
 
     // The admin session, then the administrator check on every request.
-    const std::string cookie = cookieValue(r, kSessionCookie);
-    std::optional<storage::AuthSession> found;
-    if (!cookie.empty()) {
-        auto s = grants_.findSession(sha256Base64Url(cookie));
-        if (!s) return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
-        found = *s;
-    }
-    if (!found || found->stage != "done" || found->client_id != settings_.admin_console_client_id ||
-        found->user_id.empty()) {
-        return redirect("/admin/login");
-    }
-    const Session session{found->id_hash, found->user_id, found->csrf_token};
+    auto found = sign_in_.current(r);
+    if (!found) return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
+    if (!*found) return redirect("/admin/login");
+    const Session session{(*found)->id_hash, (*found)->user_id, (*found)->csrf_token};
     plugin::Principal principal;
     principal.user_id = session.user_id;
     if (auto allowed = admin_.requireAdmin(principal); !allowed) {
         if (allowed.error().http_status >= 500) {
             return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
         }
-        (void)grants_.deleteSession(session.id_hash);
         auto resp = message(nullptr, 403, "Administrators only",
                             "Your account is not an enabled administrator.", true);
-        resp.headers.emplace_back(
-            "Set-Cookie", std::string(kSessionCookie) + "=" + cookieAttributes() + "; Max-Age=0");
+        resp.headers.emplace_back("Set-Cookie", sign_in_.end(**found));
         return resp;
     }
     if (r.method == "POST") {
@@ -187,68 +162,29 @@ plugin::HttpResponse AdminPages::handle(const http::RawRequest& r) {
 }
 
 plugin::HttpResponse AdminPages::login() {
-    ensureConsoleClient();
-    if (!console_client_ready_) {
-        return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
-    }
-    // The PKCE verifier stays in this browser (HttpOnly cookie); the state is derived from it,
-    // which binds the callback to the browser that started the sign-in.
-    const std::string verifier = common::randomToken(32);
-    const std::string location =
-        appendQuery("/authorize", {{"client_id", settings_.admin_console_client_id},
-                                   {"redirect_uri", settings_.issuer + "/admin/callback"},
-                                   {"response_type", "code"},
-                                   {"state", sha256Base64Url("state:" + verifier)},
-                                   {"code_challenge", sha256Base64Url(verifier)},
-                                   {"code_challenge_method", "S256"},
-                                   {"resource", settings_.rest_resource}});
-    auto resp = redirect(location);
-    resp.headers.emplace_back("Set-Cookie",
-                              std::string(kLoginCookie) + "=" + verifier + cookieAttributes() +
-                                  "; Max-Age=" + std::to_string(settings_.session_ttl));
-    return resp;
+    auto started = sign_in_.start();
+    if (!started) return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
+    return *started;
 }
 
 plugin::HttpResponse AdminPages::callback(const http::RawRequest& r) {
-    const auto query = parseForm(r.query);
-    const std::string verifier = cookieValue(r, kLoginCookie);
-    const std::string clear_login =
-        std::string(kLoginCookie) + "=" + cookieAttributes() + "; Max-Age=0";
     const auto finish = [&](plugin::HttpResponse resp) {
-        resp.headers.emplace_back("Set-Cookie", clear_login);
+        resp.headers.emplace_back("Set-Cookie", sign_in_.clearLoginCookie());
         return resp;
     };
-    if (verifier.empty() ||
-        !constantTimeEquals(param(query, "state"), sha256Base64Url("state:" + verifier))) {
-        return finish(message(nullptr, 400, "Sign-in expired",
-                              "This sign-in was not started in this browser or took too long.",
-                              true));
-    }
-    if (!param(query, "error").empty()) {
-        return finish(message(nullptr, 403, "Administrators only",
-                              "This account cannot use the administration pages.", true));
-    }
-    const std::string redirect_uri = settings_.issuer + "/admin/callback";
-    ClientCredentials client;
-    client.client_id = settings_.admin_console_client_id;
-    auto tokens = token_endpoint_.token({{"grant_type", "authorization_code"},
-                                         {"code", param(query, "code")},
-                                         {"client_id", client.client_id},
-                                         {"redirect_uri", redirect_uri},
-                                         {"code_verifier", verifier},
-                                         {"resource", settings_.rest_resource}},
-                                        client, r.remote_address);
-    if (!tokens) {
-        return finish(message(nullptr, tokens.error().http_status >= 500 ? 503 : 400,
-                              "Sign-in failed", "Start the sign-in again.", true));
-    }
-    auto principal = tokens_.verify(tokens->value("access_token", ""), settings_.rest_resource);
-    // The pages keep no token: the family the code started is revoked at once.
-    (void)token_endpoint_.revoke(
-        {{"token", tokens->value("refresh_token", "")}, {"token_type_hint", "refresh_token"}},
-        client);
+    auto principal = sign_in_.finish(r);
     if (!principal) {
-        return finish(message(nullptr, 400, "Sign-in failed", "Start the sign-in again.", true));
+        const auto& e = principal.error();
+        if (e.code == "sign_in_expired") {
+            return finish(message(nullptr, 400, "Sign-in expired", e.message, true));
+        }
+        if (e.code == "access_denied") {
+            return finish(message(nullptr, 403, "Administrators only",
+                                  "This account cannot use the administration pages.", true));
+        }
+        return finish(message(nullptr, e.http_status >= 500 ? 503 : 400,
+                              e.http_status >= 500 ? "Service unavailable" : "Sign-in failed",
+                              e.message, true));
     }
     if (auto allowed = admin_.requireAdmin(*principal); !allowed) {
         common::log(common::LogLevel::kInfo, "oauth_admin_refused",
@@ -257,33 +193,23 @@ plugin::HttpResponse AdminPages::callback(const http::RawRequest& r) {
             message(nullptr, allowed.error().http_status >= 500 ? 503 : 403, "Administrators only",
                     "Your account is not an administrator of this docintel server.", false));
     }
-    storage::AuthSession s;
-    const std::string cookie = common::randomToken(32);
-    s.id_hash = sha256Base64Url(cookie);
-    s.csrf_token = common::randomToken(24);
-    s.client_id = settings_.admin_console_client_id;
-    s.request = {{"admin_session", true}};
-    s.stage = "done";
-    s.user_id = principal->user_id;
-    if (!grants_.createSession(s, settings_.admin_session_ttl).ok() ||
-        !grants_.updateSession(s).ok()) {
+    auto cookie = sign_in_.open(*principal);
+    if (!cookie) {
         return finish(message(nullptr, 503, "Service unavailable", "Try again shortly.", false));
     }
     common::log(common::LogLevel::kInfo, "oauth_admin_signed_in",
-                {{"user_id", s.user_id}, {"remote_address", r.remote_address}});
+                {{"user_id", principal->user_id}, {"remote_address", r.remote_address}});
     auto resp = finish(redirect("/admin/access-requests"));
-    resp.headers.emplace_back("Set-Cookie",
-                              std::string(kSessionCookie) + "=" + cookie + cookieAttributes() +
-                                  "; Max-Age=" + std::to_string(settings_.admin_session_ttl));
+    resp.headers.emplace_back("Set-Cookie", *cookie);
     return resp;
 }
 
 plugin::HttpResponse AdminPages::logout(const Session& session) {
-    (void)grants_.deleteSession(session.id_hash);
     auto resp =
         message(nullptr, 200, "Signed out", "You signed out of the administration pages.", true);
     resp.headers.emplace_back(
-        "Set-Cookie", std::string(kSessionCookie) + "=" + cookieAttributes() + "; Max-Age=0");
+        "Set-Cookie",
+        sign_in_.end(PageSession{session.id_hash, session.user_id, "", session.csrf_token, {}}));
     return resp;
 }
 

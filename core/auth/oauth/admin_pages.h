@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auth/oauth/browser_sign_in.h"
 #include "auth/oauth/oauth_admin.h"
 #include "auth/oauth/oauth_settings.h"
 #include "auth/oauth/token_endpoint.h"
@@ -29,13 +30,16 @@ namespace docintel::auth::oauth {
 /// limit); the consent page is skipped for this client. `/admin/callback` redeems the code,
 /// revokes the tokens at once (the pages keep none) and, for an enabled administrator, opens
 /// an admin session: a row of `oauth_auth_sessions` at stage `done` named by the SHA-256 of
-/// an HttpOnly cookie (path `/admin`), holding the CSRF token every form carries. Each request
+/// an HttpOnly cookie (path `/admin`), holding the CSRF token every form carries. The
+/// sign-in and session machinery is BrowserSignIn, shared with the reviewer console. Each request
 /// checks again that the user is an enabled administrator (403 page otherwise). Thread-safe.
 class AdminPages {
   public:
-    AdminPages(const OAuthSettings& settings, OAuthAdmin& admin,
-               storage::OAuthClientRepository& clients, storage::OAuthGrantRepository& grants,
-               TokenEndpoint& token_endpoint, const TokenService& tokens);
+    /// `sign_in` is built from signInOptions(settings) and outlives the pages.
+    AdminPages(const OAuthSettings& settings, OAuthAdmin& admin, BrowserSignIn& sign_in);
+
+    /// The pages' OAuth client, cookies and session lifetime.
+    static BrowserSignInOptions signInOptions(const OAuthSettings& settings);
 
     /// True for `/admin` and `/admin/...` outside `/admin/api/`.
     static bool owns(const std::string& path);
@@ -77,16 +81,10 @@ class AdminPages {
     static plugin::HttpResponse redirect(const std::string& location);
     /// Every supported scope with its description and whether `held` has it.
     nlohmann::json scopeChoices(const std::vector<std::string>& held) const;
-    std::string cookieAttributes() const;
-    void ensureConsoleClient();
 
     const OAuthSettings& settings_;
     OAuthAdmin& admin_;
-    storage::OAuthClientRepository& clients_;
-    storage::OAuthGrantRepository& grants_;
-    TokenEndpoint& token_endpoint_;
-    const TokenService& tokens_;
-    std::atomic<bool> console_client_ready_{false};
+    BrowserSignIn& sign_in_;
 };
 
 }  // namespace docintel::auth::oauth

@@ -364,9 +364,9 @@ FlowStep AuthorizationFlow::verifyMfa(const std::string& cookie, const Params& f
 
 FlowStep AuthorizationFlow::consentPage(const storage::AuthSession& s,
                                         const storage::Account& account) {
-    // The server's own administration console is first-party: no consent page and no access
-    // requests (it asks for what the user holds; docs/decisions/0013).
-    if (s.client_id == settings_.admin_console_client_id) return issueCode(s, account);
+    // The server's own administration pages and reviewer console are first-party: no consent
+    // page and no access requests (they ask for what the user holds; decisions 0013, 0071).
+    if (settings_.firstParty(s.client_id)) return issueCode(s, account);
     auto granted = token_endpoint_.grantableScopes(account);
     if (!granted) return errorPage("Service unavailable", "Please try again shortly.", 503);
     auto requested = splitScope(s.request.value("scope", ""));

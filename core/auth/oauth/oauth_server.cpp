@@ -137,8 +137,13 @@ OAuthServer::OAuthServer(OAuthSettings settings, storage::Database& db, const To
                                                 *token_endpoint_, mailer_);
     admin_ = std::make_unique<OAuthAdmin>(settings_, users, accounts_, client_repository_, grants_,
                                           revocations);
-    admin_pages_ = std::make_unique<AdminPages>(settings_, *admin_, client_repository_, grants_,
-                                                *token_endpoint_, tokens);
+    admin_sign_in_ = signIn(AdminPages::signInOptions(settings_));
+    admin_pages_ = std::make_unique<AdminPages>(settings_, *admin_, *admin_sign_in_);
+}
+
+std::unique_ptr<BrowserSignIn> OAuthServer::signIn(BrowserSignInOptions options) {
+    return std::make_unique<BrowserSignIn>(settings_, std::move(options), client_repository_,
+                                           accounts_, grants_, *token_endpoint_, tokens_);
 }
 
 OAuthServer::~OAuthServer() = default;

@@ -51,6 +51,9 @@ class OAuthServer {
     plugin::HttpResponse mcpResourceMetadataResponse() const;
 
     OAuthAdmin& admin() { return *admin_; }
+    /// The sign-in of another family of first-party pages (the reviewer console); it borrows
+    /// this server's repositories, so this server must outlive it.
+    std::unique_ptr<BrowserSignIn> signIn(BrowserSignInOptions options);
     const OAuthSettings& settings() const { return settings_; }
 
   private:
@@ -72,6 +75,7 @@ class OAuthServer {
     std::unique_ptr<TokenEndpoint> token_endpoint_;
     std::unique_ptr<AuthorizationFlow> flow_;
     std::unique_ptr<OAuthAdmin> admin_;
+    std::unique_ptr<BrowserSignIn> admin_sign_in_;
     std::unique_ptr<AdminPages> admin_pages_;
     http::RateLimiter register_limiter_;
 };

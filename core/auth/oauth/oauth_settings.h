@@ -40,6 +40,14 @@ struct OAuthSettings {
     /// /authorize without a consent page; docs/decisions/0013).
     std::string admin_console_client_id = "docintel_admin_console";
     int admin_session_ttl = 60 * 60;  ///< an administrator's page session, then sign in again
+    /// The public client of the reviewer console (docs/console.md, decision 0071); first-party
+    /// like the administration pages.
+    std::string reviewer_console_client_id = "docintel_console";
+
+    /// The server's own page clients skip the consent page and access requests.
+    bool firstParty(const std::string& client_id) const {
+        return client_id == admin_console_client_id || client_id == reviewer_console_client_id;
+    }
     SmtpSettings smtp;
 };
 

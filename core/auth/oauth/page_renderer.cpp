@@ -15,10 +15,8 @@ const std::map<std::string_view, std::string_view>& embeddedFiles();
 namespace docintel::auth::oauth {
 namespace {
 
-std::string templateText(const std::string& name) {
-    const auto& files = docintel::templates::embeddedFiles();
-    auto it = files.find("oauth/" + name + ".html.mustache");
-    return it == files.end() ? std::string() : std::string(it->second);
+std::string templateText(const std::string& dir, const std::string& name) {
+    return embeddedTemplate(dir + "/" + name + ".html.mustache");
 }
 
 /// Calls `each(name, value)` for every pair of a form, decoded.
@@ -103,15 +101,29 @@ void addNoStore(plugin::HttpResponse& r) {
     r.headers.emplace_back("Pragma", "no-cache");
 }
 
+std::string embeddedTemplate(const std::string& path) {
+    const auto& files = docintel::templates::embeddedFiles();
+    auto it = files.find(path);
+    return it == files.end() ? std::string() : std::string(it->second);
+}
+
 plugin::HttpResponse renderPage(const std::string& page, const nlohmann::json& view, int status,
                                 nlohmann::json layout) {
+    static const PageFrame oauth{"oauth",
+                                 "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' "
+                                 "data:; frame-ancestors 'none'; base-uri 'none'"};
+    return renderPage(oauth, page, view, status, std::move(layout));
+}
+
+plugin::HttpResponse renderPage(const PageFrame& frame, const std::string& page,
+                                const nlohmann::json& view, int status, nlohmann::json layout) {
     plugin::HttpResponse resp;
     addNoStore(resp);
     resp.headers.emplace_back("Referrer-Policy", "no-referrer");
-    auto body = common::renderMustache(templateText(page), view);
+    auto body = common::renderMustache(templateText(frame.dir, page), view);
     layout["title"] = view.value("title", "docintel");
     layout["body"] = body ? *body : std::string();
-    auto html = body ? common::renderMustache(templateText("layout"), layout) : body;
+    auto html = body ? common::renderMustache(templateText(frame.dir, "layout"), layout) : body;
     if (!html) {
         common::log(common::LogLevel::kError, "template_error",
                     {{"page", page}, {"what", html.error().message}});
@@ -123,9 +135,7 @@ plugin::HttpResponse renderPage(const std::string& page, const nlohmann::json& v
     resp.status = status;
     resp.content_type = "text/html; charset=utf-8";
     resp.raw_body = *html;
-    resp.headers.emplace_back("Content-Security-Policy",
-                              "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' "
-                              "data:; frame-ancestors 'none'; base-uri 'none'");
+    resp.headers.emplace_back("Content-Security-Policy", frame.csp);
     resp.headers.emplace_back("X-Frame-Options", "DENY");
     resp.headers.emplace_back("X-Content-Type-Options", "nosniff");
     return resp;

@@ -20,6 +20,20 @@ namespace docintel::auth::oauth {
 plugin::HttpResponse renderPage(const std::string& page, const nlohmann::json& view, int status,
                                 nlohmann::json layout = nlohmann::json::object());
 
+/// Where another family of pages keeps its templates (`templates/<dir>/`, with its own
+/// `layout.html.mustache`) and the Content-Security-Policy it is sent with.
+struct PageFrame {
+    std::string dir;
+    std::string csp;
+};
+
+/// renderPage for the pages of `frame`, with the same headers and the frame's CSP.
+plugin::HttpResponse renderPage(const PageFrame& frame, const std::string& page,
+                                const nlohmann::json& view, int status, nlohmann::json layout);
+
+/// An embedded file of `templates/` ("" when there is none).
+std::string embeddedTemplate(const std::string& path);
+
 /// `Cache-Control: no-store` and `Pragma: no-cache`.
 void addNoStore(plugin::HttpResponse& response);
 

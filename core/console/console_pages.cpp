@@ -1,0 +1,443 @@
+#include "console/console_pages.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "auth/oauth/page_renderer.h"
+#include "common/clock.h"
+#include "common/log.h"
+
+namespace docintel::console {
+namespace {
+
+using auth::oauth::cookieValue;
+using auth::oauth::parseForm;
+using auth::oauth::pathSegments;
+
+/// Only this server's own stylesheet and images; no script, no inline style, no framing.
+const auth::oauth::PageFrame& frame() {
+    static const auth::oauth::PageFrame f{
+        "console",
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; "
+        "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"};
+    return f;
+}
+
+std::string param(const std::map<std::string, std::string>& m, const std::string& name) {
+    auto it = m.find(name);
+    return it == m.end() ? std::string() : it->second;
+}
+
+plugin::HttpResponse redirect(const std::string& location) {
+    plugin::HttpResponse r;
+    r.status = 303;
+    r.content_type = "text/plain";
+    r.headers.emplace_back("Location", location);
+    auth::oauth::addNoStore(r);
+    r.headers.emplace_back("Referrer-Policy", "no-referrer");
+    return r;
+}
+
+/// "5 min", "3 h", "2 days" since an RFC 3339 UTC time ("" when it does not parse).
+std::string ageText(const std::string& iso) {
+    std::tm t{};
+    if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
+                    &t.tm_min, &t.tm_sec) != 6) {
+        return {};
+    }
+    t.tm_year -= 1900;
+    t.tm_mon -= 1;
+    const std::int64_t age = common::nowEpochSeconds() - static_cast<std::int64_t>(timegm(&t));
+    if (age < 60) return "just now";
+    if (age < 3600) return std::to_string(age / 60) + " min";
+    if (age < 86400) return std::to_string(age / 3600) + " h";
+    return std::to_string(age / 86400) + (age < 2 * 86400 ? " day" : " days");
+}
+
+/// A static file of templates/console/ with a long cache lifetime.
+plugin::HttpResponse asset(const std::string& name, const std::string& content_type) {
+    plugin::HttpResponse r;
+    const std::string text = auth::oauth::embeddedTemplate("console/" + name);
+    if (text.empty()) {
+        r.status = 404;
+        r.content_type = "text/plain";
+        r.raw_body = "not found";
+        return r;
+    }
+    r.status = 200;
+    r.content_type = content_type;
+    r.raw_body = text;
+    r.headers.emplace_back("Cache-Control", "public, max-age=3600");
+    r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    return r;
+}
+
+plugin::HttpResponse fileResponse(const std::string& path, const std::string& content_type,
+                                  const std::string& disposition) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    plugin::HttpResponse r;
+    r.status = in ? 200 : 404;
+    r.content_type = in ? content_type : "text/plain";
+    r.raw_body = in ? bytes.str() : std::string("not found");
+    r.headers.emplace_back("Cache-Control", "private, no-store");
+    r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    r.headers.emplace_back("Content-Security-Policy", "default-src 'none'; sandbox");
+    if (!disposition.empty()) r.headers.emplace_back("Content-Disposition", disposition);
+    return r;
+}
+
+const char* const kStatuses[] = {"pending_review", "changes_requested", "approved", "running",
+                                 "failed"};
+
+}  // namespace
+
+std::string statusLabel(const std::string& status) {
+    if (status == "pending_review") return "Waiting for review";
+    if (status == "changes_requested") return "Changes requested";
+    if (status == "approved") return "Approved";
+    if (status == "running") return "Running";
+    if (status == "failed") return "Failed";
+    return status;
+}
+
+ConsolePages::ConsolePages(ConsoleServices services,
+                           std::unique_ptr<auth::oauth::BrowserSignIn> sign_in,
+                           std::string cache_dir)
+    : services_(services), sign_in_(std::move(sign_in)), images_(std::move(cache_dir)) {}
+
+auth::oauth::BrowserSignInOptions ConsolePages::signInOptions(
+    const auth::oauth::OAuthSettings& settings) {
+    auth::oauth::BrowserSignInOptions o;
+    o.client_id = settings.reviewer_console_client_id;
+    o.client_name = "docintel reviewer console";
+    o.path = "/console";
+    o.session_cookie = "docintel_console";
+    o.login_cookie = "docintel_console_login";
+    o.idle_seconds = 30 * 60;
+    o.max_age_seconds = 12 * 3600;
+    return o;
+}
+
+bool ConsolePages::owns(const std::string& path) {
+    return path == "/console" || path.rfind("/console/", 0) == 0;
+}
+
+plugin::HttpResponse ConsolePages::handle(const http::RawRequest& r) {
+    const auto started = std::chrono::steady_clock::now();
+    const std::string trace_id = http::traceIdFor(r.headers);
+    plugin::HttpResponse response;
+    try {
+        response = route(r);
+    } catch (const std::exception& e) {
+        common::log(common::LogLevel::kError, "console_unhandled",
+                    {{"trace_id", trace_id}, {"what", e.what()}});
+        response = message(nullptr, 500, "Something went wrong", "Try again shortly.", false);
+    }
+    response.headers.emplace_back("X-Trace-Id", trace_id);
+    // The path only: queries may carry sign-in codes.
+    common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
+                "http_request",
+                {{"method", r.method},
+                 {"path", r.path},
+                 {"status", std::to_string(response.status)},
+                 {"duration_ms", std::to_string(common::millisecondsSince(started))},
+                 {"trace_id", trace_id}});
+    return response;
+}
+
+plugin::HttpResponse ConsolePages::route(const http::RawRequest& r) {
+    const auto seg = pathSegments(r.path, "/console");
+    const std::string first = seg.empty() ? std::string() : seg[0];
+    if (r.method == "GET" && seg.size() == 2 && first == "static") {
+        if (seg[1] == "console.css") return asset("console.css", "text/css; charset=utf-8");
+        if (seg[1] == "console.js") {
+            return asset("console.js", "text/javascript; charset=utf-8");
+        }
+        return asset("", "text/plain");
+    }
+    if (r.method == "GET" && seg.size() == 1 && first == "login") {
+        auto started = sign_in_->start();
+        if (!started) return message(nullptr, 503, "Service unavailable", "Try again.", false);
+        return *started;
+    }
+    if (r.method == "GET" && seg.size() == 1 && first == "callback") return callback(r);
+    if (r.method != "GET" && r.method != "POST") {
+        return message(nullptr, 405, "Not allowed", "Use GET or POST.", false);
+    }
+    auto found = sign_in_->current(r);
+    if (!found) return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
+    if (!*found) {
+        if (r.method == "GET") return redirect("/console/login");
+        return message(nullptr, 403, "Signed out", "Your session ended. Sign in again.", true);
+    }
+    const auth::oauth::PageSession& session = **found;
+    Context c{r, session, session.principal(sign_in_->options().client_id), parseForm(r.query), {}};
+    if (r.method == "POST") {
+        c.form = parseForm(r.body);
+        if (!auth::oauth::BrowserSignIn::csrfMatches(session, param(c.form, "csrf_token"))) {
+            common::log(common::LogLevel::kWarning, "console_csrf_refused",
+                        {{"user_id", session.user_id}, {"remote_address", r.remote_address}});
+            return message(&c, 403, "Request refused",
+                           "This form was not issued by your console session. Reload the page "
+                           "and try again.",
+                           false);
+        }
+        if (seg.size() == 1 && first == "logout") {
+            auto resp = message(nullptr, 200, "Signed out", "You signed out of the console.", true);
+            resp.headers.emplace_back("Set-Cookie", sign_in_->end(session));
+            return resp;
+        }
+    }
+    return signedIn(c, seg);
+}
+
+plugin::HttpResponse ConsolePages::callback(const http::RawRequest& r) {
+    const auto finish = [&](plugin::HttpResponse resp) {
+        resp.headers.emplace_back("Set-Cookie", sign_in_->clearLoginCookie());
+        return resp;
+    };
+    auto principal = sign_in_->finish(r);
+    if (!principal) {
+        const auto& e = principal.error();
+        const bool expired = e.code == "sign_in_expired";
+        return finish(message(nullptr, e.http_status,
+                              expired ? "Sign-in expired" : "Sign-in failed", e.message, true));
+    }
+    auto cookie = sign_in_->open(*principal);
+    if (!cookie) return finish(message(nullptr, 503, "Service unavailable", "Try again.", false));
+    auto resp = finish(redirect("/console"));
+    resp.headers.emplace_back("Set-Cookie", *cookie);
+    return resp;
+}
+
+plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::string>& seg) {
+    const std::size_t n = seg.size();
+    const std::string what = n > 0 ? seg[0] : std::string();
+    if (c.request.method == "GET") {
+        if (n == 0) return inbox(c);
+        if (what == "counts" && n == 1) {
+            const std::string ws = param(c.query, "workspace");
+            auto r = plugin::HttpResponse::json(200, counts(c, ws.empty() ? "personal" : ws));
+            auth::oauth::addNoStore(r);
+            return r;
+        }
+        if (what == "runs" && n == 2) return runPage(c, seg[1]);
+        if (what == "runs" && n == 3 && seg[2] == "approve") return approvePage(c, seg[1]);
+        if (what == "documents" && n == 4 && seg[2] == "pages") return pageImage(c, seg[1], seg[3]);
+        if (what == "documents" && n == 3 && seg[2] == "file") return documentFile(c, seg[1]);
+    } else if (what == "runs" && n == 3) {
+        return runAction(c, seg[1], seg[2]);
+    } else if (what == "tasks" && n == 3 && seg[2] == "assign") {
+        return takeTask(c, seg[1]);
+    }
+    return message(&c, 404, "Not found", "There is no such console page.", false);
+}
+
+nlohmann::json ConsolePages::workspaceChoices(Context& c, const std::string& selected) {
+    nlohmann::json out = nlohmann::json::array();
+    out.push_back({{"id", "personal"}, {"name", "Personal"}, {"selected", selected == "personal"}});
+    // The route table's scope of GET /api/v1/workspaces (the service leaves scopes to routes).
+    if (!c.principal.hasScope("workspaces:read")) return out;
+    if (auto listed = services_.workspaces.list(c.principal)) {
+        for (const auto& w : (*listed)["workspaces"]) {
+            const std::string id = w.value("id", "");
+            out.push_back({{"id", id},
+                           {"name", w.value("name", id) + " (" + w.value("role", "member") + ")"},
+                           {"selected", id == selected}});
+        }
+    }
+    return out;
+}
+
+plugin::HttpResponse ConsolePages::render(Context* c, const std::string& page, nlohmann::json view,
+                                          int status) {
+    nlohmann::json layout = nlohmann::json::object();
+    if (c) {
+        layout["signed_in"] = true;
+        layout["email"] = c->session.email;
+        layout["csrf_token"] = c->session.csrf_token;
+        const std::string ws = view.value("workspace", param(c->query, "workspace"));
+        layout["workspaces"] = workspaceChoices(*c, ws.empty() ? "personal" : ws);
+        view["csrf_token"] = c->session.csrf_token;
+    }
+    return auth::oauth::renderPage(frame(), page, view, status, std::move(layout));
+}
+
+plugin::HttpResponse ConsolePages::message(Context* c, int status, const std::string& title,
+                                           const std::string& text, bool offer_login) {
+    return render(c, "message", {{"title", title}, {"message", text}, {"offer_login", offer_login}},
+                  status);
+}
+
+plugin::HttpResponse ConsolePages::errorPage(Context& c, const plugin::Error& e) {
+    std::string text = e.message;
+    if (e.code == "validation_error") {
+        // The engine's 422 carries the FastAPI detail array as JSON text.
+        text.clear();
+        auto detail = nlohmann::json::parse(e.message, nullptr, false);
+        for (const auto& d : detail.is_array() ? detail : nlohmann::json::array()) {
+            if (!text.empty()) text += " ";
+            text += d.value("msg", "") + ".";
+        }
+        if (text.empty()) text = "The value is not valid.";
+    }
+    if (e.http_status >= 500) text = "Try again shortly.";
+    const int status = e.http_status >= 400 ? e.http_status : 500;
+    const std::string title = status == 403   ? "Not allowed"
+                              : status == 404 ? "Not found"
+                              : status == 409 ? "Not possible now"
+                              : status >= 500 ? "Service unavailable"
+                                              : "Check the value";
+    return message(&c, status, title, text, false);
+}
+
+plugin::HttpResponse ConsolePages::inbox(Context& c) {
+    const std::string ws_param = param(c.query, "workspace");
+    const std::string workspace = ws_param.empty() ? "personal" : ws_param;
+    std::string status = param(c.query, "status");
+    if (status.empty()) status = "pending_review";
+    const std::string workflow = param(c.query, "workflow");
+    std::map<std::string, std::string> query = {{"limit", "200"}, {"workflow", workflow}};
+    if (status != "any") query["status"] = status;
+    auto listed = services_.workflows.list(c.principal, workspace, "", query);
+    if (!listed) return errorPage(c, listed.error());
+
+    nlohmann::json titles = nlohmann::json::object();
+    nlohmann::json workflows = nlohmann::json::array();
+    for (const auto& w : services_.workflows.catalog()) {
+        const std::string name = w.value("workflow", "");
+        titles[name] = w.value("title", name);
+        workflows.push_back(
+            {{"name", name}, {"title", w.value("title", name)}, {"selected", name == workflow}});
+    }
+    nlohmann::json statuses = nlohmann::json::array();
+    for (const char* s : kStatuses) {
+        statuses.push_back({{"value", s}, {"label", statusLabel(s)}, {"selected", status == s}});
+    }
+    statuses.push_back({{"value", "any"}, {"label", "Any status"}, {"selected", status == "any"}});
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& run : (*listed)["runs"]) {
+        const std::string name = run.value("workflow", "");
+        rows.push_back({{"run_id", run.value("run_id", "")},
+                        {"workflow", titles.value(name, name)},
+                        {"vertical", run.value("vertical", "")},
+                        {"status", run.value("status", "")},
+                        {"status_label", statusLabel(run.value("status", ""))},
+                        {"documents", run["document_ids"].size()},
+                        {"age", ageText(run.value("created_at", ""))},
+                        {"created_at", run.value("created_at", "")}});
+    }
+    const auto tasks = openTasks(c, workspace);
+    nlohmann::json summary = nlohmann::json::array();
+    const auto counted = counts(c, workspace);
+    for (const char* st : kStatuses) {
+        summary.push_back({{"status", st},
+                           {"label", statusLabel(st)},
+                           {"count", counted["statuses"].value(st, std::string("0"))}});
+    }
+    return render(&c, "inbox",
+                  {{"title", "Inbox"},
+                   {"tasks", tasks},
+                   {"summary", summary},
+                   {"has_tasks", !tasks.empty()},
+                   {"task_count", tasks.size()},
+                   {"done_taken", param(c.query, "done") == "taken"},
+                   {"workspace", workspace},
+                   {"runs", rows},
+                   {"count", rows.size()},
+                   {"has_runs", !rows.empty()},
+                   {"statuses", statuses},
+                   {"workflows", workflows}},
+                  200);
+}
+
+nlohmann::json ConsolePages::counts(Context& c, const std::string& workspace) {
+    nlohmann::json statuses = nlohmann::json::object();
+    for (const char* st : kStatuses) {
+        auto listed = services_.workflows.list(
+            c.principal, workspace, "", {{"status", st}, {"limit", std::to_string(kCountCap)}});
+        const std::size_t n = listed ? (*listed)["runs"].size() : 0;
+        statuses[st] = std::to_string(n) + (n >= static_cast<std::size_t>(kCountCap) ? "+" : "");
+    }
+    return {{"workspace", workspace},
+            {"statuses", statuses},
+            {"tasks", std::to_string(openTasks(c, workspace).size())}};
+}
+
+nlohmann::json ConsolePages::openTasks(Context& c, const std::string& workspace) {
+    nlohmann::json out = nlohmann::json::array();
+    // GET /api/v1/reviews asks for workflows:read; the service leaves it to the route.
+    if (!requireScope(c, "workflows:read").ok()) return out;
+    auto listed = services_.reviews.list(c.principal, "", 200);
+    if (!listed) return out;
+    const bool may_take = requireScope(c, "reviews:write").ok();
+    for (const auto& t : (*listed)["reviews"]) {
+        const std::string status = t.value("status", "");
+        if (status != "pending" && status != "in_review") continue;
+        const std::string ws = t["workspace_id"].is_string() ? t["workspace_id"].get<std::string>()
+                                                             : std::string("personal");
+        if (ws != workspace) continue;
+        const bool mine = t["assigned_to"] == c.session.user_id;
+        if (!mine && !t["assigned_to"].is_null()) continue;
+        out.push_back({{"task_id", t.value("id", "")},
+                       {"run_id", t.value("run_id", "")},
+                       {"title", t.value("title", "")},
+                       {"priority", t.value("priority", "")},
+                       {"status", status},
+                       {"mine", mine},
+                       {"may_take", may_take && !mine},
+                       {"age", ageText(t.value("created_at", ""))},
+                       {"created_at", t.value("created_at", "")}});
+    }
+    return out;
+}
+
+plugin::HttpResponse ConsolePages::takeTask(Context& c, const std::string& task_id) {
+    if (auto ok = requireScope(c, "reviews:write"); !ok) return errorPage(c, ok.error());
+    auto taken = services_.reviews.assign(c.principal, task_id);
+    if (!taken) return errorPage(c, taken.error());
+    const std::string ws = (*taken)["workspace_id"].is_string()
+                               ? (*taken)["workspace_id"].get<std::string>()
+                               : std::string("personal");
+    return redirect("/console?workspace=" + ws + "&done=taken");
+}
+
+plugin::Status ConsolePages::requireScope(const Context& c, const std::string& scope) {
+    if (c.principal.hasScope(scope)) return {};
+    return plugin::Error::forbidden("insufficient_scope",
+                                    "Your sign-in does not include " + scope + ".");
+}
+
+plugin::HttpResponse ConsolePages::pageImage(Context& c, const std::string& document_id,
+                                             const std::string& page) {
+    const auto dot = page.find(".png");
+    const int number = dot == std::string::npos ? 0 : std::atoi(page.substr(0, dot).c_str());
+    if (number < 1) return message(&c, 404, "Not found", "There is no such page.", false);
+    if (auto ok = requireScope(c, "documents:read"); !ok) return errorPage(c, ok.error());
+    auto file = services_.documents.mediaFile(c.principal, document_id);
+    if (!file) return errorPage(c, file.error());
+    auto png = images_.png(document_id, *file, number);
+    if (!png) return errorPage(c, png.error());
+    return fileResponse(*png, "image/png", "");
+}
+
+plugin::HttpResponse ConsolePages::documentFile(Context& c, const std::string& document_id) {
+    if (auto ok = requireScope(c, "documents:read"); !ok) return errorPage(c, ok.error());
+    auto doc = services_.documents.get(c.principal, document_id);
+    if (!doc) return errorPage(c, doc.error());
+    auto file = services_.documents.mediaFile(c.principal, document_id);
+    if (!file) return errorPage(c, file.error());
+    std::string name = doc->value("filename", "document");
+    for (char& ch : name) {
+        if (ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20) ch = '_';
+    }
+    return fileResponse(*file, doc->value("content_type", "application/octet-stream"),
+                        "attachment; filename=\"" + name + "\"");
+}
+
+}  // namespace docintel::console

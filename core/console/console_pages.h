@@ -1,0 +1,124 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "auth/oauth/browser_sign_in.h"
+#include "auth/oauth/oauth_settings.h"
+#include "console/page_images.h"
+#include "engine/review_task_service.h"
+#include "engine/workflow_service.h"
+#include "http/api_dispatcher.h"
+#include "services/document_service.h"
+#include "services/workspace_service.h"
+
+namespace docintel::console {
+
+/// The services the console calls: the same objects the REST routes call, so the console can
+/// do nothing the API refuses. Borrowed; they outlive the pages.
+struct ConsoleServices {
+    services::WorkspaceService& workspaces;
+    services::DocumentService& documents;
+    engine::WorkflowService& workflows;
+    engine::ReviewTaskService& reviews;
+};
+
+/// The reviewer console under `/console` (docs/console.md, decision 0071): server-rendered
+/// pages (`templates/console/`) for the people who review and approve workflow runs. Sign-in
+/// is the shared BrowserSignIn as the first-party client `docintel_console`, open to every
+/// enabled user; the session keeps the scopes of that sign-in and every page calls the
+/// services as that principal. Every state change is a POST carrying the session's CSRF
+/// token. Pages are sent with a CSP that allows only this server's own stylesheet and
+/// images, no script and no inline style.
+///
+/// console_pages.cpp: routing, session, sign-in/out, inbox, files; console_run_pages.cpp:
+/// the run page, field edits, approval, packets. Stateless apart from BrowserSignIn;
+/// thread-safe.
+class ConsolePages {
+  public:
+    ConsolePages(ConsoleServices services, std::unique_ptr<auth::oauth::BrowserSignIn> sign_in,
+                 std::string cache_dir);
+
+    /// The console's OAuth client, cookies (path `/console`), idle timeout (30 min) and
+    /// longest session (12 h).
+    static auth::oauth::BrowserSignInOptions signInOptions(
+        const auth::oauth::OAuthSettings& settings);
+
+    /// True for `/console` and `/console/...`.
+    static bool owns(const std::string& path);
+
+    /// Never throws: an unexpected exception answers a plain 500 page.
+    plugin::HttpResponse handle(const http::RawRequest& request);
+
+  private:
+    struct Context {
+        const http::RawRequest& request;
+        const auth::oauth::PageSession& session;
+        plugin::Principal principal;
+        std::map<std::string, std::string> query;
+        std::map<std::string, std::string> form;
+    };
+
+    plugin::HttpResponse route(const http::RawRequest& request);
+    plugin::HttpResponse callback(const http::RawRequest& request);
+    plugin::HttpResponse signedIn(Context& c, const std::vector<std::string>& seg);
+
+    plugin::HttpResponse inbox(Context& c);
+    /// Open review tasks assigned to the caller or to no one, in the chosen workspace.
+    nlohmann::json openTasks(Context& c, const std::string& workspace);
+    plugin::HttpResponse takeTask(Context& c, const std::string& task_id);
+    /// Runs per status (capped at kCountCap) and open tasks of a workspace, for the inbox
+    /// summary and its refresh (`GET /console/counts`, JSON).
+    nlohmann::json counts(Context& c, const std::string& workspace);
+    static constexpr int kCountCap = 200;
+    plugin::HttpResponse pageImage(Context& c, const std::string& document_id,
+                                   const std::string& page);
+    plugin::HttpResponse documentFile(Context& c, const std::string& document_id);
+
+    // console_run_pages.cpp
+    plugin::HttpResponse runPage(Context& c, const std::string& run_id);
+    plugin::HttpResponse approvePage(Context& c, const std::string& run_id);
+    plugin::HttpResponse runAction(Context& c, const std::string& run_id,
+                                   const std::string& action);
+    plugin::HttpResponse editField(Context& c, const nlohmann::json& run);
+    /// The evidence of one field: the page image, the boxes of the passage and of the value
+    /// inside it, and the excerpt.
+    nlohmann::json evidence(Context& c, const nlohmann::json& source, const std::string& value);
+
+    /// A page inside the console frame (navigation, workspace switcher, sign-out form).
+    plugin::HttpResponse render(Context* c, const std::string& page, nlohmann::json view,
+                                int status);
+    plugin::HttpResponse message(Context* c, int status, const std::string& title,
+                                 const std::string& text, bool offer_login);
+    /// The readable page of a service error (a validation error lists its messages).
+    plugin::HttpResponse errorPage(Context& c, const plugin::Error& error);
+    /// The scope the REST route table requires for the same read (document and workspace
+    /// services leave scopes to the routes; the workflow service checks its own).
+    static plugin::Status requireScope(const Context& c, const std::string& scope);
+    /// The caller's workspaces for the switcher, `selected` marked.
+    nlohmann::json workspaceChoices(Context& c, const std::string& selected);
+
+    ConsoleServices services_;
+    std::unique_ptr<auth::oauth::BrowserSignIn> sign_in_;
+    PageImages images_;
+};
+
+/// The extracted fields of a review packet (objects with `value` and `confidence`), in
+/// document order: `{pointer, label, value, confidence, source, missing, low}`. A field is
+/// `low` under `kLowConfidence`.
+nlohmann::json packetFields(const nlohmann::json& packet);
+/// "Waiting for review" for `pending_review`, and so on.
+std::string statusLabel(const std::string& status);
+inline constexpr double kLowConfidence = 0.6;
+
+/// A value the reviewer typed, as the JSON type of the value it replaces: a number stays a
+/// number (when it parses), true/false a boolean, a list or object is read as JSON of the same
+/// type, "" becomes null, anything else a string. nullopt when the text does not fit.
+std::optional<nlohmann::json> typedValue(const nlohmann::json& old_value, const std::string& text);
+
+}  // namespace docintel::console
