@@ -9,6 +9,7 @@
 #include "auth/oauth/page_renderer.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/metrics.h"
 
 namespace docintel::console {
 namespace {
@@ -139,13 +140,15 @@ plugin::HttpResponse ConsolePages::handle(const http::RawRequest& r) {
         response = message(nullptr, 500, "Something went wrong", "Try again shortly.", false);
     }
     response.headers.emplace_back("X-Trace-Id", trace_id);
+    const double elapsed_ms = common::millisecondsSince(started);
+    common::recordRequest("console", r.method, response.status, elapsed_ms / 1000);
     // The path only: queries may carry sign-in codes.
     common::log(response.status >= 500 ? common::LogLevel::kError : common::LogLevel::kInfo,
                 "http_request",
                 {{"method", r.method},
                  {"path", r.path},
                  {"status", std::to_string(response.status)},
-                 {"duration_ms", std::to_string(common::millisecondsSince(started))},
+                 {"duration_ms", std::to_string(elapsed_ms)},
                  {"trace_id", trace_id}});
     return response;
 }
