@@ -74,6 +74,7 @@ if [[ -z $(psql -tAq "$pg_url" -c "SELECT 1 FROM pg_database WHERE datname = 'do
   psql -q "$pg_url" -c "CREATE DATABASE docintel_cluster"
 fi
 export DOCINTEL_DATABASE_URL=$cluster_url DOCINTEL_DATA_DIR=$var/shared
+export DOCINTEL_MODELS_DIR=${DOCINTEL_MODELS_DIR:-$root/var/models}
 export DOCINTEL_BASE_URL=$base_url DOCINTEL_MCP_URL=http://127.0.0.1:8191/mcp
 export DOCINTEL_OBJECT_STORE=s3 DOCINTEL_S3_ENDPOINT=http://127.0.0.1:18333
 export DOCINTEL_S3_BUCKET=docintel DOCINTEL_S3_ACCESS_KEY=$s3_key DOCINTEL_S3_SECRET_KEY=$s3_secret
