@@ -85,6 +85,7 @@ token: db
 run: admin model plugins env-file
 	@echo "REST API:  $(DOCINTEL_BASE_URL)/api/v1   (OpenAPI: $(DOCINTEL_BASE_URL)/openapi.json)"
 	@echo "Health:    $(DOCINTEL_BASE_URL)/healthz  $(DOCINTEL_BASE_URL)/readyz"
+	@echo "Console:   $(DOCINTEL_BASE_URL)/console   (reviewers: runs, evidence, approval)"
 	@echo "Plugins:   $(DOCINTEL_PLUGINS_DIR) ($$(ls $(DOCINTEL_PLUGINS_DIR) | tr '\n' ' ')); drop more .so files there"
 	@echo "Settings:  $(VAR)/docintel.env (read by docintel-server and docintel-admin)"
 	@echo "Admin access token ($(ADMIN_EMAIL), 12 h, all scopes; \`make token\` prints another):"
