@@ -15,8 +15,10 @@ namespace docintel::console {
 namespace {
 
 using auth::oauth::cookieValue;
+using auth::oauth::formValue;
 using auth::oauth::parseForm;
 using auth::oauth::pathSegments;
+using auth::oauth::seeOther;
 
 /// Only this server's own stylesheet and images; no script, no inline style, no framing.
 const auth::oauth::PageFrame& frame() {
@@ -25,21 +27,6 @@ const auth::oauth::PageFrame& frame() {
         "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; "
         "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"};
     return f;
-}
-
-std::string param(const std::map<std::string, std::string>& m, const std::string& name) {
-    auto it = m.find(name);
-    return it == m.end() ? std::string() : it->second;
-}
-
-plugin::HttpResponse redirect(const std::string& location) {
-    plugin::HttpResponse r;
-    r.status = 303;
-    r.content_type = "text/plain";
-    r.headers.emplace_back("Location", location);
-    auth::oauth::addNoStore(r);
-    r.headers.emplace_back("Referrer-Policy", "no-referrer");
-    return r;
 }
 
 /// "5 min", "3 h", "2 days" since an RFC 3339 UTC time ("" when it does not parse).
@@ -175,14 +162,14 @@ plugin::HttpResponse ConsolePages::route(const http::RawRequest& r) {
     auto found = sign_in_->current(r);
     if (!found) return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
     if (!*found) {
-        if (r.method == "GET") return redirect("/console/login");
+        if (r.method == "GET") return seeOther("/console/login");
         return message(nullptr, 403, "Signed out", "Your session ended. Sign in again.", true);
     }
     const auth::oauth::PageSession& session = **found;
     Context c{r, session, session.principal(sign_in_->options().client_id), parseForm(r.query), {}};
     if (r.method == "POST") {
         c.form = parseForm(r.body);
-        if (!auth::oauth::BrowserSignIn::csrfMatches(session, param(c.form, "csrf_token"))) {
+        if (!auth::oauth::BrowserSignIn::csrfMatches(session, formValue(c.form, "csrf_token"))) {
             common::log(common::LogLevel::kWarning, "console_csrf_refused",
                         {{"user_id", session.user_id}, {"remote_address", r.remote_address}});
             return message(&c, 403, "Request refused",
@@ -213,7 +200,7 @@ plugin::HttpResponse ConsolePages::callback(const http::RawRequest& r) {
     }
     auto cookie = sign_in_->open(*principal);
     if (!cookie) return finish(message(nullptr, 503, "Service unavailable", "Try again.", false));
-    auto resp = finish(redirect("/console"));
+    auto resp = finish(seeOther("/console"));
     resp.headers.emplace_back("Set-Cookie", *cookie);
     return resp;
 }
@@ -224,7 +211,7 @@ plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::s
     if (c.request.method == "GET") {
         if (n == 0) return inbox(c);
         if (what == "counts" && n == 1) {
-            const std::string ws = param(c.query, "workspace");
+            const std::string ws = formValue(c.query, "workspace");
             auto r = plugin::HttpResponse::json(200, counts(c, ws.empty() ? "personal" : ws));
             auth::oauth::addNoStore(r);
             return r;
@@ -264,7 +251,7 @@ plugin::HttpResponse ConsolePages::render(Context* c, const std::string& page, n
         layout["signed_in"] = true;
         layout["email"] = c->session.email;
         layout["csrf_token"] = c->session.csrf_token;
-        const std::string ws = view.value("workspace", param(c->query, "workspace"));
+        const std::string ws = view.value("workspace", formValue(c->query, "workspace"));
         layout["workspaces"] = workspaceChoices(*c, ws.empty() ? "personal" : ws);
         view["csrf_token"] = c->session.csrf_token;
     }
@@ -300,11 +287,11 @@ plugin::HttpResponse ConsolePages::errorPage(Context& c, const plugin::Error& e)
 }
 
 plugin::HttpResponse ConsolePages::inbox(Context& c) {
-    const std::string ws_param = param(c.query, "workspace");
+    const std::string ws_param = formValue(c.query, "workspace");
     const std::string workspace = ws_param.empty() ? "personal" : ws_param;
-    std::string status = param(c.query, "status");
+    std::string status = formValue(c.query, "status");
     if (status.empty()) status = "pending_review";
-    const std::string workflow = param(c.query, "workflow");
+    const std::string workflow = formValue(c.query, "workflow");
     std::map<std::string, std::string> query = {{"limit", "200"}, {"workflow", workflow}};
     if (status != "any") query["status"] = status;
     auto listed = services_.workflows.list(c.principal, workspace, "", query);
@@ -349,7 +336,7 @@ plugin::HttpResponse ConsolePages::inbox(Context& c) {
                    {"summary", summary},
                    {"has_tasks", !tasks.empty()},
                    {"task_count", tasks.size()},
-                   {"done_taken", param(c.query, "done") == "taken"},
+                   {"done_taken", formValue(c.query, "done") == "taken"},
                    {"workspace", workspace},
                    {"runs", rows},
                    {"count", rows.size()},
@@ -407,7 +394,7 @@ plugin::HttpResponse ConsolePages::takeTask(Context& c, const std::string& task_
     const std::string ws = (*taken)["workspace_id"].is_string()
                                ? (*taken)["workspace_id"].get<std::string>()
                                : std::string("personal");
-    return redirect("/console?workspace=" + ws + "&done=taken");
+    return seeOther("/console?workspace=" + ws + "&done=taken");
 }
 
 plugin::Status ConsolePages::requireScope(const Context& c, const std::string& scope) {

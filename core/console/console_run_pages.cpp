@@ -10,19 +10,8 @@
 namespace docintel::console {
 namespace {
 
-std::string param(const std::map<std::string, std::string>& m, const std::string& name) {
-    auto it = m.find(name);
-    return it == m.end() ? std::string() : it->second;
-}
-
-plugin::HttpResponse redirect(const std::string& location) {
-    plugin::HttpResponse r;
-    r.status = 303;
-    r.content_type = "text/plain";
-    r.headers.emplace_back("Location", location);
-    auth::oauth::addNoStore(r);
-    return r;
-}
+using auth::oauth::formValue;
+using auth::oauth::seeOther;
 
 /// What a `?done=` code after a successful form post says (nothing else is echoed).
 std::string noticeText(const std::string& done) {
@@ -185,7 +174,7 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
     const std::string status = run->value("status", "");
     const bool editable = status == "pending_review" || status == "changes_requested";
 
-    const std::string focus = param(c.query, "field");
+    const std::string focus = formValue(c.query, "field");
     nlohmann::json fields = packetFields(run->value("review_packet", nlohmann::json::object()));
     nlohmann::json focused;
     for (auto& f : fields) {
@@ -209,7 +198,7 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
                                                          : std::string("personal")},
         {"created_at", run->value("created_at", "")},
         {"fields", fields},
-        {"notice", noticeText(param(c.query, "done"))},
+        {"notice", noticeText(formValue(c.query, "done"))},
         {"can_approve", editable && status == "pending_review" && allowed.value("approve", false)},
         {"can_request_changes", status == "pending_review" && allowed.value("approve", false)},
         {"approved_by", run->value("approved_by", nlohmann::json(nullptr))}};
@@ -290,30 +279,31 @@ plugin::HttpResponse ConsolePages::runAction(Context& c, const std::string& run_
         return editField(c, *run);
     }
     if (action == "approve") {
-        if (param(c.form, "confirm") != "yes") return redirect(back + "/approve");
-        auto done = services_.workflows.approve(
-            c.principal, vertical, run_id, {{"confirm", true}, {"notes", param(c.form, "notes")}});
+        if (formValue(c.form, "confirm") != "yes") return seeOther(back + "/approve");
+        auto done =
+            services_.workflows.approve(c.principal, vertical, run_id,
+                                        {{"confirm", true}, {"notes", formValue(c.form, "notes")}});
         if (!done) return errorPage(c, done.error());
-        return redirect(back + "?done=approved");
+        return seeOther(back + "?done=approved");
     }
     if (action == "request-changes") {
         auto done = services_.workflows.requestChanges(c.principal, vertical, run_id,
-                                                       {{"notes", param(c.form, "notes")}});
+                                                       {{"notes", formValue(c.form, "notes")}});
         if (!done) return errorPage(c, done.error());
-        return redirect(back + "?done=changes_requested");
+        return seeOther(back + "?done=changes_requested");
     }
     if (action == "packets") {
         auto done = services_.workflows.generatePacket(
-            c.principal, vertical, run_id, {{"packet_type", param(c.form, "packet_type")}});
+            c.principal, vertical, run_id, {{"packet_type", formValue(c.form, "packet_type")}});
         if (!done) return errorPage(c, done.error());
-        return redirect(back + "?done=packet");
+        return seeOther(back + "?done=packet");
     }
     return message(&c, 404, "Not found", "There is no such action.", false);
 }
 
 plugin::HttpResponse ConsolePages::editField(Context& c, const nlohmann::json& run) {
     const std::string run_id = run.value("run_id", "");
-    const std::string pointer = param(c.form, "field");
+    const std::string pointer = formValue(c.form, "field");
     nlohmann::json packet = run.value("review_packet", nlohmann::json::object());
     nlohmann::json* field = nullptr;
     try {
@@ -324,7 +314,7 @@ plugin::HttpResponse ConsolePages::editField(Context& c, const nlohmann::json& r
     if (pointer.empty() || !field || !field->is_object() || !field->contains("value")) {
         return message(&c, 422, "Check the value", "There is no such field in this run.", false);
     }
-    auto value = typedValue((*field)["value"], param(c.form, "value"));
+    auto value = typedValue((*field)["value"], formValue(c.form, "value"));
     if (!value) {
         return message(
             &c, 422, "Check the value",
@@ -340,7 +330,7 @@ plugin::HttpResponse ConsolePages::editField(Context& c, const nlohmann::json& r
         c.principal, run.value("vertical", ""), run_id,
         {{"packet", packet}, {"notes", "Edited in the reviewer console"}});
     if (!saved) return errorPage(c, saved.error());
-    return redirect("/console/runs/" + run_id + "?done=saved");
+    return seeOther("/console/runs/" + run_id + "?done=saved");
 }
 
 }  // namespace docintel::console

@@ -237,17 +237,10 @@ TEST(S3Server, DocumentsLiveInTheBucket) {
     EXPECT_NE(server.pageTexts(doc, token)[1].find("north pier"), std::string::npos);
 
     // Another client of the bucket sees the object; deleting the document removes it.
-    S3Settings probe_settings;
-    probe_settings.endpoint = s3.endpoint();
-    probe_settings.bucket = "docintel-documents";
-    probe_settings.access_key = SeaweedServer::kAccessKey;
-    probe_settings.secret_key = SeaweedServer::kSecretKey;
-    probe_settings.cache_dir = server.dataDir() + "/probe-cache";
-    S3ObjectStore probe(probe_settings);
     const std::string key = session.value("storage_source_path", "");
-    ASSERT_TRUE(probe.stat(key)) << key;
+    ASSERT_TRUE(server.objectExists(key)) << key;
     EXPECT_EQ(server.request("DELETE", "/api/v1/documents/" + doc, "", token).status, 200);
-    EXPECT_FALSE(probe.stat(key));
+    EXPECT_FALSE(server.objectExists(key));
 }
 
 }  // namespace

@@ -39,11 +39,6 @@ std::string noticeText(const std::map<std::string, std::string>& query) {
     return n == notices().end() ? std::string() : n->second;
 }
 
-std::string param(const std::map<std::string, std::string>& form, const std::string& name) {
-    auto it = form.find(name);
-    return it == form.end() ? std::string() : it->second;
-}
-
 /// "ID[:role]" items separated by spaces, commas or new lines.
 nlohmann::json workspaceList(const std::string& text) {
     nlohmann::json out = nlohmann::json::array();
@@ -73,16 +68,6 @@ BrowserSignInOptions AdminPages::signInOptions(const OAuthSettings& settings) {
     o.login_cookie = "docintel_admin_login";
     o.idle_seconds = settings.admin_session_ttl;
     return o;
-}
-
-plugin::HttpResponse AdminPages::redirect(const std::string& location) {
-    plugin::HttpResponse r;
-    r.status = 303;
-    r.content_type = "text/plain";
-    r.headers.emplace_back("Location", location);
-    addNoStore(r);
-    r.headers.emplace_back("Referrer-Policy", "no-referrer");
-    return r;
 }
 
 plugin::HttpResponse AdminPages::render(const Session* s, const std::string& page,
@@ -133,7 +118,7 @@ plugin::HttpResponse AdminPages::handle(const http::RawRequest& r) {
     // The admin session, then the administrator check on every request.
     auto found = sign_in_.current(r);
     if (!found) return message(nullptr, 503, "Service unavailable", "Try again shortly.", false);
-    if (!*found) return redirect("/admin/login");
+    if (!*found) return seeOther("/admin/login");
     const Session session{(*found)->id_hash, (*found)->user_id, (*found)->csrf_token};
     plugin::Principal principal;
     principal.user_id = session.user_id;
@@ -148,7 +133,7 @@ plugin::HttpResponse AdminPages::handle(const http::RawRequest& r) {
     }
     if (r.method == "POST") {
         const auto form = parseForm(r.body);
-        if (!constantTimeEquals(param(form, "csrf_token"), session.csrf_token)) {
+        if (!constantTimeEquals(formValue(form, "csrf_token"), session.csrf_token)) {
             common::log(common::LogLevel::kWarning, "oauth_admin_csrf_refused",
                         {{"user_id", session.user_id}, {"remote_address", r.remote_address}});
             return message(&session, 403, "Request refused",
@@ -199,7 +184,7 @@ plugin::HttpResponse AdminPages::callback(const http::RawRequest& r) {
     }
     common::log(common::LogLevel::kInfo, "oauth_admin_signed_in",
                 {{"user_id", principal->user_id}, {"remote_address", r.remote_address}});
-    auto resp = finish(redirect("/admin/access-requests"));
+    auto resp = finish(seeOther("/admin/access-requests"));
     resp.headers.emplace_back("Set-Cookie", *cookie);
     return resp;
 }
@@ -221,11 +206,11 @@ plugin::HttpResponse AdminPages::dispatch(const http::RawRequest& r, const Sessi
     const std::size_t n = seg.size();
     const std::string what = n > 0 ? seg[0] : std::string();
     if (r.method == "GET") {
-        if (n == 0) return redirect("/admin/access-requests");
+        if (n == 0) return seeOther("/admin/access-requests");
         if (what == "users" && n == 1) return usersPage(s, notice, nullptr, nullptr);
         if (what == "users" && n == 2) return userPage(s, seg[1], notice, nullptr);
         if (what == "access-requests" && n == 1) {
-            const std::string status = param(query, "status");
+            const std::string status = formValue(query, "status");
             return requestsPage(s, status.empty() ? "pending" : status, notice, nullptr);
         }
         if (what == "applications" && n == 1) return applicationsPage(s, notice, nullptr, nullptr);
@@ -235,18 +220,18 @@ plugin::HttpResponse AdminPages::dispatch(const http::RawRequest& r, const Sessi
 
     const auto form = parseForm(r.body);
     if (what == "users" && n == 1) {
-        nlohmann::json body = {{"email", param(form, "email")},
-                               {"password", param(form, "password")},
-                               {"display_name", param(form, "display_name")},
-                               {"is_admin", param(form, "is_admin") == "on"},
-                               {"mfa_enabled", param(form, "mfa_enabled") == "on"},
+        nlohmann::json body = {{"email", formValue(form, "email")},
+                               {"password", formValue(form, "password")},
+                               {"display_name", formValue(form, "display_name")},
+                               {"is_admin", formValue(form, "is_admin") == "on"},
+                               {"mfa_enabled", formValue(form, "mfa_enabled") == "on"},
                                {"scopes", formValues(r.body, "scope")}};
         auto created = admin_.createUser(body);
         if (!created) {
             body.erase("password");
             return usersPage(s, "", &created.error(), body);
         }
-        return redirect("/admin/users/" + (*created)["id"].get<std::string>() +
+        return seeOther("/admin/users/" + (*created)["id"].get<std::string>() +
                         "?done=user_created");
     }
     if (what == "users" && n >= 3) {
@@ -255,7 +240,7 @@ plugin::HttpResponse AdminPages::dispatch(const http::RawRequest& r, const Sessi
         plugin::Result<nlohmann::json> out = plugin::Error::notFound("no such action");
         std::string done;
         if (n == 3 && action == "mfa") {
-            const bool on = param(form, "mfa") == "on";
+            const bool on = formValue(form, "mfa") == "on";
             out = admin_.updateUser(id, {{"mfa_enabled", on}});
             done = on ? "mfa_on" : "mfa_off";
         } else if (n == 3 && (action == "disable" || action == "enable")) {
@@ -273,27 +258,27 @@ plugin::HttpResponse AdminPages::dispatch(const http::RawRequest& r, const Sessi
             done = "scopes_revoked";
         }
         if (!out) return userPage(s, id, "", &out.error());
-        return redirect("/admin/users/" + (*out)["id"].get<std::string>() + "?done=" + done);
+        return seeOther("/admin/users/" + (*out)["id"].get<std::string>() + "?done=" + done);
     }
     if (what == "access-requests" && n == 3) {
         auto out = admin_.decideAccessRequest(seg[1], seg[2], actor);
-        std::string back = param(form, "back");
+        std::string back = formValue(form, "back");
         if (back != "pending" && back != "approved" && back != "denied" && back != "revoked" &&
             back != "all") {
             back = "pending";
         }
         if (!out) return requestsPage(s, back, "", &out.error());
-        return redirect("/admin/access-requests?status=" + back +
+        return seeOther("/admin/access-requests?status=" + back +
                         "&done=" + (*out)["status"].get<std::string>());
     }
     if (what == "applications" && n == 1) {
-        nlohmann::json body = {{"name", param(form, "name")},
+        nlohmann::json body = {{"name", formValue(form, "name")},
                                {"scopes", formValues(r.body, "scope")},
-                               {"workspaces", workspaceList(param(form, "workspaces"))},
-                               {"cidrs", param(form, "cidrs")}};
+                               {"workspaces", workspaceList(formValue(form, "workspaces"))},
+                               {"cidrs", formValue(form, "cidrs")}};
         auto created = admin_.createApplication(body, actor);
         if (!created) {
-            body["workspaces"] = param(form, "workspaces");
+            body["workspaces"] = formValue(form, "workspaces");
             return applicationsPage(s, "", &created.error(), body);
         }
         return secretPage(s, *created, false);
@@ -306,7 +291,7 @@ plugin::HttpResponse AdminPages::dispatch(const http::RawRequest& r, const Sessi
         if (n == 3 && action == "rotate-secret") {
             std::int64_t overlap = 86400;
             try {
-                const std::string text = param(form, "overlap_seconds");
+                const std::string text = formValue(form, "overlap_seconds");
                 std::size_t used = 0;
                 if (!text.empty()) overlap = std::stoll(text, &used);
                 if (!text.empty() && used != text.size()) overlap = -1;
@@ -323,17 +308,17 @@ plugin::HttpResponse AdminPages::dispatch(const http::RawRequest& r, const Sessi
         } else if (n == 3 && action == "scopes") {
             out = admin_.updateApplication(id, {{"scopes", formValues(r.body, "scope")}});
         } else if (n == 3 && action == "cidrs") {
-            out = admin_.updateApplication(id, {{"cidrs", param(form, "cidrs")}});
+            out = admin_.updateApplication(id, {{"cidrs", formValue(form, "cidrs")}});
         } else if (n == 3 && action == "workspaces") {
-            out = admin_.grantWorkspace(
-                id, {{"workspace_id", param(form, "workspace_id")}, {"role", param(form, "role")}});
+            out = admin_.grantWorkspace(id, {{"workspace_id", formValue(form, "workspace_id")},
+                                             {"role", formValue(form, "role")}});
             done = "workspace_granted";
         } else if (n == 5 && action == "workspaces" && seg[4] == "remove") {
             out = admin_.withdrawWorkspace(id, seg[3]);
             done = "workspace_withdrawn";
         }
         if (!out) return applicationPage(s, id, "", &out.error());
-        return redirect("/admin/applications/" + (*out)["client_id"].get<std::string>() +
+        return seeOther("/admin/applications/" + (*out)["client_id"].get<std::string>() +
                         "?done=" + done);
     }
     return message(&s, 404, "Not found", "There is no such administration action.", false);

@@ -78,7 +78,6 @@ class AdminPages {
     plugin::HttpResponse message(const Session* s, int status, const std::string& title,
                                  const std::string& text, bool offer_login);
     /// 303 to `location` (an absolute path on this server).
-    static plugin::HttpResponse redirect(const std::string& location);
     /// Every supported scope with its description and whether `held` has it.
     nlohmann::json scopeChoices(const std::vector<std::string>& held) const;
 

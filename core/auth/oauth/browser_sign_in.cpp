@@ -9,11 +9,6 @@
 namespace docintel::auth::oauth {
 namespace {
 
-std::string param(const std::map<std::string, std::string>& form, const std::string& name) {
-    auto it = form.find(name);
-    return it == form.end() ? std::string() : it->second;
-}
-
 plugin::Error unavailable() { return plugin::Error{"unavailable", "Try again shortly.", 503}; }
 
 }  // namespace
@@ -94,17 +89,17 @@ plugin::Result<plugin::Principal> BrowserSignIn::finish(const http::RawRequest& 
     const auto query = parseForm(r.query);
     const std::string verifier = cookieValue(r, options_.login_cookie);
     if (verifier.empty() ||
-        !constantTimeEquals(param(query, "state"), sha256Base64Url("state:" + verifier))) {
+        !constantTimeEquals(formValue(query, "state"), sha256Base64Url("state:" + verifier))) {
         return plugin::Error{"sign_in_expired",
                              "This sign-in was not started in this browser or took too long.", 400};
     }
-    if (!param(query, "error").empty()) {
+    if (!formValue(query, "error").empty()) {
         return plugin::Error{"access_denied", "This account cannot use these pages.", 403};
     }
     ClientCredentials client;
     client.client_id = options_.client_id;
     auto tokens = token_endpoint_.token({{"grant_type", "authorization_code"},
-                                         {"code", param(query, "code")},
+                                         {"code", formValue(query, "code")},
                                          {"client_id", client.client_id},
                                          {"redirect_uri", redirectUri()},
                                          {"code_verifier", verifier},

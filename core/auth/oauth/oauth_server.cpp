@@ -362,10 +362,9 @@ plugin::HttpResponse OAuthServer::adminRequest(const http::RawRequest& r,
         return http::errorResponse(e, trace_id,
                                    settings_.issuer + "/.well-known/oauth-protected-resource/api");
     };
-    const std::string auth = header(r, "authorization");
-    if (auth.rfind("Bearer ", 0) != 0)
-        return fail(plugin::Error::unauthorized("missing bearer token"));
-    auto principal = tokens_.verify(auth.substr(7), settings_.rest_resource);
+    const std::string token = http::bearerToken(r.headers);
+    if (token.empty()) return fail(plugin::Error::unauthorized("missing bearer token"));
+    auto principal = tokens_.verify(token, settings_.rest_resource);
     if (!principal) return fail(principal.error());
     if (auto allowed = admin_->requireAdmin(*principal); !allowed) return fail(allowed.error());
 

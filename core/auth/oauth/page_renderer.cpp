@@ -101,6 +101,21 @@ void addNoStore(plugin::HttpResponse& r) {
     r.headers.emplace_back("Pragma", "no-cache");
 }
 
+plugin::HttpResponse seeOther(const std::string& location) {
+    plugin::HttpResponse r;
+    r.status = 303;
+    r.content_type = "text/plain";
+    r.headers.emplace_back("Location", location);
+    addNoStore(r);
+    r.headers.emplace_back("Referrer-Policy", "no-referrer");
+    return r;
+}
+
+std::string formValue(const std::map<std::string, std::string>& form, const std::string& name) {
+    auto it = form.find(name);
+    return it == form.end() ? std::string() : it->second;
+}
+
 std::string embeddedTemplate(const std::string& path) {
     const auto& files = docintel::templates::embeddedFiles();
     auto it = files.find(path);

@@ -37,6 +37,13 @@ std::string embeddedTemplate(const std::string& path);
 /// `Cache-Control: no-store` and `Pragma: no-cache`.
 void addNoStore(plugin::HttpResponse& response);
 
+/// 303 See Other to `location`, not stored, sending no referrer: where a page's POST (or a
+/// page needing a session) sends the browser next.
+plugin::HttpResponse seeOther(const std::string& location);
+
+/// The value of `name` in a parsed form or query, "" when absent.
+std::string formValue(const std::map<std::string, std::string>& form, const std::string& name);
+
 /// Percent-decoding with '+' as a space; "" when malformed.
 std::string urlDecode(std::string s);
 

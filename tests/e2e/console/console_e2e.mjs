@@ -17,52 +17,23 @@ import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+
+import { env, freePort, steps, withDatabase } from '../oauth/harness.mjs';
 
 const require = createRequire(new URL('../oauth/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
 
-const env = (name, fallback) => {
-  const v = process.env[name] || fallback;
-  if (!v) throw new Error(`${name} is not set`);
-  return v;
-};
 const baseDbUrl = env('DOCINTEL_TEST_DATABASE_URL');
 const serverBin = env('DOCINTEL_SERVER_BIN');
 const adminBin = env('DOCINTEL_ADMIN_BIN');
 const pluginSo = env('DOCINTEL_HEALTHCARE_PLUGIN');
 const shotDir = env('CONSOLE_E2E_SCREENSHOTS', path.resolve('console-e2e-screenshots'));
 const chromiumPath = env('CHROMIUM', '/usr/bin/chromium');
+const { step, tally } = steps();
 const dataFiles = new URL('../../data/workflows/healthcare/', import.meta.url);
 
-let passed = 0;
-async function step(name, fn) {
-  const started = Date.now();
-  try {
-    const out = await fn();
-    passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-    return out;
-  } catch (e) {
-    console.log(`FAIL ${name}: ${e.stack || e}`);
-    throw e;
-  }
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-function withDatabase(url, name) {
-  const u = new URL(url);
-  u.pathname = '/' + name;
-  return u.toString();
-}
 
 async function poll(what, fn, seconds = 180) {
   const deadline = Date.now() + seconds * 1000;
@@ -341,7 +312,7 @@ try {
   await step('no page had a script error or a Content-Security-Policy refusal', () => {
     assert.deepEqual(pageErrors.filter((e) => !/status of 40[34]/.test(e)), []);
   });
-  console.log(`${passed} passed`);
+  console.log(`${tally.passed} passed`);
 } catch (e) {
   exitCode = 1;
   console.log(e.stack || String(e));

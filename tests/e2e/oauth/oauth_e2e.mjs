@@ -22,32 +22,15 @@ import path from 'node:path';
 import * as client from 'openid-client';
 import { chromium } from 'playwright-core';
 
-const env = (name, fallback) => {
-  const v = process.env[name] || fallback;
-  if (!v) throw new Error(`${name} is not set`);
-  return v;
-};
+import { env, freePort, steps, withDatabase } from './harness.mjs';
+
 const baseDbUrl = env('DOCINTEL_TEST_DATABASE_URL');
 const serverBin = env('DOCINTEL_SERVER_BIN');
 const adminBin = env('DOCINTEL_ADMIN_BIN');
 const shotDir = env('OAUTH_E2E_SCREENSHOTS', path.resolve('oauth-e2e-screenshots'));
 const chromiumPath = env('CHROMIUM', '/usr/bin/chromium');
+const { step, tally } = steps();
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  const started = Date.now();
-  try {
-    const out = await fn();
-    passed += 1;
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-    return out;
-  } catch (e) {
-    failed += 1;
-    console.log(`FAIL ${name}: ${e.stack || e}`);
-    throw e;
-  }
-}
 
 // ---- a tiny SMTP server that keeps the messages it receives -------------------------------
 function startSmtp() {
@@ -118,19 +101,6 @@ function startCallback() {
     hits,
     close: () => server.close(),
   })));
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-function withDatabase(url, name) {
-  const u = new URL(url);
-  u.pathname = '/' + name;
-  return u.toString();
 }
 
 async function waitReady(base, child) {
@@ -462,11 +432,11 @@ try {
   console.log(`screenshots of the login, MFA, consent and administration pages: ${shotDir}`);
 } catch (e) {
   exitCode = 1;
-  if (!failed) console.log(`FAIL set-up: ${e.stack || e}`);
+  if (!tally.failed) console.log(`FAIL set-up: ${e.stack || e}`);
 } finally {
   for (const c of cleanups.reverse()) {
     try { await c(); } catch { /* best effort */ }
   }
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(exitCode || (failed ? 1 : 0));
+console.log(`${tally.passed} passed, ${tally.failed} failed`);
+process.exit(exitCode || (tally.failed ? 1 : 0));
