@@ -63,6 +63,7 @@ for i in 0 1; do
 done
 run_logged s3-filer "$weed" filer -ip=127.0.0.1 -ip.bind=127.0.0.1 -port=18888 \
   -port.grpc=28888 -master=127.0.0.1:19333 -defaultReplicaPlacement=001 \
+  -defaultStoreDir="$var/s3/filer" \
   -s3 -s3.port=18333 -s3.port.grpc=28333 -s3.port.iceberg=0 -s3.port.lance=0 \
   -s3.config="$var/s3.json" -webdav=false
 wait_http http://127.0.0.1:18333/ "the S3 gateway"
