@@ -361,13 +361,6 @@ void App::start(bool migrate) {
     p.review_tasks =
         std::make_unique<engine::ReviewTaskService>(*p.workflow_service, p.workflow_runs);
     p.plugin_backends.setWorkflowEngine(&p.evidence, p.workflow_service.get());
-    if (p.oauth) {
-        p.console = std::make_unique<console::ConsolePages>(
-            console::ConsoleServices{p.workspace_service, p.document_service, *p.workflow_service,
-                                     *p.review_tasks},
-            p.oauth->signIn(console::ConsolePages::signInOptions(p.oauth->settings())),
-            config_.data_dir + "/cache/console-pages");
-    }
     if (p.knowledge) {
         // agent_mode (decision 0055): the engine lends the knowledge service its run results.
         p.knowledge->setRunFacts(
@@ -471,6 +464,13 @@ void App::start(bool migrate) {
     p.events = std::make_unique<EventSubsystem>(config_, p.db, p.jobs, p.document_access);
     p.api_services->events = &p.events->service();
     p.plugin_backends.setEventLog(&p.events->log());
+    if (p.oauth) {
+        p.console = std::make_unique<console::ConsolePages>(
+            console::ConsoleServices{p.workspace_service, p.document_service, *p.workflow_service,
+                                     *p.review_tasks, &p.events->service(), &p.plugin_registry},
+            p.oauth->signIn(console::ConsolePages::signInOptions(p.oauth->settings())),
+            config_.data_dir + "/cache/console-pages");
+    }
     if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
 
     http::DispatcherOptions dispatcher_options;

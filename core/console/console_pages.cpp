@@ -220,10 +220,14 @@ plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::s
         if (what == "runs" && n == 3 && seg[2] == "approve") return approvePage(c, seg[1]);
         if (what == "documents" && n == 4 && seg[2] == "pages") return pageImage(c, seg[1], seg[3]);
         if (what == "documents" && n == 3 && seg[2] == "file") return documentFile(c, seg[1]);
+        if (what == "tasks" && n == 3 && seg[2] == "decide") return decidePage(c, seg[1]);
+        if (what == "plugins" && n >= 3) return pluginPage(c, seg);
     } else if (what == "runs" && n == 3) {
         return runAction(c, seg[1], seg[2]);
     } else if (what == "tasks" && n == 3 && seg[2] == "assign") {
         return takeTask(c, seg[1]);
+    } else if (what == "tasks" && n == 3 && seg[2] == "decide") {
+        return decideTask(c, seg[1]);
     }
     return message(&c, 404, "Not found", "There is no such console page.", false);
 }
@@ -244,18 +248,33 @@ nlohmann::json ConsolePages::workspaceChoices(Context& c, const std::string& sel
     return out;
 }
 
-plugin::HttpResponse ConsolePages::render(Context* c, const std::string& page, nlohmann::json view,
-                                          int status) {
+nlohmann::json ConsolePages::layoutFor(Context* c, nlohmann::json& view) {
     nlohmann::json layout = nlohmann::json::object();
     if (c) {
         layout["signed_in"] = true;
         layout["email"] = c->session.email;
         layout["csrf_token"] = c->session.csrf_token;
-        const std::string ws = view.value("workspace", formValue(c->query, "workspace"));
-        layout["workspaces"] = workspaceChoices(*c, ws.empty() ? "personal" : ws);
+        std::string ws = view.value("workspace", formValue(c->query, "workspace"));
+        if (ws.empty()) ws = "personal";
+        layout["workspaces"] = workspaceChoices(*c, ws);
+        layout["nav"] = navigation(*c, ws);
         view["csrf_token"] = c->session.csrf_token;
     }
+    return layout;
+}
+
+plugin::HttpResponse ConsolePages::render(Context* c, const std::string& page, nlohmann::json view,
+                                          int status) {
+    nlohmann::json layout = layoutFor(c, view);
     return auth::oauth::renderPage(frame(), page, view, status, std::move(layout));
+}
+
+plugin::HttpResponse ConsolePages::renderText(Context& c, const std::string& name,
+                                              const std::string& template_text,
+                                              nlohmann::json view) {
+    nlohmann::json layout = layoutFor(&c, view);
+    return auth::oauth::renderTemplatePage(frame(), name, template_text, view, 200,
+                                           std::move(layout));
 }
 
 plugin::HttpResponse ConsolePages::message(Context* c, int status, const std::string& title,
@@ -337,6 +356,7 @@ plugin::HttpResponse ConsolePages::inbox(Context& c) {
                    {"has_tasks", !tasks.empty()},
                    {"task_count", tasks.size()},
                    {"done_taken", formValue(c.query, "done") == "taken"},
+                   {"done_decided", formValue(c.query, "done") == "decided"},
                    {"workspace", workspace},
                    {"runs", rows},
                    {"count", rows.size()},
@@ -366,6 +386,8 @@ nlohmann::json ConsolePages::openTasks(Context& c, const std::string& workspace)
     auto listed = services_.reviews.list(c.principal, "", 200);
     if (!listed) return out;
     const bool may_take = requireScope(c, "reviews:write").ok();
+    // POST /api/v1/reviews/{task_id}/decision asks for reviews:approve.
+    const bool may_decide = requireScope(c, "reviews:approve").ok();
     for (const auto& t : (*listed)["reviews"]) {
         const std::string status = t.value("status", "");
         if (status != "pending" && status != "in_review") continue;
@@ -381,6 +403,7 @@ nlohmann::json ConsolePages::openTasks(Context& c, const std::string& workspace)
                        {"status", status},
                        {"mine", mine},
                        {"may_take", may_take && !mine},
+                       {"may_decide", may_decide},
                        {"age", ageText(t.value("created_at", ""))},
                        {"created_at", t.value("created_at", "")}});
     }

@@ -13,7 +13,9 @@
 #include "console/page_images.h"
 #include "engine/review_task_service.h"
 #include "engine/workflow_service.h"
+#include "events/event_service.h"
 #include "http/api_dispatcher.h"
+#include "plugin_host/plugin_registry.h"
 #include "services/document_service.h"
 #include "services/workspace_service.h"
 
@@ -26,6 +28,10 @@ struct ConsoleServices {
     services::DocumentService& documents;
     engine::WorkflowService& workflows;
     engine::ReviewTaskService& reviews;
+    /// The run page's events (optional).
+    events::EventService* events = nullptr;
+    /// Where plugins' console pages come from (optional).
+    const plugin_host::PluginRegistry* plugins = nullptr;
 };
 
 /// The reviewer console under `/console` (docs/console.md, decision 0071): server-rendered
@@ -72,6 +78,10 @@ class ConsolePages {
     /// Open review tasks assigned to the caller or to no one, in the chosen workspace.
     nlohmann::json openTasks(Context& c, const std::string& workspace);
     plugin::HttpResponse takeTask(Context& c, const std::string& task_id);
+    /// The confirmation page of a review task's decision, and the decision itself
+    /// (ReviewTaskService::decide, which decides the run).
+    plugin::HttpResponse decidePage(Context& c, const std::string& task_id);
+    plugin::HttpResponse decideTask(Context& c, const std::string& task_id);
     /// Runs per status (capped at kCountCap) and open tasks of a workspace, for the inbox
     /// summary and its refresh (`GET /console/counts`, JSON).
     nlohmann::json counts(Context& c, const std::string& workspace);
@@ -89,10 +99,24 @@ class ConsolePages {
     /// The evidence of one field: the page image, the boxes of the passage and of the value
     /// inside it, and the excerpt.
     nlohmann::json evidence(Context& c, const nlohmann::json& source, const std::string& value);
+    /// The run's events, oldest first (empty without an event service or the scope).
+    nlohmann::json runEvents(Context& c, const std::string& run_id);
+
+    // console_plugin_pages.cpp
+    /// `/console/plugins/<plugin>/<path>`: a plugin's page (Registrar::addConsolePage).
+    plugin::HttpResponse pluginPage(Context& c, const std::vector<std::string>& seg);
+    /// The navigation: the inbox and every listed plugin page the caller holds the scopes of.
+    nlohmann::json navigation(Context& c, const std::string& workspace);
 
     /// A page inside the console frame (navigation, workspace switcher, sign-out form).
     plugin::HttpResponse render(Context* c, const std::string& page, nlohmann::json view,
                                 int status);
+    /// The layout's view of a page: the signed-in header, the workspaces, the navigation; adds
+    /// the CSRF token to `view`.
+    nlohmann::json layoutFor(Context* c, nlohmann::json& view);
+    /// render() with the body's template given as text (a plugin's page, named `name` in logs).
+    plugin::HttpResponse renderText(Context& c, const std::string& name,
+                                    const std::string& template_text, nlohmann::json view);
     plugin::HttpResponse message(Context* c, int status, const std::string& title,
                                  const std::string& text, bool offer_login);
     /// The readable page of a service error (a validation error lists its messages).

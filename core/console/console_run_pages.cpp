@@ -19,6 +19,7 @@ std::string noticeText(const std::string& done) {
     if (done == "approved") return "Approved.";
     if (done == "changes_requested") return "Sent back for changes.";
     if (done == "packet") return "Packet generated. Download it below.";
+    if (done == "decided") return "The review task is decided.";
     return {};
 }
 
@@ -250,7 +251,73 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
     }
     view["changes"] = changes;
     view["has_changes"] = !changes.empty();
+    view["revision"] = run->value("revision", 0);
+    view["events"] = runEvents(c, run_id);
+    view["has_events"] = !view["events"].empty();
     return render(&c, "run", view, 200);
+}
+
+nlohmann::json ConsolePages::runEvents(Context& c, const std::string& run_id) {
+    nlohmann::json out = nlohmann::json::array();
+    // GET /api/v1/events asks for workspaces:read; the service leaves it to the route.
+    if (!services_.events || !requireScope(c, "workspaces:read").ok()) return out;
+    auto listed = services_.events->listEvents(c.principal, "", "workflow_run", run_id, 100);
+    if (!listed) return out;
+    for (const auto& e : (*listed)["events"]) {
+        const auto& payload = e["payload"];
+        std::string detail;
+        for (const char* key : {"status", "packet_type", "notes", "reviewer_notes"}) {
+            if (payload.is_object() && payload.contains(key) && payload[key].is_string() &&
+                !payload[key].get<std::string>().empty()) {
+                detail += (detail.empty() ? "" : " · ") + payload[key].get<std::string>();
+            }
+        }
+        out.push_back({{"type", e.value("event_type", "")},
+                       {"detail", detail},
+                       {"actor", display(e["actor"])},
+                       {"created_at", e.value("created_at", "")}});
+    }
+    return out;
+}
+
+plugin::HttpResponse ConsolePages::decidePage(Context& c, const std::string& task_id) {
+    if (auto ok = requireScope(c, "reviews:approve"); !ok) return errorPage(c, ok.error());
+    auto task = services_.reviews.get(c.principal, task_id);
+    if (!task) return errorPage(c, task.error());
+    const std::string status = task->value("status", "");
+    if (status != "pending" && status != "in_review") {
+        return message(&c, 409, "Not possible now", "This review task is " + status + " already.",
+                       false);
+    }
+    return render(&c, "decide",
+                  {{"title", "Decide this review task"},
+                   {"task_id", task_id},
+                   {"task_title", task->value("title", "")},
+                   {"run_id", task->value("run_id", "")},
+                   {"priority", task->value("priority", "")},
+                   {"workspace", (*task)["workspace_id"].is_string()
+                                     ? (*task)["workspace_id"].get<std::string>()
+                                     : std::string("personal")}},
+                  200);
+}
+
+plugin::HttpResponse ConsolePages::decideTask(Context& c, const std::string& task_id) {
+    if (auto ok = requireScope(c, "reviews:approve"); !ok) return errorPage(c, ok.error());
+    const std::string decision = formValue(c.form, "decision");
+    if (decision != "approved" && decision != "changes_requested" && decision != "rejected") {
+        return message(&c, 422, "Check the decision", "Choose approve, request changes or reject.",
+                       false);
+    }
+    if (formValue(c.form, "confirm") != "yes")
+        return seeOther("/console/tasks/" + task_id + "/decide");
+    auto decided = services_.reviews.decide(
+        c.principal, task_id,
+        {{"decision", decision}, {"reviewer_notes", formValue(c.form, "notes")}});
+    if (!decided) return errorPage(c, decided.error());
+    const std::string ws = (*decided)["workspace_id"].is_string()
+                               ? (*decided)["workspace_id"].get<std::string>()
+                               : std::string("personal");
+    return seeOther("/console?workspace=" + ws + "&done=decided");
 }
 
 plugin::HttpResponse ConsolePages::approvePage(Context& c, const std::string& run_id) {
@@ -305,6 +372,14 @@ plugin::HttpResponse ConsolePages::editField(Context& c, const nlohmann::json& r
     const std::string run_id = run.value("run_id", "");
     const std::string pointer = formValue(c.form, "field");
     nlohmann::json packet = run.value("review_packet", nlohmann::json::object());
+    // Another reviewer's save since this form was rendered: do not overwrite what they saw.
+    const std::string seen = formValue(c.form, "revision");
+    if (!seen.empty() && seen != std::to_string(run.value("revision", 0))) {
+        return message(&c, 409, "Changed by someone else",
+                       "This run was changed since you opened it. Reload it to see the current "
+                       "values, then make your change again.",
+                       false);
+    }
     nlohmann::json* field = nullptr;
     try {
         field = &packet.at(nlohmann::json::json_pointer(pointer));
@@ -316,11 +391,8 @@ plugin::HttpResponse ConsolePages::editField(Context& c, const nlohmann::json& r
     }
     auto value = typedValue((*field)["value"], formValue(c.form, "value"));
     if (!value) {
-        return message(
-            &c, 422, "Check the value",
-            "This field needs a " +
-                std::string((*field)["value"].is_boolean() ? "true or false" : "number") + ".",
-            false);
+        return message(&c, 422, "Check the value",
+                       "This field needs " + expectedText((*field)["value"]) + ".", false);
     }
     // A typed value has no citation: the reviewer vouches for it.
     (*field)["value"] = *value;

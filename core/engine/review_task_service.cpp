@@ -44,6 +44,13 @@ plugin::Result<storage::ReviewTask> ReviewTaskService::load(const plugin::Princi
     return std::move(**found);
 }
 
+plugin::Result<nlohmann::json> ReviewTaskService::get(const plugin::Principal& caller,
+                                                      const std::string& task_id) {
+    auto task = load(caller, task_id);
+    if (!task) return task.error();
+    return toJson(*task);
+}
+
 plugin::Result<nlohmann::json> ReviewTaskService::list(const plugin::Principal& caller,
                                                        const std::string& status, int limit) {
     if (!status.empty() && !parseTaskStatus(status)) {

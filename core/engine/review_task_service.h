@@ -23,6 +23,8 @@ class ReviewTaskService {
     /// `body`: a validated ReviewTaskInput.
     plugin::Result<nlohmann::json> create(const plugin::Principal& caller,
                                           const nlohmann::json& body);
+    /// One task the caller may read (404 otherwise, as for a run they cannot read).
+    plugin::Result<nlohmann::json> get(const plugin::Principal& caller, const std::string& task_id);
     plugin::Result<nlohmann::json> assign(const plugin::Principal& caller,
                                           const std::string& task_id);
     /// `body`: a validated ReviewDecisionInput.

@@ -12,7 +12,7 @@
 /// as the process.
 
 #define DOCINTEL_PLUGIN_ABI_MAJOR 1
-#define DOCINTEL_PLUGIN_ABI_MINOR 5
+#define DOCINTEL_PLUGIN_ABI_MINOR 6
 
 #ifndef DOCINTEL_PLUGIN_BUILD_ID
 #error "DOCINTEL_PLUGIN_BUILD_ID must be defined by the build (see core/plugin_api/CMakeLists.txt)"

@@ -81,6 +81,28 @@ struct McpResourceTemplate {
     std::function<Result<nlohmann::json>(const std::string& uri, const Principal&)> reader;
 };
 
+/// A read-only page a plugin adds to the reviewer console (ABI minor 6, docs/console.md
+/// "Plugin pages"), served at `/console/plugins/<plugin>/<path>` to a signed-in console user
+/// holding every scope in `scopes`, inside the console's frame (navigation, workspace switcher,
+/// CSP without script). Only GET: state changes stay on the plugin's REST routes and tools.
+struct ConsolePage {
+    /// Below the plugin's prefix: segments of `[a-z0-9_-]` or `{name}` parameters, e.g.
+    /// "courses" or "courses/{course_id}".
+    std::string path;
+    /// The label in the console's navigation; "" = not listed. Only for pages without
+    /// parameters.
+    std::string nav;
+    /// A mustache template over the view `view` returns (its `title` is the page's title).
+    /// Values are HTML-escaped unless the template asks otherwise; links should stay under
+    /// `/console/`.
+    std::string template_text;
+    std::vector<std::string> scopes;  ///< all required
+    /// The page's view from a GET request: `path_params`, `query`, `principal`, `trace_id`, and
+    /// `workspace_id` — the console's chosen workspace ("" = personal). An error becomes the
+    /// console's readable error page with its status.
+    std::function<Result<nlohmann::json>(const HttpRequest&)> view;
+};
+
 /// Handed to a plugin once, during registration. Everything a plugin contributes goes through
 /// here; the host validates each item and refuses the whole plugin when one is bad (a route
 /// that collides, a schema name already taken, a workflow without a name). Not thread-safe:
@@ -117,6 +139,12 @@ class Registrar {
     /// A kind of durable job the plugin runs; queue one with HostServices::enqueueJob. Worker
     /// nodes run it (every node loads the same plugins).
     virtual void addJobKind(PluginJobKind kind) = 0;
+
+    // ABI minor 6.
+
+    /// A page of the reviewer console (see ConsolePage). The plugin is refused when a path is
+    /// malformed or registered twice, the template does not parse, or there is no view.
+    virtual void addConsolePage(ConsolePage page) = 0;
 };
 
 }  // namespace docintel::plugin

@@ -205,6 +205,7 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
     if (valid) valid = validateAttachments(staged, router_);
     if (valid) valid = validateMigrations(staged);
     if (valid) valid = validateJobKinds(staged);
+    if (valid) valid = validateConsolePages(staged);
     if (!valid) return refuse(path, name, valid.error());
     if (!staged.job_kinds.empty() && !job_kind_sink_) {
         return refuse(path, name,
@@ -280,6 +281,11 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
         step.run = guard(owner, name, "workflow step " + step.name, std::move(step.run));
         contribution.info.workflow_steps.push_back(step.name);
         contribution.steps.push_back(std::move(step));
+    }
+    for (auto& page : staged.console_pages) {
+        page.view = guard(owner, name, "console page " + page.path, std::move(page.view));
+        contribution.info.console_pages.push_back(page.path);
+        contribution.console_pages.push_back(std::move(page));
     }
     for (auto& workflow : staged.workflows) {
         contribution.info.workflows.push_back(workflow.at("name").get<std::string>());

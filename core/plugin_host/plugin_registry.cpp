@@ -40,6 +40,7 @@ nlohmann::json PluginInfo::toJson() const {
             {"mcp_resources", mcp_resources},
             {"workflows", workflows},
             {"workflow_steps", workflow_steps},
+            {"console_pages", console_pages},
             {"loaded_at", loaded_at}};
 }
 
@@ -91,6 +92,9 @@ plugin::Status PluginRegistry::addLoaded(PluginContribution contribution) {
     }
 
     for (auto& step : contribution.steps) steps_.push_back({name, std::move(step)});
+    for (auto& page : contribution.console_pages) {
+        console_pages_.push_back({name, std::move(page)});
+    }
     for (auto& t : contribution.tools) tools_.push_back({name, std::move(t)});
     for (auto& r : contribution.resources) resources_.push_back({name, std::move(r)});
     for (auto& w : contribution.workflows) workflows_.push_back({name, std::move(w)});
@@ -130,6 +134,11 @@ bool PluginRegistry::hasWorkflowStep(const std::string& name) const {
     std::lock_guard lock(mutex_);
     return std::any_of(steps_.begin(), steps_.end(),
                        [&](const PluginWorkflowStep& s) { return s.step.name == name; });
+}
+
+std::vector<PluginConsolePage> PluginRegistry::consolePages() const {
+    std::lock_guard lock(mutex_);
+    return console_pages_;
 }
 
 std::optional<PluginWorkflowStep> PluginRegistry::workflowStep(const std::string& name) const {

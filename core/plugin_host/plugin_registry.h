@@ -26,7 +26,8 @@ struct PluginInfo {
     std::vector<std::string> mcp_resources;  ///< URI templates
     std::vector<std::string> workflows;
     std::vector<std::string> workflow_steps;
-    std::string loaded_at;  ///< RFC 3339, UTC
+    std::vector<std::string> console_pages;  ///< paths below /console/plugins/<name>/
+    std::string loaded_at;                   ///< RFC 3339, UTC
 
     /// The catalog entry. Shows the file's name only, not the server's directory layout.
     nlohmann::json toJson() const;
@@ -60,6 +61,10 @@ struct PluginWorkflowStep {
     std::string plugin;
     plugin::WorkflowStep step;
 };
+struct PluginConsolePage {
+    std::string plugin;
+    plugin::ConsolePage page;
+};
 
 /// Everything one plugin registered outside the router, committed as one unit. Handlers in
 /// `tools` and `resources` are expected to be wrapped by the loader already (they never throw).
@@ -68,7 +73,8 @@ struct PluginContribution {
     std::vector<plugin::McpToolDefinition> tools;
     std::vector<plugin::McpResourceTemplate> resources;
     std::vector<nlohmann::json> workflows;
-    std::vector<plugin::WorkflowStep> steps;  ///< wrapped by the loader (never throw)
+    std::vector<plugin::WorkflowStep> steps;         ///< wrapped by the loader (never throw)
+    std::vector<plugin::ConsolePage> console_pages;  ///< views wrapped by the loader
 };
 
 /// The record of plugins: which are loaded (in load order), which were refused, and the MCP
@@ -101,6 +107,8 @@ class PluginRegistry {
     std::vector<PluginMcpTool> mcpTools() const;
     std::vector<PluginMcpResource> mcpResources() const;
     std::vector<PluginWorkflow> workflows() const;
+    /// Console pages in load order (ConsolePages serves them under /console/plugins/).
+    std::vector<PluginConsolePage> consolePages() const;
     /// The step registered under `name`, or nullopt.
     std::optional<PluginWorkflowStep> workflowStep(const std::string& name) const;
 
@@ -123,6 +131,7 @@ class PluginRegistry {
     std::vector<PluginMcpResource> resources_;
     std::vector<PluginWorkflow> workflows_;
     std::vector<PluginWorkflowStep> steps_;
+    std::vector<PluginConsolePage> console_pages_;
     std::uint64_t generation_ = 0;
 };
 

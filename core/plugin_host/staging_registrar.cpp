@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "common/mustache.h"
+
 namespace docintel::plugin_host {
 
 using plugin::Error;
@@ -178,6 +180,57 @@ Status validateJobKinds(const StagingRegistrar& staged) {
                            "' needs a name ^[a-z][a-z0-9_]{0,63}$ and a function");
         }
         if (!names.insert(n).second) return invalid("job kind " + n + " is registered twice");
+    }
+    return {};
+}
+
+}  // namespace docintel::plugin_host
+
+namespace docintel::plugin_host {
+
+namespace {
+
+/// "courses/{course_id}": segments of [a-z0-9_-] or {name} parameters, none empty.
+bool validConsolePath(const std::string& path, bool* has_params) {
+    *has_params = false;
+    if (path.empty() || path.size() > 200) return false;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string seg = path.substr(start, end - start);
+        const bool param = seg.size() > 2 && seg.front() == '{' && seg.back() == '}';
+        const std::string name = param ? seg.substr(1, seg.size() - 2) : seg;
+        const bool chars_ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        });
+        if (!chars_ok) return false;
+        *has_params = *has_params || param;
+        start = end + 1;
+    }
+    return true;
+}
+
+}  // namespace
+
+Status validateConsolePages(const StagingRegistrar& staged) {
+    std::set<std::string> paths;
+    for (const auto& page : staged.console_pages) {
+        bool has_params = false;
+        if (!validConsolePath(page.path, &has_params) || !page.view) {
+            return invalid("console page '" + page.path +
+                           "' needs a path of [a-z0-9_-] or {name} segments and a view");
+        }
+        if (has_params && !page.nav.empty()) {
+            return invalid("console page '" + page.path +
+                           "' has parameters and cannot be listed in the navigation");
+        }
+        if (auto parsed = common::renderMustache(page.template_text, nlohmann::json::object());
+            !parsed || page.template_text.empty()) {
+            return invalid("console page '" + page.path + "' has no template that parses");
+        }
+        if (!paths.insert(page.path).second) {
+            return invalid("console page " + page.path + " is registered twice");
+        }
     }
     return {};
 }

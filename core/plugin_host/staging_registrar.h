@@ -60,6 +60,10 @@ class StagingRegistrar final : public plugin::Registrar {
         collect("job kind", [&] { job_kinds.push_back(std::move(kind)); });
     }
 
+    void addConsolePage(plugin::ConsolePage page) override {
+        collect("console page", [&] { console_pages.push_back(std::move(page)); });
+    }
+
     void freeze() {
         std::lock_guard lock(mutex_);
         frozen_ = true;
@@ -78,6 +82,7 @@ class StagingRegistrar final : public plugin::Registrar {
         attachments.clear();
         migrations.clear();
         job_kinds.clear();
+        console_pages.clear();
     }
 
     std::vector<std::pair<std::string, nlohmann::json>> schemas;
@@ -89,6 +94,7 @@ class StagingRegistrar final : public plugin::Registrar {
     std::vector<std::pair<std::string, plugin::HttpHandler>> attachments;
     std::vector<plugin::PluginMigration> migrations;
     std::vector<plugin::PluginJobKind> job_kinds;
+    std::vector<plugin::ConsolePage> console_pages;
 
   private:
     template <typename Fn>
@@ -124,5 +130,8 @@ plugin::Status validateAttachments(const StagingRegistrar& staged, const http::R
 plugin::Status validateMigrations(const StagingRegistrar& staged);
 /// Job kind names are well formed, unique and have a function.
 plugin::Status validateJobKinds(const StagingRegistrar& staged);
+/// Console page paths are well formed and unique, navigation labels only on pages without
+/// parameters, templates parse, and every page has a view.
+plugin::Status validateConsolePages(const StagingRegistrar& staged);
 
 }  // namespace docintel::plugin_host

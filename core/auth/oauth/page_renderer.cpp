@@ -132,10 +132,18 @@ plugin::HttpResponse renderPage(const std::string& page, const nlohmann::json& v
 
 plugin::HttpResponse renderPage(const PageFrame& frame, const std::string& page,
                                 const nlohmann::json& view, int status, nlohmann::json layout) {
+    return renderTemplatePage(frame, page, templateText(frame.dir, page), view, status,
+                              std::move(layout));
+}
+
+plugin::HttpResponse renderTemplatePage(const PageFrame& frame, const std::string& page,
+                                        const std::string& template_text,
+                                        const nlohmann::json& view, int status,
+                                        nlohmann::json layout) {
     plugin::HttpResponse resp;
     addNoStore(resp);
     resp.headers.emplace_back("Referrer-Policy", "no-referrer");
-    auto body = common::renderMustache(templateText(frame.dir, page), view);
+    auto body = common::renderMustache(template_text, view);
     layout["title"] = view.value("title", "docintel");
     layout["body"] = body ? *body : std::string();
     auto html = body ? common::renderMustache(templateText(frame.dir, "layout"), layout) : body;

@@ -31,6 +31,13 @@ struct PageFrame {
 plugin::HttpResponse renderPage(const PageFrame& frame, const std::string& page,
                                 const nlohmann::json& view, int status, nlohmann::json layout);
 
+/// renderPage with the body's template given as text (a plugin's console page); `page` names it
+/// in logs.
+plugin::HttpResponse renderTemplatePage(const PageFrame& frame, const std::string& page,
+                                        const std::string& template_text,
+                                        const nlohmann::json& view, int status,
+                                        nlohmann::json layout);
+
 /// An embedded file of `templates/` ("" when there is none).
 std::string embeddedTemplate(const std::string& path);
 

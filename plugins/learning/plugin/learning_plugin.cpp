@@ -5,6 +5,7 @@
 #include <regex>
 #include <string>
 
+#include "learning/plugin/learning_console.h"
 #include "learning/plugin/learning_service.h"
 #include "plugin_api/plugin.h"
 #include "shared/registration.h"
@@ -52,6 +53,7 @@ class LearningPlugin final : public plugin::Plugin {
         attachOperations(r);
         addTools(r);
         addResources(r);
+        addConsolePages(r, *service_);
     }
 
   private:

@@ -8,6 +8,7 @@
 
 #include "plugin_api/plugin.h"
 #include "shared/registration.h"
+#include "video/plugin/video_console.h"
 #include "video/plugin/video_service.h"
 
 namespace docintel::video {
@@ -118,6 +119,7 @@ class VideoPlugin final : public plugin::Plugin {
         addRoutes(r);
         addTools(r);
         addResources(r);
+        addConsolePages(r, *service_, host);
     }
 
   private:
