@@ -82,10 +82,9 @@ class ConsolePages {
     /// (ReviewTaskService::decide, which decides the run).
     plugin::HttpResponse decidePage(Context& c, const std::string& task_id);
     plugin::HttpResponse decideTask(Context& c, const std::string& task_id);
-    /// Runs per status (capped at kCountCap) and open tasks of a workspace, for the inbox
+    /// Runs per status and open tasks of a workspace, for the inbox
     /// summary and its refresh (`GET /console/counts`, JSON).
     nlohmann::json counts(Context& c, const std::string& workspace);
-    static constexpr int kCountCap = 200;
     plugin::HttpResponse pageImage(Context& c, const std::string& document_id,
                                    const std::string& page);
     plugin::HttpResponse documentFile(Context& c, const std::string& document_id);

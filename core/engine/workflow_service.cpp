@@ -211,10 +211,7 @@ plugin::Result<nlohmann::json> WorkflowService::start(const plugin::Principal& c
 plugin::Result<nlohmann::json> WorkflowService::list(
     const plugin::Principal& caller, const std::string& workspace_id, const std::string& vertical,
     const std::map<std::string, std::string>& query) {
-    if (auto ok = requireScope(caller, "workflows:read"); !ok) return ok.error();
-    auto scope =
-        p_.document_access.scope(caller.user_id, workspace_id == "personal" ? "" : workspace_id,
-                                 auth::WorkspaceAction::kRead);
+    auto scope = readScope(caller, workspace_id);
     if (!scope) return scope.error();
     const auto get = [&](const char* k) {
         const auto it = query.find(k);
@@ -233,12 +230,26 @@ plugin::Result<nlohmann::json> WorkflowService::list(
     }
     int limit = 50;
     if (const auto l = get("limit"); !l.empty()) limit = std::clamp(std::atoi(l.c_str()), 1, 200);
-    auto rows =
-        p_.runs.list(caller.user_id, *scope, vertical, get("workflow"), get("status"), limit);
+    auto rows = p_.runs.list(caller.user_id, *scope, vertical, get("workflow"), get("status"),
+                             limit, /*with_packet=*/false);
     if (!rows) return rows.error();
     nlohmann::json items = nlohmann::json::array();
     for (const auto& r : *rows) items.push_back(toJson(r, false));
     return nlohmann::json{{"runs", items}, {"count", items.size()}, {"vertical", vertical}};
+}
+
+plugin::Result<std::string> WorkflowService::readScope(const plugin::Principal& caller,
+                                                       const std::string& workspace_id) {
+    if (auto ok = requireScope(caller, "workflows:read"); !ok) return ok.error();
+    return p_.document_access.scope(caller.user_id, workspace_id == "personal" ? "" : workspace_id,
+                                    auth::WorkspaceAction::kRead);
+}
+
+plugin::Result<std::map<std::string, long long>> WorkflowService::countRuns(
+    const plugin::Principal& caller, const std::string& workspace_id) {
+    auto scope = readScope(caller, workspace_id);
+    if (!scope) return scope.error();
+    return p_.runs.countByStatus(caller.user_id, *scope);
 }
 
 plugin::Result<nlohmann::json> WorkflowService::get(const plugin::Principal& caller,

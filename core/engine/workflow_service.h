@@ -64,6 +64,10 @@ class WorkflowService final : public plugin::WorkflowRuns {
                                         const std::string& workspace_id,
                                         const std::string& vertical,
                                         const std::map<std::string, std::string>& query) override;
+    /// The number of runs per status of a scope ("personal" or a workspace id) the caller may
+    /// read (the console's inbox summary); statuses without runs are absent.
+    plugin::Result<std::map<std::string, long long>> countRuns(const plugin::Principal& caller,
+                                                               const std::string& workspace_id);
     plugin::Result<nlohmann::json> get(const plugin::Principal& caller, const std::string& vertical,
                                        const std::string& run_id) override;
     plugin::Result<nlohmann::json> saveReview(const plugin::Principal& caller,
@@ -117,6 +121,9 @@ class WorkflowService final : public plugin::WorkflowRuns {
     plugin::Status runJob(jobs::JobContext& context);
 
   private:
+    /// The storage scope of `workspace_id` the caller may read runs of (workflows:read).
+    plugin::Result<std::string> readScope(const plugin::Principal& caller,
+                                          const std::string& workspace_id);
     plugin::Result<storage::WorkflowRun> load(const plugin::Principal& caller,
                                               const std::string& vertical,
                                               const std::string& run_id);

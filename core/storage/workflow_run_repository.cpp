@@ -22,14 +22,24 @@ constexpr Statement kFindRun{"workflow_run_find",
                              "SELECT " DOCINTEL_RUN_COLUMNS " FROM workflow_runs WHERE id = $1"};
 constexpr Statement kLockRun{"workflow_run_lock", "SELECT " DOCINTEL_RUN_COLUMNS
                                                   " FROM workflow_runs WHERE id = $1 FOR UPDATE"};
-constexpr Statement kListRuns{
-    "workflow_run_list",
-    "SELECT " DOCINTEL_RUN_COLUMNS
-    " FROM workflow_runs WHERE "
-    "(($2 = '' AND owner_id = $1 AND workspace_id IS NULL) OR "
+#define DOCINTEL_RUN_SCOPE                                      \
+    "(($2 = '' AND owner_id = $1 AND workspace_id IS NULL) OR " \
     " ($2 <> '' AND workspace_id = NULLIF($2, '')::uuid)) "
-    "AND ($3 = '' OR vertical = $3) AND ($4 = '' OR workflow = $4) AND ($5 = '' OR status = $5) "
-    "ORDER BY created_at DESC, id LIMIT $6"};
+#define DOCINTEL_RUN_LIST_WHERE                                                                   \
+    " FROM workflow_runs WHERE " DOCINTEL_RUN_SCOPE                                               \
+    "AND ($3 = '' OR vertical = $3) AND ($4 = '' OR workflow = $4) AND ($5 = '' OR status = $5) " \
+    "ORDER BY created_at DESC, id LIMIT $6"
+constexpr Statement kListRuns{"workflow_run_list",
+                              "SELECT " DOCINTEL_RUN_COLUMNS DOCINTEL_RUN_LIST_WHERE};
+// The same rows without the packet (a list page reads and parses no field).
+constexpr Statement kListRunSummaries{
+    "workflow_run_list_summaries",
+    "SELECT id, workflow, vertical, owner_id, workspace_id, status, document_ids::text, "
+    "inputs::text, '{}', steps::text, error_code, error_message, review_notes, revision, "
+    "created_at, updated_at, completed_at, approved_by, approved_at" DOCINTEL_RUN_LIST_WHERE};
+constexpr Statement kCountRuns{
+    "workflow_run_counts",
+    "SELECT status, count(*) FROM workflow_runs WHERE " DOCINTEL_RUN_SCOPE "GROUP BY status"};
 constexpr Statement kUpdateRun{
     "workflow_run_update",
     "UPDATE workflow_runs SET status = $2, packet = $3::jsonb, steps = $4::jsonb, "
@@ -191,12 +201,23 @@ plugin::Result<std::optional<WorkflowRun>> WorkflowRunRepository::find(const std
 
 plugin::Result<std::vector<WorkflowRun>> WorkflowRunRepository::list(
     const std::string& owner_id, const std::string& workspace_id, const std::string& vertical,
-    const std::string& workflow, const std::string& status, int limit) {
+    const std::string& workflow, const std::string& status, int limit, bool with_packet) {
     return db_.read([&](Tx& tx) -> plugin::Result<std::vector<WorkflowRun>> {
         std::vector<WorkflowRun> out;
-        for (const auto& row :
-             tx.exec(kListRuns, owner_id, workspace_id, vertical, workflow, status, limit)) {
+        for (const auto& row : tx.exec(with_packet ? kListRuns : kListRunSummaries, owner_id,
+                                       workspace_id, vertical, workflow, status, limit)) {
             out.push_back(rowToRun(row));
+        }
+        return out;
+    });
+}
+
+plugin::Result<std::map<std::string, long long>> WorkflowRunRepository::countByStatus(
+    const std::string& owner_id, const std::string& workspace_id) {
+    return db_.read([&](Tx& tx) -> plugin::Result<std::map<std::string, long long>> {
+        std::map<std::string, long long> out;
+        for (const auto& row : tx.exec(kCountRuns, owner_id, workspace_id)) {
+            out[row[0].as<std::string>()] = row[1].as<long long>();
         }
         return out;
     });

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,11 +110,13 @@ class WorkflowRunRepository {
     plugin::Result<std::string> create(const WorkflowRun& run, const std::string& job_kind);
     plugin::Result<std::optional<WorkflowRun>> find(const std::string& id);
     /// Runs of a scope (personal: owner_id with no workspace; else workspace_id), newest first.
-    plugin::Result<std::vector<WorkflowRun>> list(const std::string& owner_id,
-                                                  const std::string& workspace_id,
-                                                  const std::string& vertical,
-                                                  const std::string& workflow,
-                                                  const std::string& status, int limit);
+    /// `with_packet` false: `packet` is left empty (lists that show no field read less).
+    plugin::Result<std::vector<WorkflowRun>> list(
+        const std::string& owner_id, const std::string& workspace_id, const std::string& vertical,
+        const std::string& workflow, const std::string& status, int limit, bool with_packet = true);
+    /// The number of runs of a scope per status (statuses without runs are absent).
+    plugin::Result<std::map<std::string, long long>> countByStatus(const std::string& owner_id,
+                                                                   const std::string& workspace_id);
 
     /// Locks the run, asks `decide` for the transition from its current state and writes it.
     /// `decide` may run more than once (serialization retry) and must only compute. Returns

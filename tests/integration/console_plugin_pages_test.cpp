@@ -283,6 +283,10 @@ TEST_F(ConsolePluginPagesTest, AReviewTaskIsDecidedFromTheInboxAndStaleEditsAreR
     EXPECT_EQ(rest("GET", "/api/v1/verticals/healthcare/runs/" + run_id, nullptr).json()["status"],
               "changes_requested");
     EXPECT_FALSE(has(session_->get("/console").body, "/tasks/" + task_id + "/decide"));
+    // The inbox's counts (one grouped count) follow.
+    const json counts = json::parse(session_->get("/console/counts?workspace=personal").body);
+    EXPECT_EQ(counts["statuses"]["changes_requested"], "1") << counts.dump();
+    EXPECT_EQ(counts["statuses"]["pending_review"], "0") << counts.dump();
     EXPECT_EQ(session_->get("/console/tasks/" + task_id + "/decide").status, 409);
     EXPECT_TRUE(has(session_->get("/console/runs/" + run_id).body, "review.changes_requested"));
 }
