@@ -10,11 +10,14 @@
 
 #include "auth/oauth/browser_sign_in.h"
 #include "auth/oauth/oauth_settings.h"
+#include "auth/oauth/page_renderer.h"
 #include "console/page_images.h"
 #include "engine/review_task_service.h"
 #include "engine/workflow_service.h"
 #include "http/api_dispatcher.h"
+#include "knowledge/knowledge_service.h"
 #include "services/document_service.h"
+#include "services/upload_service.h"
 #include "services/workspace_service.h"
 
 namespace docintel::console {
@@ -26,6 +29,8 @@ struct ConsoleServices {
     services::DocumentService& documents;
     engine::WorkflowService& workflows;
     engine::ReviewTaskService& reviews;
+    services::UploadService& uploads;
+    knowledge::KnowledgeService* knowledge;  ///< null on a node that does not search
 };
 
 /// The reviewer console under `/console` (docs/console.md, decision 0071): server-rendered
@@ -37,8 +42,8 @@ struct ConsoleServices {
 /// images, no script and no inline style.
 ///
 /// console_pages.cpp: routing, session, sign-in/out, inbox, files; console_run_pages.cpp:
-/// the run page, field edits, approval, packets. Stateless apart from BrowserSignIn;
-/// thread-safe.
+/// the run page, field edits, approval, packets; console_document_pages.cpp: documents,
+/// browser upload, ask and the cited page. Stateless apart from BrowserSignIn; thread-safe.
 class ConsolePages {
   public:
     ConsolePages(ConsoleServices services, std::unique_ptr<auth::oauth::BrowserSignIn> sign_in,
@@ -54,6 +59,11 @@ class ConsolePages {
 
     /// Never throws: an unexpected exception answers a plain 500 page.
     plugin::HttpResponse handle(const http::RawRequest& request);
+
+    /// The origin of `signed_url`, a signed upload URL of the object store (S3's bucket), is
+    /// added to the documents page's `connect-src`, where the browser PUTs the bytes; "" =
+    /// uploads go to this server ('self'). Set once before serving.
+    void setUploadOrigin(const std::string& signed_url);
 
   private:
     struct Context {
@@ -90,6 +100,19 @@ class ConsolePages {
     /// inside it, and the excerpt.
     nlohmann::json evidence(Context& c, const nlohmann::json& source, const std::string& value);
 
+    // console_document_pages.cpp
+    plugin::HttpResponse documentsPage(Context& c);
+    /// The workspace's documents with their ingestion status (`GET /console/documents.json`).
+    plugin::HttpResponse documentsJson(Context& c);
+    /// `step` "create" (UploadService::create) or "complete" (UploadService::complete), JSON.
+    plugin::HttpResponse upload(Context& c, const std::string& step);
+    plugin::HttpResponse askPage(Context& c);
+    /// KnowledgeService::prepare + answer: streamed as server-sent events to a script that asks
+    /// for them, else collected into the answer page.
+    plugin::HttpResponse ask(Context& c);
+    /// A page of a document with `quote` highlighted (a citation of an answer).
+    plugin::HttpResponse documentView(Context& c, const std::string& document_id);
+
     /// A page inside the console frame (navigation, workspace switcher, sign-out form).
     plugin::HttpResponse render(Context* c, const std::string& page, nlohmann::json view,
                                 int status);
@@ -106,12 +129,16 @@ class ConsolePages {
     ConsoleServices services_;
     std::unique_ptr<auth::oauth::BrowserSignIn> sign_in_;
     PageImages images_;
+    /// The documents page's frame: connect-src also names the upload origin.
+    auth::oauth::PageFrame documents_frame_;
 };
 
 /// The extracted fields of a review packet (objects with `value` and `confidence`), in
 /// document order: `{pointer, label, value, confidence, source, missing, low}`. A field is
 /// `low` under `kLowConfidence`.
 nlohmann::json packetFields(const nlohmann::json& packet);
+/// "5 min", "3 h", "2 days" since an RFC 3339 UTC time ("" when it does not parse).
+std::string ageText(const std::string& iso);
 /// "Waiting for review" for `pending_review`, and so on.
 std::string statusLabel(const std::string& status);
 inline constexpr double kLowConfidence = 0.6;

@@ -3,10 +3,16 @@
 // as the first-party client docintel_console (no consent page) for a user who is not an
 // administrator; the session cookie is HttpOnly, SameSite=Lax, path /console and not Secure
 // on an http base URL; the session has an idle timeout; form posts need the session's CSRF
-// token; reads ask for the scopes the REST routes ask for; sign-out ends the session. (The
-// reviewer's walk through runs is console_e2e_browser.)
+// token; reads ask for the scopes the REST routes ask for; sign-out ends the session. The
+// documents and ask pages: an upload needs the CSRF token, documents:write and a workspace role
+// that may add documents; asking about another workspace's document tells nothing of it; the
+// answer page without JavaScript lists citations that open the cited page highlighted. (The
+// reviewer's walk through runs, uploads and streamed answers is console_e2e_browser.)
 
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 #include "oauth_test_client.h"
 #include "support/test_server.h"
@@ -69,8 +75,34 @@ class ConsolePagesTest : public ::testing::Test {
         return setCookie(done, "docintel_console");
     }
 
+    /// Signs `email` in with `scopes` granted; returns the cookie header and the CSRF token.
+    static std::pair<std::map<std::string, std::string>, std::string> session(
+        const std::string& email, const std::string& user, const std::vector<std::string>& scopes) {
+        for (const auto& scope : scopes) {
+            server_->db().scalar("INSERT INTO oauth_user_scopes (user_id, scope) VALUES ('" + user +
+                                 "', '" + scope + "')");
+        }
+        const std::string line = signIn(email);
+        std::map<std::string, std::string> jar = {
+            {"Cookie", "docintel_console=" + cookieValueOf(line)}};
+        const Response inbox = send(port(), "GET", "/console", {}, {}, jar);
+        const auto at = inbox.body.find("name=\"csrf_token\" value=\"");
+        EXPECT_NE(at, std::string::npos) << inbox.body;
+        return {jar, inbox.body.substr(at + 25, inbox.body.find('"', at + 25) - at - 25)};
+    }
+
+    static std::string documentCount(const std::string& where) {
+        return server_->db().scalar("SELECT count(*) FROM documents WHERE " + where);
+    }
+
     inline static TestServer* server_ = nullptr;
 };
+
+/// The headers of the script's JSON posts.
+std::map<std::string, std::string> asScript(std::map<std::string, std::string> jar) {
+    jar["Accept"] = "application/json";
+    return jar;
+}
 
 TEST_F(ConsolePagesTest, WithoutASessionPagesLeadToTheSignIn) {
     for (const char* path : {"/console", "/console/runs/x", "/console/documents/x/file"}) {
@@ -137,6 +169,145 @@ TEST_F(ConsolePagesTest, AnOrdinaryUserSignsInAndOutWithCsrfOnEveryPost) {
     EXPECT_EQ(out.status, 200);
     EXPECT_NE(setCookie(out, "docintel_console").find("Max-Age=0"), std::string::npos);
     EXPECT_EQ(send(port(), "GET", "/console", {}, {}, jar).status, 303);  // the row is gone
+}
+
+TEST_F(ConsolePagesTest, UploadsNeedTheCsrfTokenDocumentsWriteAndARoleThatMayAdd) {
+    const std::string writer = server_->createUser("writer@console-pages.test");
+    const auto [jar, csrf] =
+        session("writer@console-pages.test", writer,
+                {"documents:read", "documents:write", "workspaces:read", "knowledge:query"});
+    const Form pdf = {{"filename", "memo.pdf"},
+                      {"file_size", "13374"},
+                      {"content_type", "application/pdf"},
+                      {"workspace", "personal"}};
+
+    // Without the session's CSRF token: refused, nothing created.
+    const Response forged = postForm(port(), "/console/uploads", pdf, asScript(jar));
+    EXPECT_EQ(forged.status, 403);
+    EXPECT_EQ(documentCount("owner_id = '" + writer + "'"), "0");
+
+    // With it: the session the REST route gives, a signed PUT URL and the document row.
+    Form with_csrf = pdf;
+    with_csrf.emplace_back("csrf_token", csrf);
+    const Response created = postForm(port(), "/console/uploads", with_csrf, asScript(jar));
+    ASSERT_EQ(created.status, 201) << created.body;
+    EXPECT_NE(created.json().value("upload_url", "").find("/objects/"), std::string::npos);
+    EXPECT_EQ(documentCount("owner_id = '" + writer + "'"), "1");
+    const std::string documents = send(port(), "GET", "/console/documents", {}, {}, jar).body;
+    EXPECT_NE(documents.find("id=\"upload-progress\""), std::string::npos);
+    const Response listed =
+        send(port(), "GET", "/console/documents.json?workspace=personal", {}, {}, jar);
+    ASSERT_EQ(listed.status, 200) << listed.body;
+    EXPECT_EQ(listed.json()["documents"][0]["status"], "uploading");
+    EXPECT_EQ(listed.json()["pending"], true);
+
+    // A viewer of a team workspace holds documents:write but may not add documents there.
+    const std::string owner_token =
+        server_->token(writer, {"workspaces:read", "workspaces:write", "documents:write"});
+    const auto ws =
+        server_->request("POST", "/api/v1/workspaces", R"({"name":"Console team"})", owner_token);
+    ASSERT_EQ(ws.status, 201) << ws.body;
+    const std::string ws_id = ws.json()["id"];
+    const std::string viewer = server_->createUser("viewer@console-pages.test");
+    ASSERT_EQ(server_
+                  ->request("POST", "/api/v1/workspaces/" + ws_id + "/members",
+                            R"({"email":"viewer@console-pages.test","role":"viewer"})", owner_token)
+                  .status,
+              201);
+    const auto [viewer_jar, viewer_csrf] =
+        session("viewer@console-pages.test", viewer, {"documents:read", "documents:write"});
+    Form into_team = {{"filename", "memo.pdf"},
+                      {"file_size", "13374"},
+                      {"workspace", ws_id},
+                      {"csrf_token", viewer_csrf}};
+    const Response refused = postForm(port(), "/console/uploads", into_team, asScript(viewer_jar));
+    EXPECT_EQ(refused.status, 403) << refused.body;
+    EXPECT_EQ(documentCount("workspace_id = '" + ws_id + "'"), "0");
+
+    // A sign-in without documents:write cannot upload anywhere, not even its own documents.
+    const std::string reader = server_->createUser("reader@console-pages.test");
+    const auto [reader_jar, reader_csrf] =
+        session("reader@console-pages.test", reader, {"documents:read"});
+    Form own = pdf;
+    own.emplace_back("csrf_token", reader_csrf);
+    EXPECT_EQ(postForm(port(), "/console/uploads", own, asScript(reader_jar)).status, 403);
+    EXPECT_EQ(documentCount("owner_id = '" + reader + "'"), "0");
+    const Response page = send(port(), "GET", "/console/documents", {}, {}, reader_jar);
+    ASSERT_EQ(page.status, 200);
+    EXPECT_EQ(page.body.find("id=\"upload-form\""), std::string::npos);  // no upload form
+}
+
+TEST_F(ConsolePagesTest, AskWithoutScriptCitesThePageAndTellsNothingOfOtherWorkspaces) {
+    const std::string asker = server_->createUser("asker@console-pages.test");
+    const auto [jar, csrf] =
+        session("asker@console-pages.test", asker,
+                {"documents:read", "documents:write", "workspaces:read", "knowledge:query"});
+    const std::string token =
+        server_->token(asker, {"documents:read", "documents:write", "knowledge:query"});
+    const std::string memo = readFile(sharedDir() + "/datasets/doc-corpus/pdf/text/fake-memo.pdf");
+    ASSERT_FALSE(memo.empty());
+    const std::string doc =
+        server_->uploadDocument(token, "fake-memo.pdf", "application/pdf", memo);
+    ASSERT_EQ(server_->waitForDocument(doc, token)["status"], "embedded");
+
+    // The form, posted as a browser without JavaScript does: the whole answer page. The
+    // node's indexes follow the change feed, so ask until the memo is found.
+    const Form question = {{"csrf_token", csrf},
+                           {"workspace", "personal"},
+                           {"question", "How many blankets were delivered?"}};
+    Response answered;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    do {
+        answered = postForm(port(), "/console/ask", question, jar);
+        if (answered.body.find("class=\"citation\"") != std::string::npos) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    } while (std::chrono::steady_clock::now() < deadline);
+    ASSERT_EQ(answered.status, 200) << answered.body;
+    EXPECT_NE(answered.body.find("10,000 blankets"), std::string::npos) << answered.body;
+    EXPECT_NE(answered.body.find("data-refused=\"false\""), std::string::npos);
+    const std::string prefix = "href=\"/console/documents/" + doc + "/view?page=1&amp;quote=";
+    const auto link_at = answered.body.find(prefix);
+    ASSERT_NE(link_at, std::string::npos) << answered.body;
+    std::string link =
+        answered.body.substr(link_at + 6, answered.body.find('"', link_at + 6) - link_at - 6);
+    for (auto amp = link.find("&amp;"); amp != std::string::npos; amp = link.find("&amp;")) {
+        link.replace(amp, 5, "&");
+    }
+    // The citation opens the page image with the quoted passage highlighted.
+    const Response cited = send(port(), "GET", link.substr(0, link.find('#')), {}, {}, jar);
+    ASSERT_EQ(cited.status, 200) << cited.body;
+    EXPECT_NE(cited.body.find("id=\"page-image\""), std::string::npos);
+    EXPECT_NE(cited.body.find("<rect id=\"highlight\" class=\"highlight\""), std::string::npos)
+        << cited.body;
+    EXPECT_EQ(send(port(), "GET", "/console/documents/" + doc + "/pages/1.png", {}, {}, jar)
+                  .header("content-type"),
+              "image/png");
+
+    // Another user names the memo: 404, and nothing of it (name, text) in the page.
+    const std::string stranger = server_->createUser("stranger@console-pages.test");
+    const auto [other_jar, other_csrf] =
+        session("stranger@console-pages.test", stranger, {"documents:read", "knowledge:query"});
+    const Form theirs = {{"csrf_token", other_csrf},
+                         {"workspace", "personal"},
+                         {"question", "How many blankets were delivered?"},
+                         {"document_id", doc}};
+    const Response hidden = postForm(port(), "/console/ask", theirs, other_jar);
+    EXPECT_EQ(hidden.status, 404) << hidden.body;
+    EXPECT_EQ(hidden.body.find("fake-memo"), std::string::npos);
+    EXPECT_EQ(hidden.body.find("blankets were delivered on"), std::string::npos);
+    const std::map<std::string, std::string> events = {{"Cookie", other_jar.at("Cookie")},
+                                                       {"Accept", "text/event-stream"}};
+    EXPECT_EQ(postForm(port(), "/console/ask", theirs, events).status, 404);
+    EXPECT_EQ(send(port(), "GET", link.substr(0, link.find('#')), {}, {}, other_jar).status, 404);
+    // Their own whole workspace holds nothing: the refusal, no citation.
+    const Response own = postForm(port(), "/console/ask",
+                                  {{"csrf_token", other_csrf},
+                                   {"workspace", "personal"},
+                                   {"question", "How many blankets were delivered?"}},
+                                  other_jar);
+    ASSERT_EQ(own.status, 200) << own.body;
+    EXPECT_EQ(own.body.find("class=\"citation\""), std::string::npos);
+    EXPECT_EQ(own.body.find("10,000 blankets"), std::string::npos);
 }
 
 }  // namespace
