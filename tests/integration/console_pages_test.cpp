@@ -6,7 +6,8 @@
 // token; reads ask for the scopes the REST routes ask for; sign-out ends the session. The
 // documents and ask pages: an upload needs the CSRF token, documents:write and a workspace role
 // that may add documents; asking about another workspace's document tells nothing of it; the
-// answer page without JavaScript lists citations that open the cited page highlighted. (The
+// answer page without JavaScript lists citations that open the cited page highlighted; with the
+// S3 store the documents page may connect to the bucket, where the browser PUTs. (The
 // reviewer's walk through runs, uploads and streamed answers is console_e2e_browser.)
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "oauth_test_client.h"
+#include "support/seaweed_server.h"
 #include "support/test_server.h"
 
 namespace docintel::test::oauth {
@@ -308,6 +310,64 @@ TEST_F(ConsolePagesTest, AskWithoutScriptCitesThePageAndTellsNothingOfOtherWorks
     ASSERT_EQ(own.status, 200) << own.body;
     EXPECT_EQ(own.body.find("class=\"citation\""), std::string::npos);
     EXPECT_EQ(own.body.find("10,000 blankets"), std::string::npos);
+}
+
+/// The server with DOCINTEL_OBJECT_STORE=s3 (a real SeaweedFS): the browser PUTs to the bucket.
+class ConsoleOnS3Test : public ConsolePagesTest {
+  protected:
+    static void SetUpTestSuite() {
+        s3_ = new SeaweedServer();
+        TestServer::Options options;
+        options.s3_endpoint = s3_->endpoint();
+        options.s3_bucket = "docintel-console";
+        options.s3_access_key = SeaweedServer::kAccessKey;
+        options.s3_secret_key = SeaweedServer::kSecretKey;
+        server_ = new TestServer(options);
+    }
+    static void TearDownTestSuite() {
+        ConsolePagesTest::TearDownTestSuite();
+        delete s3_;
+    }
+    inline static SeaweedServer* s3_ = nullptr;
+};
+
+TEST_F(ConsoleOnS3Test, TheDocumentsPageMayConnectToTheBucketItUploadsTo) {
+    const std::string user = server_->createUser("s3@console-pages.test");
+    const auto [jar, csrf] =
+        session("s3@console-pages.test", user, {"documents:read", "documents:write"});
+    const Response page = send(port(), "GET", "/console/documents", {}, {}, jar);
+    ASSERT_EQ(page.status, 200) << page.body;
+    const std::string csp = page.header("content-security-policy");
+    EXPECT_NE(csp.find("connect-src 'self' " + s3_->endpoint() + ";"), std::string::npos) << csp;
+    // Only the documents page: the others keep 'self'.
+    EXPECT_NE(send(port(), "GET", "/console/ask", {}, {}, jar)
+                  .header("content-security-policy")
+                  .find("connect-src 'self';"),
+              std::string::npos);
+
+    const std::string memo = readFile(sharedDir() + "/datasets/doc-corpus/pdf/text/fake-memo.pdf");
+    const Form fields = {{"csrf_token", csrf},
+                         {"workspace", "personal"},
+                         {"filename", "fake-memo.pdf"},
+                         {"content_type", "application/pdf"},
+                         {"file_size", std::to_string(memo.size())}};
+    const Response created = postForm(port(), "/console/uploads", fields, asScript(jar));
+    ASSERT_EQ(created.status, 201) << created.body;
+    const auto upload = created.json();
+    const std::string url = upload.value("upload_url", "");
+    EXPECT_EQ(url.rfind(s3_->endpoint() + "/docintel-console/", 0), 0u) << url;
+    ASSERT_EQ(TestServer::putObject(url, memo, "application/pdf").status, 200);
+    Form complete = fields;
+    complete.emplace_back("doc_id", upload.value("doc_id", ""));
+    complete.emplace_back("storage_source_path", upload.value("storage_source_path", ""));
+    const Response completed =
+        postForm(port(), "/console/uploads/complete", complete, asScript(jar));
+    ASSERT_EQ(completed.status, 202) << completed.body;
+    EXPECT_TRUE(server_->objectExists(upload.value("storage_source_path", "")));
+    const Response listed =
+        send(port(), "GET", "/console/documents.json?workspace=personal", {}, {}, jar);
+    ASSERT_EQ(listed.status, 200);
+    EXPECT_EQ(listed.json()["documents"][0]["filename"], "fake-memo.pdf");
 }
 
 }  // namespace
