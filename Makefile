@@ -161,6 +161,10 @@ bench-mcp: build db model
 bench-workflows: build db model
 	@bench/workflows/run.sh
 
+.PHONY: bench-console
+bench-console: build db model
+	@bench/console/run.sh
+
 .PHONY: bench-events bench-learning bench-tutor
 bench-events: build db
 	@bench/events/run.sh

@@ -467,9 +467,13 @@ void App::start(bool migrate) {
     if (p.oauth) {
         p.console = std::make_unique<console::ConsolePages>(
             console::ConsoleServices{p.workspace_service, p.document_service, *p.workflow_service,
-                                     *p.review_tasks, &p.events->service(), &p.plugin_registry},
+                                     *p.review_tasks, *p.upload_service, p.knowledge.get(),
+                                     &p.events->service(), &p.plugin_registry},
             p.oauth->signIn(console::ConsolePages::signInOptions(p.oauth->settings())),
             config_.data_dir + "/cache/console-pages");
+        // With S3 the browser PUTs to the bucket: its origin, from a URL the store signs.
+        p.console->setUploadOrigin(
+            p.objects.presignedUrl("PUT", "console-origin", "application/octet-stream", 1, 60));
     }
     if (config_.role != "worker") http::registerApiRoutes(p.router, *p.api_services);
 

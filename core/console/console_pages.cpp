@@ -1,5 +1,7 @@
 #include "console/console_pages.h"
 
+#include <Poco/URI.h>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -27,22 +29,6 @@ const auth::oauth::PageFrame& frame() {
         "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; "
         "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"};
     return f;
-}
-
-/// "5 min", "3 h", "2 days" since an RFC 3339 UTC time ("" when it does not parse).
-std::string ageText(const std::string& iso) {
-    std::tm t{};
-    if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
-                    &t.tm_min, &t.tm_sec) != 6) {
-        return {};
-    }
-    t.tm_year -= 1900;
-    t.tm_mon -= 1;
-    const std::int64_t age = common::nowEpochSeconds() - static_cast<std::int64_t>(timegm(&t));
-    if (age < 60) return "just now";
-    if (age < 3600) return std::to_string(age / 60) + " min";
-    if (age < 86400) return std::to_string(age / 3600) + " h";
-    return std::to_string(age / 86400) + (age < 2 * 86400 ? " day" : " days");
 }
 
 /// A static file of templates/console/ with a long cache lifetime.
@@ -84,6 +70,21 @@ const char* const kStatuses[] = {"pending_review", "changes_requested", "approve
 
 }  // namespace
 
+std::string ageText(const std::string& iso) {
+    std::tm t{};
+    if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
+                    &t.tm_min, &t.tm_sec) != 6) {
+        return {};
+    }
+    t.tm_year -= 1900;
+    t.tm_mon -= 1;
+    const std::int64_t age = common::nowEpochSeconds() - static_cast<std::int64_t>(timegm(&t));
+    if (age < 60) return "just now";
+    if (age < 3600) return std::to_string(age / 60) + " min";
+    if (age < 86400) return std::to_string(age / 3600) + " h";
+    return std::to_string(age / 86400) + (age < 2 * 86400 ? " day" : " days");
+}
+
 std::string statusLabel(const std::string& status) {
     if (status == "pending_review") return "Waiting for review";
     if (status == "changes_requested") return "Changes requested";
@@ -96,7 +97,19 @@ std::string statusLabel(const std::string& status) {
 ConsolePages::ConsolePages(ConsoleServices services,
                            std::unique_ptr<auth::oauth::BrowserSignIn> sign_in,
                            std::string cache_dir)
-    : services_(services), sign_in_(std::move(sign_in)), images_(std::move(cache_dir)) {}
+    : services_(services),
+      sign_in_(std::move(sign_in)),
+      images_(std::move(cache_dir)),
+      documents_frame_(frame()) {}
+
+void ConsolePages::setUploadOrigin(const std::string& signed_url) {
+    documents_frame_ = frame();
+    if (signed_url.empty()) return;
+    const Poco::URI url(signed_url);
+    const std::string self = "connect-src 'self'";
+    documents_frame_.csp.replace(documents_frame_.csp.find(self), self.size(),
+                                 self + " " + url.getScheme() + "://" + url.getAuthority());
+}
 
 auth::oauth::BrowserSignInOptions ConsolePages::signInOptions(
     const auth::oauth::OAuthSettings& settings) {
@@ -216,6 +229,10 @@ plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::s
             auth::oauth::addNoStore(r);
             return r;
         }
+        if (what == "documents" && n == 1) return documentsPage(c);
+        if (what == "documents.json" && n == 1) return documentsJson(c);
+        if (what == "documents" && n == 3 && seg[2] == "view") return documentView(c, seg[1]);
+        if (what == "ask" && n == 1) return askPage(c);
         if (what == "runs" && n == 2) return runPage(c, seg[1]);
         if (what == "runs" && n == 3 && seg[2] == "approve") return approvePage(c, seg[1]);
         if (what == "documents" && n == 4 && seg[2] == "pages") return pageImage(c, seg[1], seg[3]);
@@ -228,6 +245,10 @@ plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::s
         return takeTask(c, seg[1]);
     } else if (what == "tasks" && n == 3 && seg[2] == "decide") {
         return decideTask(c, seg[1]);
+    } else if (what == "uploads" && (n == 1 || (n == 2 && seg[1] == "complete"))) {
+        return upload(c, n == 1 ? "create" : "complete");
+    } else if (what == "ask" && n == 1) {
+        return ask(c);
     }
     return message(&c, 404, "Not found", "There is no such console page.", false);
 }
@@ -248,16 +269,20 @@ nlohmann::json ConsolePages::workspaceChoices(Context& c, const std::string& sel
     return out;
 }
 
-nlohmann::json ConsolePages::layoutFor(Context* c, nlohmann::json& view) {
+nlohmann::json ConsolePages::layoutFor(Context* c, const std::string& page,
+                                       nlohmann::json& view) {
     nlohmann::json layout = nlohmann::json::object();
     if (c) {
         layout["signed_in"] = true;
         layout["email"] = c->session.email;
         layout["csrf_token"] = c->session.csrf_token;
-        std::string ws = view.value("workspace", formValue(c->query, "workspace"));
-        if (ws.empty()) ws = "personal";
-        layout["workspaces"] = workspaceChoices(*c, ws);
-        layout["nav"] = navigation(*c, ws);
+        const std::string ws = view.value("workspace", formValue(c->query, "workspace"));
+        layout["workspaces"] = workspaceChoices(*c, ws.empty() ? "personal" : ws);
+        layout["workspace"] = ws.empty() ? "personal" : ws;
+        layout["nav_" + page] = true;
+        layout["plugin_nav"] = pluginNavigation(*c, ws.empty() ? "personal" : ws);
+        const bool listed = page == "documents" || page == "ask";
+        layout["switch_to"] = listed ? "/console/" + page : std::string("/console");
         view["csrf_token"] = c->session.csrf_token;
     }
     return layout;
@@ -265,14 +290,15 @@ nlohmann::json ConsolePages::layoutFor(Context* c, nlohmann::json& view) {
 
 plugin::HttpResponse ConsolePages::render(Context* c, const std::string& page, nlohmann::json view,
                                           int status) {
-    nlohmann::json layout = layoutFor(c, view);
-    return auth::oauth::renderPage(frame(), page, view, status, std::move(layout));
+    nlohmann::json layout = layoutFor(c, page, view);
+    return auth::oauth::renderPage(page == "documents" ? documents_frame_ : frame(), page, view,
+                                   status, std::move(layout));
 }
 
 plugin::HttpResponse ConsolePages::renderText(Context& c, const std::string& name,
                                               const std::string& template_text,
                                               nlohmann::json view) {
-    nlohmann::json layout = layoutFor(&c, view);
+    nlohmann::json layout = layoutFor(&c, name, view);
     return auth::oauth::renderTemplatePage(frame(), name, template_text, view, 200,
                                            std::move(layout));
 }

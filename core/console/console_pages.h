@@ -10,13 +10,16 @@
 
 #include "auth/oauth/browser_sign_in.h"
 #include "auth/oauth/oauth_settings.h"
+#include "auth/oauth/page_renderer.h"
 #include "console/page_images.h"
 #include "engine/review_task_service.h"
 #include "engine/workflow_service.h"
 #include "events/event_service.h"
 #include "http/api_dispatcher.h"
 #include "plugin_host/plugin_registry.h"
+#include "knowledge/knowledge_service.h"
 #include "services/document_service.h"
+#include "services/upload_service.h"
 #include "services/workspace_service.h"
 
 namespace docintel::console {
@@ -28,6 +31,8 @@ struct ConsoleServices {
     services::DocumentService& documents;
     engine::WorkflowService& workflows;
     engine::ReviewTaskService& reviews;
+    services::UploadService& uploads;
+    knowledge::KnowledgeService* knowledge;  ///< null on a node that does not search
     /// The run page's events (optional).
     events::EventService* events = nullptr;
     /// Where plugins' console pages come from (optional).
@@ -43,8 +48,8 @@ struct ConsoleServices {
 /// images, no script and no inline style.
 ///
 /// console_pages.cpp: routing, session, sign-in/out, inbox, files; console_run_pages.cpp:
-/// the run page, field edits, approval, packets. Stateless apart from BrowserSignIn;
-/// thread-safe.
+/// the run page, field edits, approval, packets; console_document_pages.cpp: documents,
+/// browser upload, ask and the cited page. Stateless apart from BrowserSignIn; thread-safe.
 class ConsolePages {
   public:
     ConsolePages(ConsoleServices services, std::unique_ptr<auth::oauth::BrowserSignIn> sign_in,
@@ -60,6 +65,11 @@ class ConsolePages {
 
     /// Never throws: an unexpected exception answers a plain 500 page.
     plugin::HttpResponse handle(const http::RawRequest& request);
+
+    /// The origin of `signed_url`, a signed upload URL of the object store (S3's bucket), is
+    /// added to the documents page's `connect-src`, where the browser PUTs the bytes; "" =
+    /// uploads go to this server ('self'). Set once before serving.
+    void setUploadOrigin(const std::string& signed_url);
 
   private:
     struct Context {
@@ -104,15 +114,28 @@ class ConsolePages {
     // console_plugin_pages.cpp
     /// `/console/plugins/<plugin>/<path>`: a plugin's page (Registrar::addConsolePage).
     plugin::HttpResponse pluginPage(Context& c, const std::vector<std::string>& seg);
-    /// The navigation: the inbox and every listed plugin page the caller holds the scopes of.
-    nlohmann::json navigation(Context& c, const std::string& workspace);
+    /// The navigation's plugin pages: every listed one the caller holds the scopes of.
+    nlohmann::json pluginNavigation(Context& c, const std::string& workspace);
+
+    // console_document_pages.cpp
+    plugin::HttpResponse documentsPage(Context& c);
+    /// The workspace's documents with their ingestion status (`GET /console/documents.json`).
+    plugin::HttpResponse documentsJson(Context& c);
+    /// `step` "create" (UploadService::create) or "complete" (UploadService::complete), JSON.
+    plugin::HttpResponse upload(Context& c, const std::string& step);
+    plugin::HttpResponse askPage(Context& c);
+    /// KnowledgeService::prepare + answer: streamed as server-sent events to a script that asks
+    /// for them, else collected into the answer page.
+    plugin::HttpResponse ask(Context& c);
+    /// A page of a document with `quote` highlighted (a citation of an answer).
+    plugin::HttpResponse documentView(Context& c, const std::string& document_id);
 
     /// A page inside the console frame (navigation, workspace switcher, sign-out form).
     plugin::HttpResponse render(Context* c, const std::string& page, nlohmann::json view,
                                 int status);
     /// The layout's view of a page: the signed-in header, the workspaces, the navigation; adds
     /// the CSRF token to `view`.
-    nlohmann::json layoutFor(Context* c, nlohmann::json& view);
+    nlohmann::json layoutFor(Context* c, const std::string& page, nlohmann::json& view);
     /// render() with the body's template given as text (a plugin's page, named `name` in logs).
     plugin::HttpResponse renderText(Context& c, const std::string& name,
                                     const std::string& template_text, nlohmann::json view);
@@ -129,12 +152,16 @@ class ConsolePages {
     ConsoleServices services_;
     std::unique_ptr<auth::oauth::BrowserSignIn> sign_in_;
     PageImages images_;
+    /// The documents page's frame: connect-src also names the upload origin.
+    auth::oauth::PageFrame documents_frame_;
 };
 
 /// The extracted fields of a review packet (objects with `value` and `confidence`), in
 /// document order: `{pointer, label, value, confidence, source, missing, low}`. A field is
 /// `low` under `kLowConfidence`.
 nlohmann::json packetFields(const nlohmann::json& packet);
+/// "5 min", "3 h", "2 days" since an RFC 3339 UTC time ("" when it does not parse).
+std::string ageText(const std::string& iso);
 /// "Waiting for review" for `pending_review`, and so on.
 std::string statusLabel(const std::string& status);
 inline constexpr double kLowConfidence = 0.6;

@@ -81,9 +81,8 @@ plugin::HttpResponse ConsolePages::pluginPage(Context& c, const std::vector<std:
     return message(&c, 404, "Not found", "There is no such console page.", false);
 }
 
-nlohmann::json ConsolePages::navigation(Context& c, const std::string& workspace) {
+nlohmann::json ConsolePages::pluginNavigation(Context& c, const std::string& workspace) {
     nlohmann::json nav = nlohmann::json::array();
-    nav.push_back({{"label", "Inbox"}, {"href", "/console?workspace=" + workspace}});
     if (!services_.plugins) return nav;
     for (const auto& entry : services_.plugins->consolePages()) {
         if (entry.page.nav.empty() || !holdsAll(c.principal, entry.page.scopes)) continue;

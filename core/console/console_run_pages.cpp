@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "auth/oauth/page_renderer.h"
+#include "common/mustache.h"
 #include "console/console_pages.h"
 
 namespace docintel::console {
@@ -83,6 +84,16 @@ std::string expectedText(const nlohmann::json& old_value) {
     return "a number";
 }
 
+/// The page image with its highlight boxes (templates/console/evidence_figure), as the run
+/// page's evidence panel and the cited page of an answer show it. The first passage box is the
+/// `#highlight` anchor a citation link scrolls to.
+std::string figureHtml(nlohmann::json& evidence) {
+    if (!evidence["boxes"].empty()) evidence["boxes"][0]["anchor"] = true;
+    auto html = common::renderMustache(
+        auth::oauth::embeddedTemplate("console/evidence_figure.html.mustache"), evidence);
+    return html ? *html : std::string();
+}
+
 std::string percent(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", v);
@@ -135,6 +146,7 @@ nlohmann::json ConsolePages::evidence(Context& c, const nlohmann::json& source,
         out["boxes"] = nlohmann::json::array();
         out["value_boxes"] = nlohmann::json::array();
         out["highlighted"] = false;
+        out["figure"] = figureHtml(out);
         return out;
     }
     if (auto doc = services_.documents.get(c.principal, doc_id)) {
@@ -162,6 +174,7 @@ nlohmann::json ConsolePages::evidence(Context& c, const nlohmann::json& source,
     out["value_boxes"] = value_boxes;
     out["boxes"] = boxes;
     out["highlighted"] = !boxes.empty();
+    out["figure"] = figureHtml(out);
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "http/error_mapper.h"
 #include "http/json_handler.h"
+#include "http/sse_response.h"
 
 #include <map>
 #include <utility>
@@ -38,22 +39,6 @@ plugin::HttpHandler json(F&& call) {
         if (!out) return out.error();
         return HttpResponse::json(std::move(out).value());
     };
-}
-
-/// A server-sent-events response: `produce` emits `data: {json}` frames as it goes.
-HttpResponse sseResponse(
-    std::function<void(const std::function<bool(const nlohmann::json&)>& emit)> produce) {
-    HttpResponse r;
-    r.content_type = "text/event-stream";
-    r.headers.emplace_back("Cache-Control", "no-cache");
-    r.headers.emplace_back("X-Accel-Buffering", "no");
-    r.stream = [produce =
-                    std::move(produce)](const std::function<bool(const std::string&)>& write) {
-        produce([&write](const nlohmann::json& frame) {
-            return write("data: " + frame.dump() + "\n\n");
-        });
-    };
-    return r;
 }
 
 Result<HttpResponse> notImplemented(const HttpRequest&) { return plugin::Error::notImplemented(); }

@@ -10,7 +10,7 @@ packages=(
   postgresql-15 postgresql-client-15
   wrk curl python3
   nodejs python3-venv chromium
-  wkhtmltopdf poppler-utils
+  wkhtmltopdf poppler-utils pngquant
   libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev ffmpeg espeak-ng
 )
 

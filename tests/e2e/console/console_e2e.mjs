@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { env, freePort, steps, withDatabase } from '../oauth/harness.mjs';
 
@@ -33,6 +34,8 @@ const shotDir = env('CONSOLE_E2E_SCREENSHOTS', path.resolve('console-e2e-screens
 const chromiumPath = env('CHROMIUM', '/usr/bin/chromium');
 const { step, tally } = steps();
 const dataFiles = new URL('../../data/workflows/healthcare/', import.meta.url);
+// A one-page memo from the shared corpus, uploaded through the browser and asked about.
+const memoPdf = new URL('../../../../shared/datasets/doc-corpus/pdf/text/fake-memo.pdf', import.meta.url);
 
 
 async function poll(what, fn, seconds = 180) {
@@ -104,7 +107,7 @@ try {
     return { status: r.status, body: text ? JSON.parse(text) : null };
   };
 
-  const { workspace, runId, criterion } = await step('a team workspace with the sample request, policy and a prior_auth run', async () => {
+  const { workspace, runId, criterion, requestDoc, policyDoc } = await step('a team workspace with the sample request, policy and a prior_auth run', async () => {
     const ws = await api('POST', '/workspaces', { name: 'Prior authorizations' });
     assert.equal(ws.status, 201, JSON.stringify(ws.body));
     const workspaceId = ws.body.id;
@@ -145,7 +148,7 @@ try {
     assert.equal(run.status, 'pending_review', JSON.stringify(run.error));
     const index = run.review_packet.criteria.findIndex((c) => c.id === '4');
     assert.ok(index >= 0);
-    return { workspace: workspaceId, runId: run.run_id, criterion: index };
+    return { workspace: workspaceId, runId: run.run_id, criterion: index, requestDoc: request, policyDoc: policy };
   });
   const runNow = async () => (await api('GET', `/verticals/healthcare/runs/${runId}`, null, workspace)).body;
 
@@ -299,6 +302,58 @@ try {
     assert.match(text, /HPX-448-20932/);
     assert.doesNotMatch(text, /HPX-448-20931/);
     await shot(page, '8-packet.png');
+  });
+
+  await step('documents: a PDF uploaded in the browser fills the progress bar, then its row goes live to embedded', async () => {
+    await Promise.all([page.waitForURL(/\/console\/documents\?workspace=/), page.click('#nav-documents')]);
+    assert.equal(await page.textContent('h1'), 'Documents');
+    for (const id of [requestDoc, policyDoc]) {
+      assert.equal(await page.locator(`#documents tr[data-document-id="${id}"]`).count(), 1);
+    }
+    const csp = (await page.request.get(`${base}/console/documents?workspace=${workspace}`)).headers()['content-security-policy'];
+    assert.match(csp, /connect-src 'self';/);  // the local store: uploads go to this server
+    let reloaded = false;
+    page.on('framenavigated', (f) => { if (f === page.mainFrame()) reloaded = true; });
+    await page.setInputFiles('#upload-file', fileURLToPath(memoPdf));
+    await page.click('#upload-button');
+    await page.waitForFunction(() => {
+      const bar = document.getElementById('upload-progress');
+      return bar.value === bar.max;
+    });
+    assert.equal(await page.$eval('#upload-progress', (bar) => bar.value), 100);
+    const row = page.locator('#documents tbody tr', { hasText: 'fake-memo.pdf' });
+    await row.waitFor();
+    await shot(page, '10-documents-upload.png');
+    await page.waitForSelector('#documents tbody tr:has-text("fake-memo.pdf") [data-status="embedded"]', { timeout: 180000 });
+    assert.equal(reloaded, false, 'the row went live without a reload');
+    assert.match(await page.textContent('#upload-status'), /uploaded/);
+    await shot(page, '10b-documents-embedded.png');
+  });
+
+  await step('ask: the answer streams in with citations; a citation opens its page highlighted', async () => {
+    await Promise.all([page.waitForURL(/\/console\/ask\?workspace=/), page.click('#nav-ask')]);
+    await page.fill('#question', 'How many blankets were delivered?');
+    await page.check('.ask-documents label:has-text("fake-memo.pdf")');
+    // The node's indexes follow the change feed: ask again until the memo is found.
+    await poll('a cited answer', async () => {
+      await page.click('#ask-button');
+      await page.waitForSelector('#answer[data-done="true"]', { timeout: 60000 });
+      return (await page.locator('#citations a.citation').count()) > 0;
+    }, 60);
+    // The answer came as token frames before `done` (how many the page appended; when they
+    // arrive in one network read, no paint shows them apart, so count, do not watch).
+    assert.ok(Number(await page.getAttribute('#answer', 'data-tokens')) >= 1, 'token frames came before done');
+    assert.match(await page.textContent('#answer-text'), /10,000 blankets/);
+    assert.equal(await page.getAttribute('#answer-text', 'data-refused'), 'false');
+    assert.match(page.url(), /\/console\/ask\?workspace=/);  // streamed: no form post
+    await shot(page, '11-answer.png');
+    await Promise.all([page.waitForURL(/\/view\?page=\d+&quote=/), page.locator('#citations a.citation').first().click()]);
+    await page.waitForSelector('#page-image');
+    assert.ok(await page.$eval('#page-image', (img) => img.complete && img.naturalWidth > 0), 'the page image loads');
+    assert.equal(await page.locator('rect#highlight').count(), 1, 'the cited passage is highlighted');
+    assert.ok(await page.locator('rect.highlight').count() >= 1);
+    assert.match(await page.textContent('#excerpt'), /blankets/);
+    await shot(page, '12-citation.png');
   });
 
   await step('sign-out ends the session', async () => {
