@@ -269,8 +269,7 @@ nlohmann::json ConsolePages::workspaceChoices(Context& c, const std::string& sel
     return out;
 }
 
-nlohmann::json ConsolePages::layoutFor(Context* c, const std::string& page,
-                                       nlohmann::json& view) {
+nlohmann::json ConsolePages::layoutFor(Context* c, const std::string& page, nlohmann::json& view) {
     nlohmann::json layout = nlohmann::json::object();
     if (c) {
         layout["signed_in"] = true;
