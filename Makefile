@@ -143,6 +143,12 @@ bench-abuse: build db
 bench-encoder: build model
 	@bench/encoder/run.sh
 
+# Retrieval on the multilingual parallel set and throughput, MiniLM against multilingual-e5-small
+# (bench/multilingual; SPLIT=report for the figure of record).
+.PHONY: bench-multilingual
+bench-multilingual: build model
+	@bench/multilingual/run.sh --split $(or $(SPLIT),tune)
+
 bench-ingest: build db model
 	@bench/ingest/run.sh
 
