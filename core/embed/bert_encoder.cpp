@@ -130,11 +130,11 @@ plugin::Result<std::unique_ptr<BertEncoder>> BertEncoder::load(
         layer.out = PackedWeights(out_weight, hs, hs);
         layer.ffn_in = PackedWeights(ffn_in_weight, ffs, hs);
         layer.ffn_out = PackedWeights(ffn_out_weight, hs, ffs);
+        // The query, key and value originals are read no more (their fused copy is); the
+        // others leave memory where the packed copies are all that is read.
+        for (const float* w : qkv_originals) st.release(w, hs * hs);
         if (gemm::accelerated()) {
-            // The packed copies are all that is read from now on: the originals leave memory,
-            // so the resident weights are not held twice.
             layer.qkv_weight = {};
-            for (const float* w : qkv_originals) st.release(w, hs * hs);
             st.release(out_weight, hs * hs);
             st.release(ffn_in_weight, ffs * hs);
             st.release(ffn_out_weight, hs * ffs);
