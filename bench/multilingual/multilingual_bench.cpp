@@ -7,7 +7,8 @@
 // - the sentences of the 20 documents (ICU boundaries): recall@1 and @3 of a sentence of the
 //   gold document holding the gold answer;
 // per language and overall. Then encoding throughput on those sentences (batch 32) with 1 and
-// 2 threads, the median of --runs rounds. Prints tab-separated rows for bench/multilingual/run.sh.
+// 2 threads, the median of --runs rounds; each model's load time and the resident memory its
+// load added. Prints tab-separated rows for bench/multilingual/run.sh.
 // Usage: multilingual_bench <set-dir> <split: tune|report|all> [--runs N] <model-dir>...
 
 #include <algorithm>
@@ -114,6 +115,15 @@ std::vector<size_t> rank(const std::vector<float>& q, const std::vector<std::vec
 // "docs/hi/memo.txt" -> "memo.txt": the same document in every language.
 std::string stem(const std::string& document) { return fs::path(document).filename().string(); }
 
+// The process's resident memory in MiB (VmRSS of /proc/self/status).
+double residentMiB() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.starts_with("VmRSS:")) return std::atof(line.c_str() + 6) / 1024.0;
+    }
+    return 0;
+}
+
 double seconds(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
 }
@@ -153,8 +163,15 @@ int main(int argc, char** argv) {
 
     std::printf("model\tlang\tquestions\tdoc@1\tdoc@3\tdoc_any_lang@1\tsentence@1\tsentence@3\n");
     std::vector<std::string> throughput;
+    std::vector<std::string> loads;
     for (const auto& dir : models) {
+        const double rss_before = residentMiB();
+        const auto load_start = std::chrono::steady_clock::now();
         auto loaded = SentenceEncoder::load(dir, {.threads = 2});
+        char load_row[256];
+        std::snprintf(load_row, sizeof load_row, "%s\t%.2f\t%.0f", fs::path(dir).filename().c_str(),
+                      seconds(load_start), residentMiB() - rss_before);
+        loads.push_back(load_row);
         if (!loaded) {
             std::fprintf(stderr, "%s: %s\n", dir.c_str(), loaded.error().message.c_str());
             return 1;
@@ -247,5 +264,7 @@ int main(int argc, char** argv) {
     std::printf("\nmodel\tthreads\ttexts\ttokens/text\ttexts/s\ttokens/s\t(medians of %d runs)\n",
                 runs);
     for (const auto& row : throughput) std::printf("%s\n", row.c_str());
+    std::printf("\nmodel\tload_s\tresident_MiB_after_load\n");
+    for (const auto& row : loads) std::printf("%s\n", row.c_str());
     return 0;
 }
