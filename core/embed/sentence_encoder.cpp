@@ -1,9 +1,5 @@
 #include "embed/sentence_encoder.h"
 
-#include "embed/e5_model_file.h"
-#include "embed/sentencepiece_tokenizer.h"
-#include "embed/wordpiece_tokenizer.h"
-
 #include <cblas.h>
 
 #include <algorithm>
@@ -14,6 +10,10 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "embed/e5_model_file.h"
+#include "embed/sentencepiece_tokenizer.h"
+#include "embed/wordpiece_tokenizer.h"
 
 namespace docintel::embed {
 
