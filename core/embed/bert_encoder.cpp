@@ -1,5 +1,6 @@
 #include "embed/bert_encoder.h"
 
+#include "embed/safetensors.h"
 #include "embed/vector_math.h"
 
 #include <algorithm>
@@ -56,10 +57,15 @@ plugin::Result<std::unique_ptr<BertEncoder>> BertEncoder::load(const std::string
                                                                const BertConfig& config) {
     auto file = SafetensorsFile::open(weights_path);
     if (!file) return file.error();
+    return load(std::unique_ptr<WeightSource>(std::move(file).value()), config);
+}
+
+plugin::Result<std::unique_ptr<BertEncoder>> BertEncoder::load(
+    std::unique_ptr<WeightSource> weights, const BertConfig& config) {
     std::unique_ptr<BertEncoder> enc(new BertEncoder());
     enc->config_ = config;
-    enc->file_ = std::move(file).value();
-    const SafetensorsFile& st = *enc->file_;
+    enc->weights_ = std::move(weights);
+    const WeightSource& st = *enc->weights_;
     // Checkpoints saved from BertModel have bare names; from a task model, a "bert." prefix.
     std::string prefix = st.contains("embeddings.word_embeddings.weight") ? "" : "bert.";
     const auto h = static_cast<int64_t>(config.hidden_size);
@@ -81,7 +87,9 @@ plugin::Result<std::unique_ptr<BertEncoder>> BertEncoder::load(const std::string
         }
         return t->data;
     };
-    enc->word_embeddings_ = get("embeddings.word_embeddings.weight", {config.vocab_size, h});
+    auto word_rows = st.rows(prefix + "embeddings.word_embeddings.weight", {config.vocab_size, h});
+    if (!word_rows) return word_rows.error();
+    enc->word_embeddings_ = std::move(word_rows).value();
     enc->position_embeddings_ =
         get("embeddings.position_embeddings.weight", {config.max_positions, h});
     enc->type_embeddings_ =
@@ -122,11 +130,11 @@ plugin::Result<std::unique_ptr<BertEncoder>> BertEncoder::load(const std::string
         layer.out = PackedWeights(out_weight, hs, hs);
         layer.ffn_in = PackedWeights(ffn_in_weight, ffs, hs);
         layer.ffn_out = PackedWeights(ffn_out_weight, hs, ffs);
+        // The query, key and value originals are read no more (their fused copy is); the
+        // others leave memory where the packed copies are all that is read.
+        for (const float* w : qkv_originals) st.release(w, hs * hs);
         if (gemm::accelerated()) {
-            // The packed copies are all that is read from now on: the originals leave memory,
-            // so the resident weights are not held twice.
             layer.qkv_weight = {};
-            for (const float* w : qkv_originals) st.release(w, hs * hs);
             st.release(out_weight, hs * hs);
             st.release(ffn_in_weight, ffs * hs);
             st.release(ffn_out_weight, hs * ffs);
@@ -181,6 +189,7 @@ void BertEncoder::embed(std::span<const std::vector<int32_t>* const> sequences,
                         const PackedBatch& batch, float* x, size_t row_begin,
                         size_t row_end) const {
     const size_t h = static_cast<size_t>(config_.hidden_size);
+    std::vector<float> scratch(h);
     for (size_t s = 0; s < sequences.size(); ++s) {
         const auto& ids = *sequences[s];
         const auto seq_begin = static_cast<size_t>(batch.offsets[s]);
@@ -190,7 +199,7 @@ void BertEncoder::embed(std::span<const std::vector<int32_t>* const> sequences,
             size_t pos = t - seq_begin;
             int32_t id = ids[pos];
             if (id < 0 || id >= config_.vocab_size) id = 0;
-            const float* w = word_embeddings_ + static_cast<size_t>(id) * h;
+            const float* w = word_embeddings_(id, scratch.data());
             const float* p = position_embeddings_ + pos * h;
             float* row = x + t * h;
             for (size_t i = 0; i < h; ++i) row[i] = w[i] + p[i] + type_embeddings_[i];

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "embed/packed_gemm.h"
-#include "embed/safetensors.h"
+#include "embed/weight_source.h"
 #include "plugin_api/result.h"
 
 namespace docintel::embed {
@@ -38,12 +38,16 @@ struct PackedBatch {
 /// dense layers run over real tokens only and attention is computed per sequence and head,
 /// which is the same as padding with an attention mask.
 /// Immutable after load; forward() keeps its work buffers in the calling thread, so any number
-/// of threads may call it at once. Owns the mapped weights file.
+/// of threads may call it at once. Owns its weight source (the mapped safetensors file, or a
+/// quantised file whose word embeddings are dequantised a row at a time as tokens need them).
 class BertEncoder {
   public:
     /// Errors: `model_unreadable`, `model_tensor_missing`, `model_dtype_unsupported`, or
     /// `model_config_invalid` when a tensor's shape disagrees with `config`.
     static plugin::Result<std::unique_ptr<BertEncoder>> load(const std::string& weights_path,
+                                                             const BertConfig& config);
+    /// The same from any source of BertModel's tensors (e.g. E5ModelFile). Errors: as above.
+    static plugin::Result<std::unique_ptr<BertEncoder>> load(std::unique_ptr<WeightSource> weights,
                                                              const BertConfig& config);
 
     /// Runs the encoder over `sequences` (token ids; ids past max_positions are ignored) on
@@ -78,8 +82,8 @@ class BertEncoder {
                float* x, size_t row_begin, size_t row_end) const;
 
     BertConfig config_;
-    std::unique_ptr<SafetensorsFile> file_;
-    const float* word_embeddings_ = nullptr;
+    std::unique_ptr<WeightSource> weights_;
+    RowReader word_embeddings_;
     const float* position_embeddings_ = nullptr;
     const float* type_embeddings_ = nullptr;
     const float* embed_ln_gamma_ = nullptr;

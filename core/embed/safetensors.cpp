@@ -20,12 +20,6 @@ plugin::Error unreadable(const std::string& path, const std::string& why) {
 
 }  // namespace
 
-size_t TensorView::elements() const {
-    size_t n = 1;
-    for (int64_t d : shape) n *= static_cast<size_t>(d);
-    return n;
-}
-
 plugin::Result<std::unique_ptr<SafetensorsFile>> SafetensorsFile::open(const std::string& path) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return unreadable(path, std::strerror(errno));

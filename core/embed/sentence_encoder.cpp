@@ -11,6 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "embed/e5_model_file.h"
+#include "embed/sentencepiece_tokenizer.h"
+#include "embed/wordpiece_tokenizer.h"
+
 namespace docintel::embed {
 
 namespace fs = std::filesystem;
@@ -38,10 +42,57 @@ T valueOr(const nlohmann::json& j, const char* key, T fallback) {
     return it->get<T>();
 }
 
+std::string readVersion(const fs::path& dir) {
+    std::ifstream version(dir / "MODEL_VERSION");
+    std::string line;
+    if (version && std::getline(version, line) && !line.empty()) return line;
+    return "unknown";
+}
+
 }  // namespace
 
 plugin::Result<std::unique_ptr<SentenceEncoder>> SentenceEncoder::load(const std::string& model_dir,
                                                                        Options options) {
+    const fs::path dir(model_dir);
+    auto enc = fs::exists(dir / E5ModelFile::kFileName) ? loadE5(model_dir)
+                                                        : loadSentenceTransformers(model_dir);
+    if (!enc) return enc.error();
+    (*enc)->name_ = fs::weakly_canonical(dir).filename().string();
+    (*enc)->version_ = readVersion(dir);
+    (*enc)->threads_ = std::max(options.threads, 1);
+    const Tokenizer& tokenizer = *(*enc)->tokenizer_;
+    auto prefixTokens = [&](const std::string& prefix) {
+        return prefix.empty() ? 0 : tokenizer.countTokens(prefix);
+    };
+    (*enc)->max_tokens_ = tokenizer.maxTokens() - std::max(prefixTokens((*enc)->passage_prefix_),
+                                                           prefixTokens((*enc)->query_prefix_));
+    openblas_set_num_threads(1);
+    return enc;
+}
+
+// multilingual-e5-small (docs/decisions/0074): the shape and vocabulary come from the weights
+// file; the model card's pooling (mean), normalisation and prefixes are the model's own.
+plugin::Result<std::unique_ptr<SentenceEncoder>> SentenceEncoder::loadE5(
+    const std::string& model_dir) {
+    auto file = E5ModelFile::open((fs::path(model_dir) / E5ModelFile::kFileName).string());
+    if (!file) return file.error();
+    const BertConfig config = (*file)->config();
+    std::unique_ptr<SentenceEncoder> enc(new SentenceEncoder());
+    enc->pooling_ = Pooling::kMean;
+    enc->normalize_ = true;
+    enc->passage_prefix_ = "passage: ";
+    enc->query_prefix_ = "query: ";
+    enc->tokenizer_ =
+        std::make_unique<SentencepieceTokenizer>((*file)->takeVocabulary(), config.max_positions);
+    auto encoder =
+        BertEncoder::load(std::unique_ptr<WeightSource>(std::move(file).value()), config);
+    if (!encoder) return encoder.error();
+    enc->encoder_ = std::move(encoder).value();
+    return enc;
+}
+
+plugin::Result<std::unique_ptr<SentenceEncoder>> SentenceEncoder::loadSentenceTransformers(
+    const std::string& model_dir) {
     const fs::path dir(model_dir);
     try {
         auto config = readJson(dir / "config.json", true);
@@ -118,27 +169,20 @@ plugin::Result<std::unique_ptr<SentenceEncoder>> SentenceEncoder::load(const std
         auto encoder = BertEncoder::load((dir / "model.safetensors").string(), bert);
         if (!encoder) return encoder.error();
         enc->encoder_ = std::move(encoder).value();
-
-        enc->name_ = fs::weakly_canonical(dir).filename().string();
-        enc->version_ = "unknown";
-        std::ifstream version(dir / "MODEL_VERSION");
-        std::string line;
-        if (version && std::getline(version, line) && !line.empty()) enc->version_ = line;
-        enc->threads_ = std::max(options.threads, 1);
-        openblas_set_num_threads(1);
         return enc;
     } catch (const nlohmann::json::exception& e) {
         return configInvalid("model config in " + model_dir + " has a wrongly typed field");
     }
 }
 
-plugin::Result<std::vector<std::vector<float>>> SentenceEncoder::encode(
-    const std::vector<std::string>& texts, int batch_size, int threads) const {
+plugin::Result<std::vector<std::vector<float>>> SentenceEncoder::encodeWith(
+    const std::string& prefix, const std::vector<std::string>& texts, int batch_size,
+    int threads) const {
     if (batch_size < 1) {
         return plugin::Error::badRequest("invalid_batch_size", "batch size must be at least 1");
     }
     std::vector<std::vector<int32_t>> ids(texts.size());
-    for (size_t i = 0; i < texts.size(); ++i) ids[i] = tokenizer_->encode(texts[i]);
+    for (size_t i = 0; i < texts.size(); ++i) ids[i] = tokenizer_->encode(prefix + texts[i]);
     std::vector<size_t> order(texts.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),

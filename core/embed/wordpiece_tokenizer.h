@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "embed/tokenizer.h"
 #include "plugin_api/result.h"
 
 namespace docintel::embed {
@@ -17,7 +18,7 @@ namespace docintel::embed {
 /// with "##" continuations, a word over 100 characters or with no match becoming [UNK];
 /// [CLS] ... [SEP] around the result, truncated to `max_tokens` in all.
 /// Immutable after load: encode() may run on many threads at once.
-class WordpieceTokenizer {
+class WordpieceTokenizer : public Tokenizer {
   public:
     struct Options {
         bool lower_case = true;
@@ -32,13 +33,13 @@ class WordpieceTokenizer {
                                                                     Options options);
 
     /// Token ids of one text, [CLS] first and [SEP] last. Invalid UTF-8 bytes are dropped.
-    std::vector<int32_t> encode(const std::string& text) const;
+    std::vector<int32_t> encode(const std::string& text) const override;
     /// Word pieces in `text` without special tokens and without truncation (for chunking).
-    int countTokens(const std::string& text) const;
+    int countTokens(const std::string& text) const override;
 
-    int32_t padId() const { return pad_id_; }
-    int maxTokens() const { return options_.max_tokens; }
-    size_t vocabSize() const { return vocab_.size(); }
+    int32_t padId() const override { return pad_id_; }
+    int maxTokens() const override { return options_.max_tokens; }
+    size_t vocabSize() const override { return vocab_.size(); }
 
   private:
     WordpieceTokenizer() = default;
