@@ -153,7 +153,7 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
 plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan& plan) {
     Ranked ranked;
     if (encoder_) {
-        auto v = encoder_->encode({plan.retrieval_query}, 1);
+        auto v = encoder_->encodeQueries({plan.retrieval_query}, 1);
         if (!v) return v.error();
         ranked.question_vector = std::move((*v)[0]);
     }
