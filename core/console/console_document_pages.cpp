@@ -61,6 +61,17 @@ nlohmann::json documentRow(const nlohmann::json& d) {
             {"final", finalStatus(status)}};
 }
 
+/// The rows of a DocumentService::list answer; `pending` when one is still being ingested.
+nlohmann::json documentRows(const nlohmann::json& listed, bool* pending) {
+    nlohmann::json rows = nlohmann::json::array();
+    *pending = false;
+    for (const auto& d : listed["documents"]) {
+        rows.push_back(documentRow(d));
+        *pending = *pending || !rows.back()["final"].get<bool>();
+    }
+    return rows;
+}
+
 std::string encoded(const std::string& text) {
     std::string out;
     Poco::URI::encode(text, "!#$&'()*+,/:;=?@[]%", out);
@@ -87,12 +98,8 @@ plugin::HttpResponse ConsolePages::documentsPage(Context& c) {
     const std::string workspace = chosenWorkspace(c.query);
     auto listed = services_.documents.list(c.principal, serviceWorkspace(workspace));
     if (!listed) return errorPage(c, listed.error());
-    nlohmann::json rows = nlohmann::json::array();
     bool pending = false;
-    for (const auto& d : (*listed)["documents"]) {
-        rows.push_back(documentRow(d));
-        pending = pending || !rows.back()["final"].get<bool>();
-    }
+    const nlohmann::json rows = documentRows(*listed, &pending);
     return render(&c, "documents",
                   {{"title", "Documents"},
                    {"workspace", workspace},
@@ -109,12 +116,8 @@ plugin::HttpResponse ConsolePages::documentsJson(Context& c) {
     const std::string workspace = chosenWorkspace(c.query);
     auto listed = services_.documents.list(c.principal, serviceWorkspace(workspace));
     if (!listed) return jsonResult(0, listed.error());
-    nlohmann::json rows = nlohmann::json::array();
     bool pending = false;
-    for (const auto& d : (*listed)["documents"]) {
-        rows.push_back(documentRow(d));
-        pending = pending || !rows.back()["final"].get<bool>();
-    }
+    const nlohmann::json rows = documentRows(*listed, &pending);
     return jsonResult(
         200, nlohmann::json{{"workspace", workspace}, {"documents", rows}, {"pending", pending}});
 }
