@@ -1,10 +1,5 @@
 #include "embed/e5_model_file.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <tuple>
@@ -18,7 +13,7 @@ constexpr size_t kBlockBytes = 2 + kBlock / 2;  // fp16 scale + 16 bytes of nibb
 constexpr size_t kNameCap = 23;                 // the format's longest tensor name
 
 plugin::Error unreadable(const std::string& path, const std::string& why) {
-    return {"model_unreadable", "cannot read model weights " + path + ": " + why, 500};
+    return weightsUnreadable(path, why);
 }
 
 float halfToFloat(uint16_t h) {
@@ -143,22 +138,14 @@ Placement place(const std::string& name, const BertConfig& c) {
 }  // namespace
 
 plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return unreadable(path, std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || st.st_size < 8) {
-        ::close(fd);
-        return unreadable(path, "file too short");
-    }
+    auto mapped = MappedFile::open(path, 8);
+    if (!mapped) return mapped.error();
     std::unique_ptr<E5ModelFile> file(new E5ModelFile());
     file->path_ = path;
-    file->size_ = static_cast<size_t>(st.st_size);
-    void* map = ::mmap(nullptr, file->size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (map == MAP_FAILED) return unreadable(path, std::strerror(errno));
-    file->map_ = map;
-    const auto* base = static_cast<const uint8_t*>(map);
-    Reader r(base, file->size_);
+    file->file_ = std::move(mapped).value();
+    const size_t size = file->file_.size();
+    const uint8_t* base = file->file_.data();
+    Reader r(base, size);
 
     const uint8_t* magic = r.take(4);
     if (magic == nullptr || std::memcmp(magic, "E5S1", 4) != 0) {
@@ -201,7 +188,7 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
     const auto n = static_cast<size_t>(pieces);
     const uint8_t* offsets = r.take((n + 1) * 4);
     const uint8_t* scores = r.take(n * 4);
-    const uint8_t* blob = r.take(static_cast<size_t>(std::min<uint64_t>(blob_bytes, file->size_)));
+    const uint8_t* blob = r.take(static_cast<size_t>(std::min<uint64_t>(blob_bytes, size)));
     if (!r.ok()) return unreadable(path, "truncated vocabulary");
     v.pieces.reserve(n);
     v.scores.resize(n);
@@ -244,16 +231,12 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
                             : dtype == 1 && elements % kBlock == 0
                                 ? size_t{elements} / kBlock * kBlockBytes
                                 : 0;
-        if (want == 0 || bytes != want || offset > file->size_ || bytes > file->size_ - offset) {
+        if (want == 0 || bytes != want || offset > size || bytes > size - offset) {
             return unreadable(path, "tensor " + key + " lies outside the file or has a bad size");
         }
         file->entries_[key] = Entry{dtype, static_cast<int64_t>(elements), base + offset};
     }
     return file;
-}
-
-E5ModelFile::~E5ModelFile() {
-    if (map_ != nullptr) ::munmap(map_, size_);
 }
 
 bool E5ModelFile::contains(const std::string& name) const {

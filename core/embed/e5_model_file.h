@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "embed/bert_encoder.h"
+#include "embed/mapped_file.h"
 #include "embed/sentencepiece_tokenizer.h"
 #include "embed/weight_source.h"
 #include "plugin_api/result.h"
@@ -35,7 +36,6 @@ class E5ModelFile : public WeightSource {
     /// Errors: `model_unreadable` when the file is missing, not E5S1, truncated, or a table or
     /// tensor lies outside it or has a size its shape does not give.
     static plugin::Result<std::unique_ptr<E5ModelFile>> open(const std::string& path);
-    ~E5ModelFile() override;
     E5ModelFile(const E5ModelFile&) = delete;
     E5ModelFile& operator=(const E5ModelFile&) = delete;
 
@@ -65,8 +65,7 @@ class E5ModelFile : public WeightSource {
     plugin::Result<Found> find(const std::string& name) const;
 
     std::string path_;
-    void* map_ = nullptr;
-    size_t size_ = 0;
+    MappedFile file_;
     BertConfig config_;
     SentencepieceVocabulary vocabulary_;
     std::map<std::string, Entry> entries_;  ///< by the file's names ("l0.q.w")

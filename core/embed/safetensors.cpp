@@ -1,10 +1,5 @@
 #include "embed/safetensors.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstring>
 
@@ -15,33 +10,19 @@ namespace docintel::embed {
 namespace {
 
 plugin::Error unreadable(const std::string& path, const std::string& why) {
-    return {"model_unreadable", "cannot read model weights " + path + ": " + why, 500};
+    return weightsUnreadable(path, why);
 }
 
 }  // namespace
 
 plugin::Result<std::unique_ptr<SafetensorsFile>> SafetensorsFile::open(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return unreadable(path, std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        ::close(fd);
-        return unreadable(path, std::strerror(errno));
-    }
-    auto size = static_cast<size_t>(st.st_size);
-    if (size < 8) {
-        ::close(fd);
-        return unreadable(path, "file too short");
-    }
-    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (map == MAP_FAILED) return unreadable(path, std::strerror(errno));
-
+    auto mapped = MappedFile::open(path, 8);
+    if (!mapped) return mapped.error();
     std::unique_ptr<SafetensorsFile> file(new SafetensorsFile());
     file->path_ = path;
-    file->map_ = map;
-    file->size_ = size;
-    const auto* bytes = static_cast<const uint8_t*>(map);
+    file->file_ = std::move(mapped).value();
+    const size_t size = file->file_.size();
+    const uint8_t* bytes = file->file_.data();
     uint64_t header_len = 0;
     for (int i = 7; i >= 0; --i) header_len = (header_len << 8) | bytes[i];
     if (header_len > size - 8) return unreadable(path, "header length beyond end of file");
@@ -72,10 +53,6 @@ plugin::Result<std::unique_ptr<SafetensorsFile>> SafetensorsFile::open(const std
     return file;
 }
 
-SafetensorsFile::~SafetensorsFile() {
-    if (map_ != nullptr) ::munmap(map_, size_);
-}
-
 plugin::Result<TensorView> SafetensorsFile::tensor(const std::string& name) const {
     auto it = entries_.find(name);
     if (it == entries_.end()) {
@@ -101,12 +78,7 @@ plugin::Result<TensorView> SafetensorsFile::tensor(const std::string& name) cons
 }
 
 void SafetensorsFile::release(const float* data, size_t count) const {
-    const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const auto begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
-    const auto end = reinterpret_cast<uintptr_t>(data + count) / page * page;
-    if (end > begin) {
-        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-    }
+    file_.release(data, count * sizeof(float));
 }
 
 }  // namespace docintel::embed

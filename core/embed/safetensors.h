@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "embed/mapped_file.h"
 #include "embed/weight_source.h"
 #include "plugin_api/result.h"
 
@@ -21,7 +22,6 @@ class SafetensorsFile : public WeightSource {
     /// Errors: `model_unreadable` when the file is missing, truncated or its header is not
     /// valid safetensors JSON.
     static plugin::Result<std::unique_ptr<SafetensorsFile>> open(const std::string& path);
-    ~SafetensorsFile() override;
     SafetensorsFile(const SafetensorsFile&) = delete;
     SafetensorsFile& operator=(const SafetensorsFile&) = delete;
 
@@ -43,8 +43,7 @@ class SafetensorsFile : public WeightSource {
     SafetensorsFile() = default;
 
     std::string path_;
-    void* map_ = nullptr;
-    size_t size_ = 0;
+    MappedFile file_;
     const uint8_t* data_ = nullptr;  ///< start of the data section
     size_t data_size_ = 0;
     std::map<std::string, Entry> entries_;

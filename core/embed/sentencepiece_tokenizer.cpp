@@ -3,62 +3,13 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/utf8.h"
+
 namespace docintel::embed {
 
 namespace {
 
 constexpr char32_t kMetaspace = 0x2581;
-
-// The code points of `text`; a byte that does not start a well-formed sequence is dropped.
-std::u32string decodeUtf8(const std::string& text) {
-    std::u32string out;
-    out.reserve(text.size());
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const size_t n = text.size();
-    for (size_t i = 0; i < n;) {
-        const unsigned char c = s[i];
-        size_t len = c < 0x80           ? 1
-                     : (c >> 5) == 0x6  ? 2
-                     : (c >> 4) == 0xE  ? 3
-                     : (c >> 3) == 0x1E ? 4
-                                        : 0;
-        if (len == 0 || i + len > n) {
-            ++i;
-            continue;
-        }
-        char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
-        bool ok = true;
-        for (size_t k = 1; k < len; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80) ok = false;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if (!ok) {
-            ++i;
-            continue;
-        }
-        out.push_back(cp);
-        i += len;
-    }
-    return out;
-}
-
-void appendUtf8(char32_t cp, std::string& out) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-}
 
 }  // namespace
 
@@ -78,7 +29,7 @@ std::vector<int32_t> SentencepieceTokenizer::segment(const std::string& text) co
     // Normalise, collapse spaces, and write the metaspace form; char_at[i] is where the i-th
     // character starts in `normal`, the Viterbi lattice's nodes.
     std::u32string chars;
-    for (char32_t cp : decodeUtf8(text)) {
+    for (char32_t cp : common::codePoints(text)) {
         auto it = vocabulary_.normalization.find(cp);
         const std::u32string single(1, cp);
         for (char32_t out : it == vocabulary_.normalization.end() ? single : it->second) {
@@ -90,11 +41,11 @@ std::vector<int32_t> SentencepieceTokenizer::segment(const std::string& text) co
     std::vector<size_t> char_at;
     if (chars.empty() || chars.front() != U' ') {
         char_at.push_back(0);
-        appendUtf8(kMetaspace, normal);
+        common::appendUtf8(normal, kMetaspace);
     }
     for (char32_t c : chars) {
         char_at.push_back(normal.size());
-        appendUtf8(c == U' ' ? kMetaspace : c, normal);
+        common::appendUtf8(normal, c == U' ' ? kMetaspace : c);
     }
     const size_t n = char_at.size();
     char_at.push_back(normal.size());

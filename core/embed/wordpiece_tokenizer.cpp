@@ -3,11 +3,12 @@
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
-#include <unicode/utf8.h>
 
 #include <algorithm>
 #include <fstream>
 #include <stdexcept>
+
+#include "common/utf8.h"
 
 namespace docintel::embed {
 
@@ -59,28 +60,6 @@ bool isCjk(UChar32 c) {
            (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
 }
 
-std::u32string decodeUtf8(const std::string& text) {
-    std::u32string out;
-    out.reserve(text.size());
-    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
-    int32_t i = 0;
-    auto n = static_cast<int32_t>(text.size());
-    while (i < n) {
-        UChar32 c = 0;
-        U8_NEXT(s, i, n, c);
-        if (c >= 0) out.push_back(static_cast<char32_t>(c));
-    }
-    return out;
-}
-
-void appendUtf8(std::string& out, char32_t c) {
-    char buf[4];
-    int32_t len = 0;
-    UBool error = false;
-    U8_APPEND(reinterpret_cast<uint8_t*>(buf), len, 4, static_cast<UChar32>(c), error);
-    if (!error) out.append(buf, static_cast<size_t>(len));
-}
-
 }  // namespace
 
 plugin::Result<std::unique_ptr<WordpieceTokenizer>> WordpieceTokenizer::load(
@@ -109,7 +88,8 @@ plugin::Result<std::unique_ptr<WordpieceTokenizer>> WordpieceTokenizer::load(
     tok->pad_id_ = tok->vocab_["[PAD]"];
     for (const char* name : {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}) {
         auto it = tok->vocab_.find(name);
-        if (it != tok->vocab_.end()) tok->specials_.emplace_back(decodeUtf8(name), it->second);
+        if (it != tok->vocab_.end())
+            tok->specials_.emplace_back(common::codePoints(name), it->second);
     }
     return tok;
 }
@@ -127,7 +107,7 @@ int WordpieceTokenizer::countTokens(const std::string& text) const {
 }
 
 std::vector<int32_t> WordpieceTokenizer::encodeUntruncated(const std::string& text) const {
-    std::u32string raw = decodeUtf8(text);
+    std::u32string raw = common::codePoints(text);
     std::vector<int32_t> ids;
     ids.reserve(raw.size() / 3 + 2);
     ids.push_back(cls_id_);
@@ -245,7 +225,7 @@ void WordpieceTokenizer::wordpiece(const std::u32string& word, std::vector<int32
     offsets.reserve(word.size() + 1);
     for (char32_t ch : word) {
         offsets.push_back(utf8.size());
-        appendUtf8(utf8, ch);
+        common::appendUtf8(utf8, ch);
     }
     offsets.push_back(utf8.size());
 

@@ -3,6 +3,7 @@
 #include <set>
 #include <vector>
 
+#include "common/utf8.h"
 #include "ingest/text_util.h"
 
 namespace docintel::ingest {
@@ -123,7 +124,7 @@ class RtfReader {
         if (w == "u" && has_num) {
             flushBytes();
             std::string s;
-            appendUtf8(s, static_cast<unsigned>(num < 0 ? num + 65536 : num));
+            common::appendUtf8(s, static_cast<char32_t>(num < 0 ? num + 65536 : num));
             text(s);
             pending_skip = uc;
         } else if (w == "par" || w == "line" || w == "sect" || w == "page") {

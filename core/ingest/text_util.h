@@ -22,8 +22,6 @@ std::string toUtf8(const std::string& bytes, const std::string& charset);
 /// Text bytes of unknown encoding to UTF-8: BOM (UTF-8/16LE/16BE) first, then valid UTF-8 as
 /// is, else windows-1252.
 std::string decodeText(const std::string& bytes);
-/// Appends code point `cp` as UTF-8 (invalid ones as U+FFFD).
-void appendUtf8(std::string& out, unsigned cp);
 /// Trims and collapses every run of whitespace (including U+00A0) to one space.
 std::string collapseWhitespace(const std::string& text);
 std::string toLower(std::string text);
