@@ -467,8 +467,8 @@ void App::start(bool migrate) {
     if (p.oauth) {
         p.console = std::make_unique<console::ConsolePages>(
             console::ConsoleServices{p.workspace_service, p.document_service, *p.workflow_service,
-                                     *p.review_tasks, *p.upload_service, p.knowledge.get(),
-                                     &p.events->service(), &p.plugin_registry},
+                                     *p.review_tasks, *p.upload_service, p.schemas,
+                                     p.knowledge.get(), &p.events->service(), &p.plugin_registry},
             p.oauth->signIn(console::ConsolePages::signInOptions(p.oauth->settings())),
             config_.data_dir + "/cache/console-pages");
         // With S3 the browser PUTs to the bucket: its origin, from a URL the store signs.

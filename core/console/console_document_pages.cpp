@@ -19,16 +19,6 @@ namespace {
 using auth::oauth::formValue;
 using auth::oauth::formValues;
 
-/// The services' name of a workspace: the console's "personal" is the services' "".
-std::string serviceWorkspace(const std::string& workspace) {
-    return workspace == "personal" ? std::string() : workspace;
-}
-
-std::string chosenWorkspace(const std::map<std::string, std::string>& params) {
-    const std::string ws = formValue(params, "workspace");
-    return ws.empty() ? "personal" : ws;
-}
-
 bool accepts(const http::RawRequest& r, const std::string& type) {
     auto it = r.headers.find("accept");
     return it != r.headers.end() && it->second.find(type) != std::string::npos;
@@ -40,9 +30,7 @@ plugin::HttpResponse jsonResult(int status, const plugin::Result<nlohmann::json>
     auto r = out ? plugin::HttpResponse::json(status, *out)
                  : plugin::HttpResponse::json(
                        out.error().http_status >= 400 ? out.error().http_status : 500,
-                       {{"error", out.error().code},
-                        {"message", out.error().http_status >= 500 ? std::string("Try again.")
-                                                                   : out.error().message}});
+                       {{"error", out.error().code}, {"message", readableMessage(out.error())}});
     auth::oauth::addNoStore(r);
     return r;
 }
@@ -134,30 +122,24 @@ plugin::HttpResponse ConsolePages::upload(Context& c, const std::string& step) {
                        "on, or upload through the API (POST /api/v1/uploads).",
                        false);
     }
-    // The checks the request schemas (DirectUpload*Request) make before the REST routes call.
-    const std::string filename = formValue(c.form, "filename");
+    // The form's fields as the REST routes' JSON body, checked by the same request schema.
+    nlohmann::json body = nlohmann::json::object();
+    for (const char* name : {"filename", "content_type", "doc_id", "storage_source_path"}) {
+        if (const std::string v = formValue(c.form, name); !v.empty()) body[name] = v;
+    }
     const std::string size_text = formValue(c.form, "file_size");
     char* end = nullptr;
     const long long size = std::strtoll(size_text.c_str(), &end, 10);
-    if (filename.empty() || filename.size() > 255 || size_text.empty() || *end != '\0' ||
-        size <= 0 || size > 100LL * 1024 * 1024) {
-        return jsonResult(0,
-                          plugin::Error{"validation_error",
-                                        "A file of 1 byte to 100 MiB with a name is needed.", 422});
+    body["file_size"] =
+        !size_text.empty() && *end == '\0' ? nlohmann::json(size) : nlohmann::json(size_text);
+    const bool create = step == "create";
+    if (auto issues = services_.schemas.validate(
+            create ? "DirectUploadSessionRequest" : "DirectUploadCompleteRequest", body, {"body"});
+        !issues.empty()) {
+        return jsonResult(0, http::validationError(issues));
     }
-    std::string content_type = formValue(c.form, "content_type");
-    if (content_type.empty()) content_type = "application/octet-stream";
-    nlohmann::json body = {
-        {"filename", filename}, {"content_type", content_type}, {"file_size", size}};
     const std::string workspace = serviceWorkspace(chosenWorkspace(c.form));
-    if (step == "create")
-        return jsonResult(201, services_.uploads.create(c.principal, workspace, body));
-    body["doc_id"] = formValue(c.form, "doc_id");
-    body["storage_source_path"] = formValue(c.form, "storage_source_path");
-    if (body["doc_id"] == "" || body["storage_source_path"] == "") {
-        return jsonResult(0, plugin::Error{"validation_error",
-                                           "doc_id and storage_source_path are needed.", 422});
-    }
+    if (create) return jsonResult(201, services_.uploads.create(c.principal, workspace, body));
     return jsonResult(202, services_.uploads.complete(c.principal, workspace, body));
 }
 
@@ -215,8 +197,8 @@ plugin::HttpResponse ConsolePages::ask(Context& c) {
     }
     nlohmann::json request = {{"question", question}};
     if (!chosen.empty()) request["document_ids"] = chosen;
-    auto plan = services_.knowledge->prepare(c.principal, serviceWorkspace(workspace), request,
-                                             http::traceIdFor(c.request.headers));
+    auto plan =
+        services_.knowledge->prepare(c.principal, serviceWorkspace(workspace), request, c.trace_id);
     if (!plan) return fail(plan.error());
     if (events) {
         auto r =
@@ -262,9 +244,7 @@ plugin::HttpResponse ConsolePages::documentView(Context& c, const std::string& d
     int page = std::atoi(formValue(c.query, "page").c_str());
     if (page < 1 || (pages > 0 && page > pages)) page = 1;
     const std::string quote = formValue(c.query, "quote");
-    const std::string workspace = (*doc)["workspace_id"].is_string()
-                                      ? (*doc)["workspace_id"].get<std::string>()
-                                      : std::string("personal");
+    const std::string workspace = workspaceOf(*doc);
     const bool is_pdf = doc->value("content_type", "").find("pdf") != std::string::npos ||
                         doc->value("detected_type", "") == "pdf";
     nlohmann::json view = {{"title", doc->value("filename", "Document")},

@@ -85,6 +85,17 @@ std::string ageText(const std::string& iso) {
     return std::to_string(age / 86400) + (age < 2 * 86400 ? " day" : " days");
 }
 
+std::string workspaceOf(const nlohmann::json& resource) {
+    const auto it = resource.find("workspace_id");
+    return it != resource.end() && it->is_string() ? it->get<std::string>()
+                                                   : std::string("personal");
+}
+
+std::string chosenWorkspace(const std::map<std::string, std::string>& params) {
+    const std::string ws = formValue(params, "workspace");
+    return ws.empty() ? "personal" : ws;
+}
+
 std::string statusLabel(const std::string& status) {
     if (status == "pending_review") return "Waiting for review";
     if (status == "changes_requested") return "Changes requested";
@@ -133,7 +144,7 @@ plugin::HttpResponse ConsolePages::handle(const http::RawRequest& r) {
     const std::string trace_id = http::traceIdFor(r.headers);
     plugin::HttpResponse response;
     try {
-        response = route(r);
+        response = route(r, trace_id);
     } catch (const std::exception& e) {
         common::log(common::LogLevel::kError, "console_unhandled",
                     {{"trace_id", trace_id}, {"what", e.what()}});
@@ -153,7 +164,7 @@ plugin::HttpResponse ConsolePages::handle(const http::RawRequest& r) {
     return response;
 }
 
-plugin::HttpResponse ConsolePages::route(const http::RawRequest& r) {
+plugin::HttpResponse ConsolePages::route(const http::RawRequest& r, const std::string& trace_id) {
     const auto seg = pathSegments(r.path, "/console");
     const std::string first = seg.empty() ? std::string() : seg[0];
     if (r.method == "GET" && seg.size() == 2 && first == "static") {
@@ -179,7 +190,8 @@ plugin::HttpResponse ConsolePages::route(const http::RawRequest& r) {
         return message(nullptr, 403, "Signed out", "Your session ended. Sign in again.", true);
     }
     const auth::oauth::PageSession& session = **found;
-    Context c{r, session, session.principal(sign_in_->options().client_id), parseForm(r.query), {}};
+    Context c{r,  session, session.principal(sign_in_->options().client_id), parseForm(r.query),
+              {}, trace_id};
     if (r.method == "POST") {
         c.form = parseForm(r.body);
         if (!auth::oauth::BrowserSignIn::csrfMatches(session, formValue(c.form, "csrf_token"))) {
@@ -224,8 +236,7 @@ plugin::HttpResponse ConsolePages::signedIn(Context& c, const std::vector<std::s
     if (c.request.method == "GET") {
         if (n == 0) return inbox(c);
         if (what == "counts" && n == 1) {
-            const std::string ws = formValue(c.query, "workspace");
-            auto r = plugin::HttpResponse::json(200, counts(c, ws.empty() ? "personal" : ws));
+            auto r = plugin::HttpResponse::json(200, counts(c, chosenWorkspace(c.query)));
             auth::oauth::addNoStore(r);
             return r;
         }
@@ -275,11 +286,11 @@ nlohmann::json ConsolePages::layoutFor(Context* c, const std::string& page, nloh
         layout["signed_in"] = true;
         layout["email"] = c->session.email;
         layout["csrf_token"] = c->session.csrf_token;
-        const std::string ws = view.value("workspace", formValue(c->query, "workspace"));
-        layout["workspaces"] = workspaceChoices(*c, ws.empty() ? "personal" : ws);
-        layout["workspace"] = ws.empty() ? "personal" : ws;
+        const std::string ws = view.value("workspace", chosenWorkspace(c->query));
+        layout["workspaces"] = workspaceChoices(*c, ws);
+        layout["workspace"] = ws;
         layout["nav_" + page] = true;
-        layout["plugin_nav"] = pluginNavigation(*c, ws.empty() ? "personal" : ws);
+        layout["plugin_nav"] = pluginNavigation(*c, ws);
         const bool listed = page == "documents" || page == "ask";
         layout["switch_to"] = listed ? "/console/" + page : std::string("/console");
         view["csrf_token"] = c->session.csrf_token;
@@ -308,19 +319,21 @@ plugin::HttpResponse ConsolePages::message(Context* c, int status, const std::st
                   status);
 }
 
-plugin::HttpResponse ConsolePages::errorPage(Context& c, const plugin::Error& e) {
-    std::string text = e.message;
-    if (e.code == "validation_error") {
-        // The engine's 422 carries the FastAPI detail array as JSON text.
-        text.clear();
-        auto detail = nlohmann::json::parse(e.message, nullptr, false);
-        for (const auto& d : detail.is_array() ? detail : nlohmann::json::array()) {
-            if (!text.empty()) text += " ";
-            text += d.value("msg", "") + ".";
-        }
-        if (text.empty()) text = "The value is not valid.";
+std::string readableMessage(const plugin::Error& e) {
+    if (e.http_status >= 500) return "Try again shortly.";
+    if (e.code != "validation_error") return e.message;
+    // A 422 carries the FastAPI detail array as JSON text.
+    std::string text;
+    auto detail = nlohmann::json::parse(e.message, nullptr, false);
+    for (const auto& d : detail.is_array() ? detail : nlohmann::json::array()) {
+        if (!text.empty()) text += " ";
+        text += d.value("msg", "") + ".";
     }
-    if (e.http_status >= 500) text = "Try again shortly.";
+    return text.empty() ? "The value is not valid." : text;
+}
+
+plugin::HttpResponse ConsolePages::errorPage(Context& c, const plugin::Error& e) {
+    const std::string text = readableMessage(e);
     const int status = e.http_status >= 400 ? e.http_status : 500;
     const std::string title = status == 403   ? "Not allowed"
                               : status == 404 ? "Not found"
@@ -331,8 +344,7 @@ plugin::HttpResponse ConsolePages::errorPage(Context& c, const plugin::Error& e)
 }
 
 plugin::HttpResponse ConsolePages::inbox(Context& c) {
-    const std::string ws_param = formValue(c.query, "workspace");
-    const std::string workspace = ws_param.empty() ? "personal" : ws_param;
+    const std::string workspace = chosenWorkspace(c.query);
     std::string status = formValue(c.query, "status");
     if (status.empty()) status = "pending_review";
     const std::string workflow = formValue(c.query, "workflow");
@@ -368,11 +380,9 @@ plugin::HttpResponse ConsolePages::inbox(Context& c) {
     }
     const auto tasks = openTasks(c, workspace);
     nlohmann::json summary = nlohmann::json::array();
-    const auto counted = counts(c, workspace);
+    const auto counted = runCounts(c, workspace);
     for (const char* st : kStatuses) {
-        summary.push_back({{"status", st},
-                           {"label", statusLabel(st)},
-                           {"count", counted["statuses"].value(st, std::string("0"))}});
+        summary.push_back({{"status", st}, {"label", statusLabel(st)}, {"count", counted.at(st)}});
     }
     return render(&c, "inbox",
                   {{"title", "Inbox"},
@@ -392,6 +402,12 @@ plugin::HttpResponse ConsolePages::inbox(Context& c) {
 }
 
 nlohmann::json ConsolePages::counts(Context& c, const std::string& workspace) {
+    return {{"workspace", workspace},
+            {"statuses", runCounts(c, workspace)},
+            {"tasks", std::to_string(openTasks(c, workspace).size())}};
+}
+
+nlohmann::json ConsolePages::runCounts(Context& c, const std::string& workspace) {
     nlohmann::json statuses = nlohmann::json::object();
     const auto counted = services_.workflows.countRuns(c.principal, workspace);
     const std::map<std::string, long long> none;
@@ -400,9 +416,7 @@ nlohmann::json ConsolePages::counts(Context& c, const std::string& workspace) {
         const auto it = by_status.find(st);
         statuses[st] = std::to_string(it == by_status.end() ? 0 : it->second);
     }
-    return {{"workspace", workspace},
-            {"statuses", statuses},
-            {"tasks", std::to_string(openTasks(c, workspace).size())}};
+    return statuses;
 }
 
 nlohmann::json ConsolePages::openTasks(Context& c, const std::string& workspace) {
@@ -417,9 +431,7 @@ nlohmann::json ConsolePages::openTasks(Context& c, const std::string& workspace)
     for (const auto& t : (*listed)["reviews"]) {
         const std::string status = t.value("status", "");
         if (status != "pending" && status != "in_review") continue;
-        const std::string ws = t["workspace_id"].is_string() ? t["workspace_id"].get<std::string>()
-                                                             : std::string("personal");
-        if (ws != workspace) continue;
+        if (workspaceOf(t) != workspace) continue;
         const bool mine = t["assigned_to"] == c.session.user_id;
         if (!mine && !t["assigned_to"].is_null()) continue;
         out.push_back({{"task_id", t.value("id", "")},
@@ -440,10 +452,7 @@ plugin::HttpResponse ConsolePages::takeTask(Context& c, const std::string& task_
     if (auto ok = requireScope(c, "reviews:write"); !ok) return errorPage(c, ok.error());
     auto taken = services_.reviews.assign(c.principal, task_id);
     if (!taken) return errorPage(c, taken.error());
-    const std::string ws = (*taken)["workspace_id"].is_string()
-                               ? (*taken)["workspace_id"].get<std::string>()
-                               : std::string("personal");
-    return seeOther("/console?workspace=" + ws + "&done=taken");
+    return seeOther("/console?workspace=" + workspaceOf(*taken) + "&done=taken");
 }
 
 plugin::Status ConsolePages::requireScope(const Context& c, const std::string& scope) {

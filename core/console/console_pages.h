@@ -16,6 +16,7 @@
 #include "engine/workflow_service.h"
 #include "events/event_service.h"
 #include "http/api_dispatcher.h"
+#include "http/schema_validator.h"
 #include "knowledge/knowledge_service.h"
 #include "plugin_host/plugin_registry.h"
 #include "services/document_service.h"
@@ -32,6 +33,8 @@ struct ConsoleServices {
     engine::WorkflowService& workflows;
     engine::ReviewTaskService& reviews;
     services::UploadService& uploads;
+    /// The request schemas the REST routes validate with (the console's uploads use them).
+    const http::SchemaRegistry& schemas;
     knowledge::KnowledgeService* knowledge;  ///< null on a node that does not search
     /// The run page's events (optional).
     events::EventService* events = nullptr;
@@ -78,9 +81,10 @@ class ConsolePages {
         plugin::Principal principal;
         std::map<std::string, std::string> query;
         std::map<std::string, std::string> form;
+        std::string trace_id;  ///< the request's, as its log line and X-Trace-Id give it
     };
 
-    plugin::HttpResponse route(const http::RawRequest& request);
+    plugin::HttpResponse route(const http::RawRequest& request, const std::string& trace_id);
     plugin::HttpResponse callback(const http::RawRequest& request);
     plugin::HttpResponse signedIn(Context& c, const std::vector<std::string>& seg);
 
@@ -92,9 +96,11 @@ class ConsolePages {
     /// (ReviewTaskService::decide, which decides the run).
     plugin::HttpResponse decidePage(Context& c, const std::string& task_id);
     plugin::HttpResponse decideTask(Context& c, const std::string& task_id);
-    /// Runs per status and open tasks of a workspace, for the inbox
-    /// summary and its refresh (`GET /console/counts`, JSON).
+    /// Runs per status and open tasks of a workspace, for the inbox's refresh
+    /// (`GET /console/counts`, JSON).
     nlohmann::json counts(Context& c, const std::string& workspace);
+    /// Runs per status of a workspace (one grouped count), as counts' `statuses`.
+    nlohmann::json runCounts(Context& c, const std::string& workspace);
     plugin::HttpResponse pageImage(Context& c, const std::string& document_id,
                                    const std::string& page);
     plugin::HttpResponse documentFile(Context& c, const std::string& document_id);
@@ -162,6 +168,18 @@ class ConsolePages {
 nlohmann::json packetFields(const nlohmann::json& packet);
 /// "5 min", "3 h", "2 days" since an RFC 3339 UTC time ("" when it does not parse).
 std::string ageText(const std::string& iso);
+/// What the console says of a service error: a validation error's messages as sentences, a
+/// server error's "Try again shortly.", else the error's message.
+std::string readableMessage(const plugin::Error& error);
+/// The console's name of the workspace a run, task or document belongs to: its
+/// `workspace_id`, or "personal" when that is null.
+std::string workspaceOf(const nlohmann::json& resource);
+/// The workspace a page or form names (`workspace`), "personal" when none.
+std::string chosenWorkspace(const std::map<std::string, std::string>& params);
+/// The services' name of a console workspace: "personal" is the services' "".
+inline std::string serviceWorkspace(const std::string& workspace) {
+    return workspace == "personal" ? std::string() : workspace;
+}
 /// "Waiting for review" for `pending_review`, and so on.
 std::string statusLabel(const std::string& status);
 inline constexpr double kLowConfidence = 0.6;

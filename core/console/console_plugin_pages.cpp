@@ -2,29 +2,17 @@
 // `/console/plugins/<plugin>/`, checked against the page's scopes, viewed as the signed-in user
 // and rendered inside the console's frame; and the navigation that lists them.
 
-#include <sstream>
-
 #include "auth/oauth/page_renderer.h"
 #include "console/console_pages.h"
 
 namespace docintel::console {
 namespace {
 
-using auth::oauth::formValue;
-
-std::vector<std::string> splitPath(const std::string& path) {
-    std::vector<std::string> out;
-    std::istringstream in(path);
-    std::string seg;
-    while (std::getline(in, seg, '/')) out.push_back(seg);
-    return out;
-}
-
 /// The parameters of `pattern` ("courses/{course_id}") in `segments`, or nullopt when the
 /// page does not match.
 std::optional<std::map<std::string, std::string>> match(const std::string& pattern,
                                                         const std::vector<std::string>& segments) {
-    const auto parts = splitPath(pattern);
+    const auto parts = auth::oauth::pathSegments(pattern, "");
     if (parts.size() != segments.size()) return std::nullopt;
     std::map<std::string, std::string> params;
     for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -61,7 +49,7 @@ plugin::HttpResponse ConsolePages::pluginPage(Context& c, const std::vector<std:
                 return message(&c, 403, "Not allowed",
                                "This page needs a sign-in that includes " + needed + ".", false);
             }
-            const std::string ws = formValue(c.query, "workspace");
+            const std::string ws = chosenWorkspace(c.query);
             plugin::HttpRequest request;
             request.method = "GET";
             request.path = c.request.path;
@@ -69,12 +57,12 @@ plugin::HttpResponse ConsolePages::pluginPage(Context& c, const std::vector<std:
             request.path_params = std::move(*params);
             request.query = c.query;
             request.principal = c.principal;
-            request.workspace_id = ws == "personal" ? std::string() : ws;
-            request.trace_id = http::traceIdFor(c.request.headers);
+            request.workspace_id = serviceWorkspace(ws);
+            request.trace_id = c.trace_id;
             auto view = entry.page.view(request);
             if (!view) return errorPage(c, view.error());
             nlohmann::json shown = view->is_object() ? *view : nlohmann::json::object();
-            shown["workspace"] = ws.empty() ? "personal" : ws;
+            shown["workspace"] = ws;
             return renderText(c, request.operation_id, entry.page.template_text, std::move(shown));
         }
     }

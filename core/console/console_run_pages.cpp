@@ -208,8 +208,7 @@ plugin::HttpResponse ConsolePages::runPage(Context& c, const std::string& run_id
         {"workflow", run->value("workflow", "")},
         {"status", status},
         {"status_label", statusLabel(status)},
-        {"workspace", (*run)["workspace_id"].is_string() ? (*run)["workspace_id"].get<std::string>()
-                                                         : std::string("personal")},
+        {"workspace", workspaceOf(*run)},
         {"created_at", run->value("created_at", "")},
         {"fields", fields},
         {"notice", noticeText(formValue(c.query, "done"))},
@@ -308,9 +307,7 @@ plugin::HttpResponse ConsolePages::decidePage(Context& c, const std::string& tas
                    {"task_title", task->value("title", "")},
                    {"run_id", task->value("run_id", "")},
                    {"priority", task->value("priority", "")},
-                   {"workspace", (*task)["workspace_id"].is_string()
-                                     ? (*task)["workspace_id"].get<std::string>()
-                                     : std::string("personal")}},
+                   {"workspace", workspaceOf(*task)}},
                   200);
 }
 
@@ -327,10 +324,7 @@ plugin::HttpResponse ConsolePages::decideTask(Context& c, const std::string& tas
         c.principal, task_id,
         {{"decision", decision}, {"reviewer_notes", formValue(c.form, "notes")}});
     if (!decided) return errorPage(c, decided.error());
-    const std::string ws = (*decided)["workspace_id"].is_string()
-                               ? (*decided)["workspace_id"].get<std::string>()
-                               : std::string("personal");
-    return seeOther("/console?workspace=" + ws + "&done=decided");
+    return seeOther("/console?workspace=" + workspaceOf(*decided) + "&done=decided");
 }
 
 plugin::HttpResponse ConsolePages::approvePage(Context& c, const std::string& run_id) {

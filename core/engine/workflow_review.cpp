@@ -147,9 +147,7 @@ plugin::Result<nlohmann::json> WorkflowService::review(const plugin::Principal& 
                                     : action == "approve" ? "VerticalApprovalInput"
                                                           : "VerticalChangesInput";
     if (auto issues = p_.schemas.validate(schema_name, body, {"body"}); !issues.empty()) {
-        nlohmann::json detail = nlohmann::json::array();
-        for (const auto& i : issues) detail.push_back(i.toJson());
-        return plugin::Error{"validation_error", detail.dump(), 422};
+        return http::validationError(issues);
     }
     if (action == "approve" && rule.value("requires_confirm", true) &&
         !body.value("confirm", false)) {
@@ -161,9 +159,7 @@ plugin::Result<nlohmann::json> WorkflowService::review(const plugin::Principal& 
         nlohmann::json packet = body["packet"];
         if (auto issues = p_.schemas.validate(workflow->packet_schema, packet, {"body", "packet"});
             !issues.empty()) {
-            nlohmann::json detail = nlohmann::json::array();
-            for (const auto& i : issues) detail.push_back(i.toJson());
-            return plugin::Error{"validation_error", detail.dump(), 422};
+            return http::validationError(issues);
         }
         edited = std::move(packet);
     }

@@ -14,11 +14,7 @@ nlohmann::json nullable(const std::string& s) {
 
 plugin::Error runNotFound() { return {"run_not_found", "workflow run not found", 404}; }
 
-plugin::Error validationError(const std::vector<http::ValidationIssue>& issues) {
-    nlohmann::json detail = nlohmann::json::array();
-    for (const auto& i : issues) detail.push_back(i.toJson());
-    return {"validation_error", detail.dump(), 422};
-}
+using http::validationError;
 
 plugin::Status requireScope(const plugin::Principal& caller, const std::string& scope) {
     if (caller.hasScope(scope)) return {};

@@ -483,4 +483,10 @@ void SchemaRegistry::validateNode(const nlohmann::json& raw_schema, nlohmann::js
     }
 }
 
+plugin::Error validationError(const std::vector<ValidationIssue>& issues) {
+    nlohmann::json detail = nlohmann::json::array();
+    for (const auto& i : issues) detail.push_back(i.toJson());
+    return {"validation_error", detail.dump(), 422};
+}
+
 }  // namespace docintel::http

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plugin_api/error.h"
+
 namespace re2 {
 class RE2;
 }
@@ -23,6 +25,10 @@ struct ValidationIssue {
 
     nlohmann::json toJson() const { return {{"loc", loc}, {"msg", msg}, {"type", type}}; }
 };
+
+/// The `validation_error` (422) of failed rules: its message is the detail array, which the
+/// error mapper sends in the 422 shape and the console lists as messages.
+plugin::Error validationError(const std::vector<ValidationIssue>& issues);
 
 /// Holds the request schemas by name and validates JSON values against them.
 ///

@@ -6,6 +6,11 @@
   if (!window.fetch) return;
 
   function csrfOf(form) { return form.querySelector('input[name=csrf_token]').value; }
+  // A refused console POST: its JSON message (the server's readable text) as the error.
+  function refused(r) {
+    return r.json().then(function (e) { throw new Error(e.message || 'refused'); },
+                         function () { throw new Error('refused (' + r.status + ')'); });
+  }
   function post(url, form, fields, accept) {
     var body = new URLSearchParams(fields);
     body.set('csrf_token', csrfOf(form));
@@ -106,10 +111,6 @@
     var progress = document.getElementById('upload-progress');
     var said = document.getElementById('upload-status');
     var say = function (text) { said.textContent = text; };
-    var failed = function (r) {
-      return r.json().then(function (e) { throw new Error(e.message || 'refused'); },
-                           function () { throw new Error('refused (' + r.status + ')'); });
-    };
     uploadForm.addEventListener('submit', function (event) {
       event.preventDefault();
       var file = document.getElementById('upload-file').files[0];
@@ -122,7 +123,7 @@
       progress.value = 0;
       say('Starting the upload of ' + file.name + '…');
       post('/console/uploads', uploadForm, fields, 'application/json')
-        .then(function (r) { return r.ok ? r.json() : failed(r); })
+        .then(function (r) { return r.ok ? r.json() : refused(r); })
         .then(function (session) {
           return new Promise(function (resolve, reject) {
             var xhr = new XMLHttpRequest();
@@ -147,7 +148,7 @@
           fields.storage_source_path = session.storage_source_path;
           return post('/console/uploads/complete', uploadForm, fields, 'application/json');
         })
-        .then(function (r) { return r.ok ? r.json() : failed(r); })
+        .then(function (r) { return r.ok ? r.json() : refused(r); })
         .then(function () {
           say(file.name + ' is uploaded; its status below follows ingestion.');
           uploadForm.reset();
@@ -214,10 +215,7 @@
       fetch('/console/ask', { method: 'POST', credentials: 'same-origin', body: body,
                               headers: { accept: 'text/event-stream' } })
         .then(function (r) {
-          if (!r.ok) {
-            return r.json().then(function (e) { throw new Error(e.message); },
-                                 function () { throw new Error('refused (' + r.status + ')'); });
-          }
+          if (!r.ok) return refused(r);
           var reader = r.body.getReader();
           var decoder = new TextDecoder();
           var buffered = '';
