@@ -89,17 +89,14 @@ plugin::Result<json> videoView(VideoService& service, plugin::HostServices& host
     if (!transcript) return transcript.error();
     auto timeline = service.timeline(caller, id);
     if (!timeline) return timeline.error();
+    auto listed = service.frames(caller, id, kMaxFrames);
+    if (!listed) return listed.error();
     auto document = host.getDocument(r.principal, id);
     if (!document) return document.error();
 
-    json frames = json::array();
-    for (const auto& f : (*timeline)["frames"]) {
-        if (frames.size() == kMaxFrames) break;
-        auto url = service.frameUrl(caller, id, f.value("frame_index", 0));
-        if (!url) continue;
-        json shown = f;
-        shown["url"] = (*url)["url"];
-        frames.push_back(std::move(shown));
+    json frames = (*listed)["frames"];
+    if (frames.size() > kMaxFrames) {
+        frames.erase(frames.begin() + static_cast<std::ptrdiff_t>(kMaxFrames), frames.end());
     }
     json cues = json::array();
     for (auto cue : (*transcript)["segments"]) {

@@ -266,14 +266,22 @@ Result<json> VideoService::transcript(const Caller& caller, const std::string& d
                 {"text", text}};
 }
 
-Result<json> VideoService::frames(const Caller& caller, const std::string& document_id) {
+Result<json> VideoService::frames(const Caller& caller, const std::string& document_id,
+                                  std::size_t with_urls) {
     auto loaded = load(caller, document_id, false);
     if (!loaded) return loaded.error();
     auto rows =
         host_.transact([&](plugin::PluginTx& tx) { return store::frames(tx, document_id); });
     if (!rows) return rows.error();
     json listed = json::array();
-    for (const auto& f : *rows) listed.push_back(toJson(f));
+    for (const auto& f : *rows) {
+        listed.push_back(toJson(f));
+        if (listed.size() > with_urls) continue;
+        auto url =
+            host_.signedDownloadUrl(f.object_name, "image/jpeg", limits_.frame_url_ttl_seconds);
+        if (!url) return url.error();
+        listed.back()["url"] = *url;
+    }
     return json{{"document_id", document_id}, {"frames", listed}, {"count", listed.size()}};
 }
 

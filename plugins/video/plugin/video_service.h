@@ -45,7 +45,10 @@ class VideoService {
     plugin::Result<nlohmann::json> video(const Caller& caller, const std::string& document_id);
     plugin::Result<nlohmann::json> timeline(const Caller& caller, const std::string& document_id);
     plugin::Result<nlohmann::json> transcript(const Caller& caller, const std::string& document_id);
-    plugin::Result<nlohmann::json> frames(const Caller& caller, const std::string& document_id);
+    /// The frames with their on-screen text; the first `with_urls` also carry `url`, a signed
+    /// URL of the JPEG (as frameUrl gives one), read in the same pass.
+    plugin::Result<nlohmann::json> frames(const Caller& caller, const std::string& document_id,
+                                          std::size_t with_urls = 0);
     plugin::Result<nlohmann::json> frameUrl(const Caller& caller, const std::string& document_id,
                                             int frame_index);
     plugin::Result<nlohmann::json> search(const Caller& caller, const std::string& document_id,
