@@ -39,15 +39,17 @@ class Api:
             raise RuntimeError(f"{method} {path or url}: {status} {out}")
         return out
 
-    def upload(self, filename, data, content_type):
-        """create → PUT to the signed URL → complete; returns the document id."""
+    def upload(self, filename, data, content_type, workspace_id=None):
+        """create → PUT to the signed URL → complete (into `workspace_id` when given); returns
+        the document id."""
+        where = {"workspace_id": workspace_id} if workspace_id else {}
         s = self.call("POST", "/api/v1/uploads", {"filename": filename,
                                                    "content_type": content_type,
-                                                   "file_size": len(data)})
+                                                   "file_size": len(data), **where})
         self.call("PUT", None, data, {"Content-Type": content_type}, url=s["upload_url"])
         self.call("POST", "/api/v1/uploads/complete", {
             "filename": filename, "content_type": content_type, "file_size": len(data),
-            "doc_id": s["doc_id"], "storage_source_path": s["storage_source_path"]})
+            "doc_id": s["doc_id"], "storage_source_path": s["storage_source_path"], **where})
         return s["doc_id"]
 
     def wait_doc(self, doc_id):

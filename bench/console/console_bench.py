@@ -59,15 +59,7 @@ def seed():
     docs = []
     for name in ("prior_auth_request.pdf", "payer_policy.pdf"):
         data = open(f"tests/data/workflows/healthcare/{name}", "rb").read()
-        s = api.call("POST", "/api/v1/uploads", {"filename": name, "content_type": "application/pdf",
-                                                  "file_size": len(data), "workspace_id": ws},
-                     headers)
-        api.call("PUT", None, data, {"Content-Type": "application/pdf"}, url=s["upload_url"])
-        api.call("POST", "/api/v1/uploads/complete", {
-            "filename": name, "content_type": "application/pdf", "file_size": len(data),
-            "doc_id": s["doc_id"], "storage_source_path": s["storage_source_path"],
-            "workspace_id": ws}, headers)
-        docs.append(api.wait_doc(s["doc_id"])["id"])
+        docs.append(api.wait_doc(api.upload(name, data, "application/pdf", ws))["id"])
     run = api.call("POST", "/api/v1/verticals/healthcare/runs",
                    {"workflow": "healthcare_prior_auth", "document_ids": [docs[0]],
                     "inputs": {"policy_document_ids": [docs[1]]}}, headers)
