@@ -10,7 +10,7 @@
 //
 // Environment: DOCINTEL_TEST_DATABASE_URL, DOCINTEL_SERVER_BIN, DOCINTEL_ADMIN_BIN,
 // DOCINTEL_HEALTHCARE_PLUGIN (the built healthcare.so), CONSOLE_E2E_SCREENSHOTS, CHROMIUM
-// (default /usr/bin/chromium). playwright-core comes from tests/e2e/oauth (one lock file).
+// (default /usr/bin/chromium), DOCINTEL_MODELS_DIR (default <repo>/var/models). playwright-core comes from tests/e2e/oauth (one lock file).
 
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -36,6 +36,8 @@ const { step, tally } = steps();
 const dataFiles = new URL('../../data/workflows/healthcare/', import.meta.url);
 // A one-page memo from the shared corpus, uploaded through the browser and asked about.
 const memoPdf = new URL('../../../../shared/datasets/doc-corpus/pdf/text/fake-memo.pdf', import.meta.url);
+// The encoder's weights (`make model`): without them documents stop at `chunked`.
+const modelsDir = env('DOCINTEL_MODELS_DIR', fileURLToPath(new URL('../../../var/models', import.meta.url)));
 
 
 async function poll(what, fn, seconds = 180) {
@@ -71,6 +73,7 @@ try {
     ...process.env,
     DOCINTEL_DATABASE_URL: dbUrl,
     DOCINTEL_DATA_DIR: dataDir,
+    DOCINTEL_MODELS_DIR: modelsDir,
     DOCINTEL_PLUGINS_DIR: path.join(dataDir, 'plugins'),
     DOCINTEL_HOST: '127.0.0.1',
     DOCINTEL_PORT: String(port),
