@@ -60,6 +60,27 @@ class Api:
                 return d
             time.sleep(0.1)
 
+    def ask(self, question, document_ids, workspace_id=None):
+        """A grounded question through POST /api/v1/knowledge/query/stream: (the `sources`
+        frame's sources, the `done` frame)."""
+        where = {"workspace_id": workspace_id} if workspace_id else {}
+        req = urllib.request.Request(
+            self.base + "/api/v1/knowledge/query/stream", method="POST",
+            data=json.dumps({"question": question, "document_ids": document_ids,
+                             **where}).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"})
+        sources, done = [], None
+        with urllib.request.urlopen(req) as r:
+            for line in r:
+                if not line.startswith(b"data: "):
+                    continue
+                frame = json.loads(line[6:])
+                if frame["type"] == "sources":
+                    sources = frame["sources"]
+                elif frame["type"] in ("done", "error"):
+                    done = frame
+        return sources, done
+
     def wait_all(self, doc_ids):
         """The document list once every one of `doc_ids` is embedded or failed. Follows the last
         uploaded document (jobs run about in upload order) before listing them all, so the

@@ -16,6 +16,7 @@
 #include "common/id.h"
 #include "common/log.h"
 #include "console/console_pages.h"
+#include "embed/encoder_set.h"
 #include "engine/chunk_evidence_finder.h"
 #include "engine/packet_renderer.h"
 #include "engine/review_task_service.h"
@@ -40,7 +41,7 @@
 #include "search/hybrid_retriever.h"
 #include "search/index_sync.h"
 #include "search/keyword_index.h"
-#include "search/vector_index.h"
+#include "search/model_vectors.h"
 #include "server/event_subsystem.h"
 #include "server/node_metrics.h"
 #include "server/oauth_settings.h"
@@ -55,6 +56,7 @@
 #include "storage/batch_repository.h"
 #include "storage/database.h"
 #include "storage/document_repository.h"
+#include "storage/embedding_space_repository.h"
 #include "storage/index_feed_repository.h"
 #include "storage/job_repository.h"
 #include "storage/mcp_session_repository.h"
@@ -125,6 +127,7 @@ struct App::Parts {
           revocations(revocations_repo),
           documents(db),
           index_feed(db),
+          embedding_spaces(db),
           jobs(db),
           access(workspaces),
           document_access(access),
@@ -146,6 +149,7 @@ struct App::Parts {
     auth::RevocationList revocations;
     storage::DocumentRepository documents;
     storage::IndexFeedRepository index_feed;
+    storage::EmbeddingSpaceRepository embedding_spaces;
     storage::JobRepository jobs;
     auth::WorkspaceAccess access;
     auth::DocumentAccess document_access;
@@ -161,9 +165,10 @@ struct App::Parts {
     std::unique_ptr<engine::WorkflowService> workflow_service;
     std::unique_ptr<engine::ReviewTaskService> review_tasks;
     std::unique_ptr<services::UploadService> upload_service;
-    std::unique_ptr<embed::SentenceEncoder> encoder;
+    std::unique_ptr<embed::EncoderSet> encoders;
+    const embed::SentenceEncoder* encoder = nullptr;  ///< encoders->primary()
     std::unique_ptr<search::KeywordIndex> keywords;
-    std::unique_ptr<search::VectorIndex> vectors;
+    std::unique_ptr<search::ModelVectors> vectors;
     std::unique_ptr<search::IndexSync> index_sync;
     std::unique_ptr<search::HybridRetriever> retriever;
     std::unique_ptr<knowledge::KnowledgeService> knowledge;
@@ -307,33 +312,28 @@ void App::start(bool migrate) {
     }
 
     // Workers embed chunks; API nodes embed questions.
-    auto encoder = embed::SentenceEncoder::load(config_.models_dir + "/" + config_.model,
-                                                embed::SentenceEncoder::Options{2});
-    if (encoder) {
-        p.encoder = std::move(encoder).value();
-    } else {
-        common::log(common::LogLevel::kWarning, "encoder_unavailable",
-                    {{"model", config_.model}, {"reason", encoder.error().message}});
-    }
+    p.encoders = std::make_unique<embed::EncoderSet>(config_.models_dir, config_.model,
+                                                     embed::SentenceEncoder::Options{2});
+    p.encoder = p.encoders->primary();
     // API nodes search: each keeps its own indexes in step with Postgres.
     if (config_.role != "worker") {
         auto keywords = search::KeywordIndex::open(config_.indexDir());
         if (!keywords) throw std::runtime_error(keywords.error().message);
         p.keywords = std::move(keywords).value();
-        if (p.encoder) p.vectors = std::make_unique<search::VectorIndex>(p.encoder->dimension());
-        p.index_sync = std::make_unique<search::IndexSync>(
-            p.index_feed, *p.keywords, p.vectors.get(), p.encoder ? p.encoder->modelName() : "");
+        if (p.encoder) p.vectors = std::make_unique<search::ModelVectors>();
+        p.index_sync =
+            std::make_unique<search::IndexSync>(p.index_feed, *p.keywords, p.vectors.get());
         if (auto s = p.index_sync->start(config_.index_poll_ms); !s) {
             throw std::runtime_error("search indexes: " + s.error().message);
         }
         p.retriever = std::make_unique<search::HybridRetriever>(*p.keywords, p.vectors.get());
         p.knowledge = std::make_unique<knowledge::KnowledgeService>(p.documents, p.document_access,
-                                                                    *p.retriever, p.encoder.get());
+                                                                    *p.retriever, *p.encoders);
         knowledge::SummaryOptions summary_options;
         summary_options.vector_cache_bytes = static_cast<std::size_t>(config_.summary_cache_mb)
                                              << 20;
         p.summarizer = std::make_unique<knowledge::Summarizer>(p.documents, p.document_access,
-                                                               p.encoder.get(), summary_options);
+                                                               p.encoder, summary_options);
         p.summarizer->enableLlm(
             {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
         p.comparer = std::make_unique<knowledge::DocumentComparer>(*p.summarizer);
@@ -345,7 +345,7 @@ void App::start(bool migrate) {
         p.chat_sessions = std::make_unique<knowledge::ChatSessionService>(
             *p.chat_session_repo, p.documents, p.document_access);
         p.evaluations = std::make_unique<knowledge::EvaluationService>(
-            *p.answer_traces, p.document_access, p.encoder.get());
+            *p.answer_traces, p.document_access, p.encoder);
     }
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
@@ -369,7 +369,7 @@ void App::start(bool migrate) {
                 return engine.runFacts(caller, query);
             });
     }
-    p.plugin_backends.setEncoder(p.encoder.get());
+    p.plugin_backends.setEncoder(p.encoder);
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
         p.identity,
         p.workspace_service,
@@ -449,15 +449,15 @@ void App::start(bool migrate) {
     }
     // A worker process serves only /healthz and /readyz, and runs jobs.
     p.batch_repo = std::make_unique<storage::BatchRepository>(p.db);
-    p.batches = std::make_unique<services::BatchService>(services::BatchService::Parts{
-        *p.batch_repo, p.documents, *p.upload_service, p.document_service, p.access,
-        p.document_access, p.encoder.get()});
+    p.batches = std::make_unique<services::BatchService>(
+        services::BatchService::Parts{*p.batch_repo, p.documents, *p.upload_service,
+                                      p.document_service, p.access, p.document_access, p.encoder});
     p.batches->setWake([&p] {
         if (p.workers) p.workers->wake();
     });
     if (!p.summarizer) {
-        p.batch_summarizer = std::make_unique<knowledge::Summarizer>(p.documents, p.document_access,
-                                                                     p.encoder.get());
+        p.batch_summarizer =
+            std::make_unique<knowledge::Summarizer>(p.documents, p.document_access, p.encoder);
     }
     p.batches->setSummarizer(p.summarizer ? p.summarizer.get() : p.batch_summarizer.get());
     p.api_services->batches = p.batches.get();
@@ -487,8 +487,8 @@ void App::start(bool migrate) {
 
     // Workers first: plugins loaded below (and hot-dropped later) add their job kinds to them.
     if (config_.role != "api") {
-        p.ingestion =
-            std::make_unique<services::IngestionService>(p.documents, p.objects, p.encoder.get());
+        p.ingestion = std::make_unique<services::IngestionService>(p.documents, p.objects,
+                                                                   *p.encoders, p.embedding_spaces);
         p.ingestion->enableLlm(
             {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
         p.workers = std::make_unique<jobs::WorkerPool>(

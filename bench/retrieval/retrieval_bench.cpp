@@ -179,6 +179,7 @@ struct Bench {
     const search::VectorIndex& vectors;
     const search::HybridRetriever& retriever;
     const std::map<std::pair<std::string, int>, std::set<std::string>>& chunk_words;
+    const std::string model;  ///< the encoder's, for the retriever's query vectors
     const search::SearchScope scope{{}, kScope};
 };
 
@@ -202,7 +203,7 @@ std::vector<std::string> rankDocuments(const Bench& b, const Query& q, Method me
                 b.vectors.search(q.vector, b.scope, retrieval.candidates));
         case Method::kHybrid:
         case Method::kHybridRerank: {
-            auto fused = b.retriever.retrieve(q.text, q.vector, b.scope, retrieval);
+            auto fused = b.retriever.retrieve(q.text, {{b.model, q.vector}}, b.scope, retrieval);
             if (!fused) throw std::runtime_error(fused.error().message);
             if (method == Method::kHybrid) return search::documentsInOrder(*fused);
             const auto n = std::min(fused->size(), static_cast<std::size_t>(rerank_candidates));
@@ -334,6 +335,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     search::VectorIndex vectors(encoder.dimension());
+    search::ModelVectors model_vectors;  // the same vectors, as the server holds them
     std::vector<storage::IndexedDocument> docs;
     for (const auto& [id, rows] : doc_chunks) {
         storage::IndexedDocument d{id, kScope, {}};
@@ -342,6 +344,7 @@ int main(int argc, char** argv) {
                                                      encoder.modelName(), chunk_vectors[r]});
         }
         vectors.put(d);
+        model_vectors.put(d);
         docs.push_back(std::move(d));
     }
     if ((*keywords)->size() != chunks.size()) {
@@ -374,8 +377,8 @@ int main(int argc, char** argv) {
     }
     std::map<std::pair<std::string, int>, std::set<std::string>> chunk_words;
     for (const auto& c : chunks) chunk_words[{c.doc, c.index}] = knowledge::contentWordSet(c.text);
-    const search::HybridRetriever retriever(**keywords, &vectors);
-    const Bench bench{**keywords, vectors, retriever, chunk_words};
+    const search::HybridRetriever retriever(**keywords, &model_vectors);
+    const Bench bench{**keywords, vectors, retriever, chunk_words, encoder.modelName()};
 
     const knowledge::KnowledgeOptions product;  // the defaults KnowledgeService runs with
     auto row = [&](const char* name, Method method, const search::RetrievalOptions& r,
@@ -471,7 +474,7 @@ int main(int argc, char** argv) {
             const bool in_test = test.count(q.id), in_train = train.count(q.id);
             if (!in_test && !in_train) continue;
             const auto& rel = in_test ? test.at(q.id) : train.at(q.id);
-            auto fused = retriever.retrieve(q.text, q.vector, bench.scope, r);
+            auto fused = retriever.retrieve(q.text, {{bench.model, q.vector}}, bench.scope, r);
             if (!fused) return 1;
             int rank = 0;
             for (const auto& c : *fused) {

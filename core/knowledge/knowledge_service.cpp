@@ -74,14 +74,14 @@ void redactRunSource(redact::Redactor& redactor, nlohmann::json& source) {
 KnowledgeService::KnowledgeService(storage::DocumentRepository& documents,
                                    const auth::DocumentAccess& access,
                                    const search::HybridRetriever& retriever,
-                                   const embed::SentenceEncoder* encoder, KnowledgeOptions options)
+                                   const embed::EncoderSet& encoders, KnowledgeOptions options)
     : documents_(documents),
       access_(access),
       retriever_(retriever),
-      encoder_(encoder),
+      encoders_(encoders),
+      encoder_(encoders.primary()),
       options_(options),
-      answerer_(encoder),
-      support_(encoder) {}
+      support_(encoder_) {}
 
 plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& caller,
                                                     const std::string& header_workspace,
@@ -152,13 +152,22 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
 
 plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan& plan) {
     Ranked ranked;
-    if (encoder_) {
-        auto v = encoder_->encodeQueries({plan.retrieval_query}, 1);
+    // The question is encoded by the model of the scope's vectors (decision 0075).
+    auto models = retriever_.modelsIn(plan.scope);
+    if (models.empty() && encoder_) models.push_back(encoder_->modelName());
+    for (const auto& model : models) {
+        const embed::SentenceEncoder* encoder = encoders_.find(model);
+        if (!encoder) continue;
+        auto v = encoder->encodeQueries({plan.retrieval_query}, 1);
         if (!v) return v.error();
-        ranked.question_vector = std::move((*v)[0]);
+        if (!ranked.encoder || model == embed::EncoderSet::kMultilingualModel) {
+            ranked.encoder = encoder;
+            ranked.question_vector = (*v)[0];
+        }
+        ranked.query[model] = std::move((*v)[0]);
     }
-    auto retrieved = retriever_.retrieve(plan.retrieval_query, ranked.question_vector, plan.scope,
-                                         options_.retrieval);
+    auto retrieved =
+        retriever_.retrieve(plan.retrieval_query, ranked.query, plan.scope, options_.retrieval);
     if (!retrieved) return retrieved.error();
     std::vector<search::Candidate> candidates = std::move(retrieved).value();
     if (static_cast<int>(candidates.size()) > options_.rerank_candidates) {
@@ -354,7 +363,8 @@ KnowledgeService::Composed KnowledgeService::extractive(
     const auto first_run = ranked.sources.begin() + static_cast<long>(ranked.scores.size());
     ordered.insert(ordered.end(), first_run, ranked.sources.end());
     ordered.insert(ordered.end(), ranked.sources.begin(), first_run);
-    const Answer answer = answerer_.answer(plan.question, ranked.question_vector, ordered);
+    const Answer answer =
+        ExtractiveAnswerer(ranked.encoder).answer(plan.question, ranked.question_vector, ordered);
     out.timings["answer"] = common::millisecondsSince(started);
     out.text = redactor ? redactor->redact(answer.text).text : answer.text;
     out.refused = answer.refused;
@@ -432,7 +442,7 @@ void KnowledgeService::answer(const QueryPlan& plan,
     }
 
     annotateRunCitations(*ranked, sources, composed.citations);
-    const std::string encoder_model = encoder_ ? encoder_->modelName() : "";
+    const std::string encoder_model = ranked->encoder ? ranked->encoder->modelName() : "";
     nlohmann::json timings = composed.timings;
     timings["retrieval"] = retrieval_ms;
     timings["total"] = common::millisecondsSince(started);

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "auth/document_access.h"
-#include "embed/sentence_encoder.h"
+#include "embed/encoder_set.h"
 #include "knowledge/evaluation_service.h"
 #include "knowledge/extractive_answerer.h"
 #include "knowledge/llm_client.h"
@@ -54,8 +54,8 @@ struct KnowledgeOptions {
 class KnowledgeService {
   public:
     KnowledgeService(storage::DocumentRepository& documents, const auth::DocumentAccess& access,
-                     const search::HybridRetriever& retriever,
-                     const embed::SentenceEncoder* encoder, KnowledgeOptions options = {});
+                     const search::HybridRetriever& retriever, const embed::EncoderSet& encoders,
+                     KnowledgeOptions options = {});
 
     /// Checks a ChatRequest: every named document visible (else 404, nothing about it told)
     /// and searchable (`document_not_ready` 409); no documents named = the whole scope
@@ -88,6 +88,12 @@ class KnowledgeService {
     struct Ranked {
         std::vector<Source> sources;
         std::vector<search::Candidate> scores;  ///< per source, same order
+        /// The question by each model whose vectors the scope holds (the primary's when none).
+        search::QueryVectors query;
+        /// The model the answerer compares sentences with the question in (the scope's, the
+        /// multilingual one while a scope moves to it) and its question vector; null without
+        /// an encoder.
+        const embed::SentenceEncoder* encoder = nullptr;
         std::vector<float> question_vector;
         std::vector<search::Candidate> retrieved;  ///< fused order, re-rank scores set
         /// agent_mode's run fields, numbered after the document sources (sources[scores.size()
@@ -130,9 +136,9 @@ class KnowledgeService {
     storage::DocumentRepository& documents_;
     const auth::DocumentAccess& access_;
     const search::HybridRetriever& retriever_;
-    const embed::SentenceEncoder* encoder_;
+    const embed::EncoderSet& encoders_;
+    const embed::SentenceEncoder* encoder_;  ///< the primary, for the LLM answer's check
     const KnowledgeOptions options_;
-    const ExtractiveAnswerer answerer_;
     storage::AnswerTraceRepository* traces_ = nullptr;
     std::unique_ptr<LlmClient> llm_;
     RunFactsFn run_facts_;

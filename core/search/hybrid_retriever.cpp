@@ -5,14 +5,43 @@
 #include <set>
 
 namespace docintel::search {
+namespace {
+
+/// The `k` nearest chunks of `scope` over every model's index (each with its own question
+/// vector), best first.
+std::vector<VectorHit> searchModels(const ModelVectors& vectors, const QueryVectors& query,
+                                    const SearchScope& scope, int k) {
+    std::vector<VectorHit> hits;
+    for (const auto& [model, vector] : query) {
+        const VectorIndex* index = vectors.find(model);
+        if (!index) continue;
+        auto found = index->search(vector, scope, k);
+        hits.insert(hits.end(), std::make_move_iterator(found.begin()),
+                    std::make_move_iterator(found.end()));
+    }
+    if (query.size() > 1) {
+        std::stable_sort(hits.begin(), hits.end(), [](const VectorHit& a, const VectorHit& b) {
+            return a.similarity > b.similarity;
+        });
+        if (hits.size() > static_cast<std::size_t>(k)) hits.resize(static_cast<std::size_t>(k));
+    }
+    return hits;
+}
+
+}  // namespace
+
+std::vector<std::string> HybridRetriever::modelsIn(const SearchScope& scope) const {
+    return vectors_ ? vectors_->modelsIn(scope) : std::vector<std::string>{};
+}
+
 plugin::Result<std::vector<Candidate>> HybridRetriever::retrieve(
-    const std::string& question, const std::vector<float>& query_vector, const SearchScope& scope,
+    const std::string& question, const QueryVectors& query, const SearchScope& scope,
     const RetrievalOptions& options) const {
     auto keyword_hits = keywords_.search(question, scope, options.candidates);
     if (!keyword_hits) return keyword_hits.error();
     std::vector<VectorHit> vector_hits;
-    const bool dense = vectors_ && !query_vector.empty();
-    if (dense) vector_hits = vectors_->search(query_vector, scope, options.candidates);
+    const bool dense = vectors_ && !query.empty();
+    if (dense) vector_hits = searchModels(*vectors_, query, scope, options.candidates);
 
     std::map<std::pair<std::string, int>, Candidate> by_key;
     auto at = [&](const std::string& doc, int chunk) -> Candidate& {
@@ -50,7 +79,7 @@ plugin::Result<std::vector<Candidate>> HybridRetriever::retrieve(
         }
         if (!docs.empty()) {
             const SearchScope those{{docs.begin(), docs.end()}, ""};
-            for (const auto& h : vectors_->search(query_vector, those, 1 << 20)) {
+            for (const auto& h : searchModels(*vectors_, query, those, 1 << 20)) {
                 const auto it = by_key.find({h.document_id, h.chunk_index});
                 if (it != by_key.end() && !it->second.similarity) {
                     it->second.similarity = h.similarity;

@@ -1,11 +1,12 @@
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "search/keyword_index.h"
-#include "search/vector_index.h"
+#include "search/model_vectors.h"
 
 namespace docintel::search {
 
@@ -22,6 +23,10 @@ struct RetrievalOptions {
     double rrf_k = 60;    ///< the rank offset of kRrf
 };
 
+/// A question encoded by each model whose vectors it is to be compared with (model name →
+/// unit vector).
+using QueryVectors = std::map<std::string, std::vector<float>>;
+
 /// A chunk found for a question, with every score it earned.
 struct Candidate {
     std::string document_id;
@@ -34,22 +39,27 @@ struct Candidate {
 };
 
 /// Keyword top-k and vector top-k over the scope, fused into one ranking (best first). The
-/// similarity of keyword-only hits is filled in from the vector index, so every candidate
-/// carries both scores where they exist. Thread-safe.
+/// vector top-k compares each model's question vector with that model's vectors (a scope moving
+/// to another model has some of each). The similarity of keyword-only hits is filled in from
+/// the vector indexes, so every candidate carries both scores where they exist. Thread-safe.
 class HybridRetriever {
   public:
-    HybridRetriever(const KeywordIndex& keywords, const VectorIndex* vectors)
+    /// `vectors` null: keywords only.
+    HybridRetriever(const KeywordIndex& keywords, const ModelVectors* vectors)
         : keywords_(keywords), vectors_(vectors) {}
 
-    /// `query_vector` empty: keyword only.
+    /// The models whose vectors `scope` holds: what a question must be encoded by.
+    std::vector<std::string> modelsIn(const SearchScope& scope) const;
+
+    /// `query` empty: keyword only.
     plugin::Result<std::vector<Candidate>> retrieve(const std::string& question,
-                                                    const std::vector<float>& query_vector,
+                                                    const QueryVectors& query,
                                                     const SearchScope& scope,
                                                     const RetrievalOptions& options) const;
 
   private:
     const KeywordIndex& keywords_;
-    const VectorIndex* vectors_;
+    const ModelVectors* vectors_;
 };
 
 }  // namespace docintel::search

@@ -14,17 +14,10 @@ constexpr std::size_t kLoadBatch = 256;
 }  // namespace
 
 IndexSync::IndexSync(storage::IndexFeedRepository& feed, KeywordIndex& keywords,
-                     VectorIndex* vectors, std::string model)
-    : feed_(feed), keywords_(keywords), vectors_(vectors), model_(std::move(model)) {}
+                     ModelVectors* vectors)
+    : feed_(feed), keywords_(keywords), vectors_(vectors) {}
 
 IndexSync::~IndexSync() { stop(); }
-
-storage::IndexedDocument IndexSync::onlyModel(storage::IndexedDocument doc) const {
-    for (auto& c : doc.chunks) {
-        if (c.model != model_) c.vector.clear();
-    }
-    return doc;
-}
 
 plugin::Status IndexSync::rebuild(storage::IndexFeedRepository& feed, KeywordIndex& keywords) {
     if (auto s = keywords.clear(); !s) return s;
@@ -46,7 +39,7 @@ plugin::Status IndexSync::start(int poll_ms) {
         auto watermark = feed_.scan([&](std::vector<storage::IndexedDocument>&& docs) {
             documents += docs.size();
             if (vectors_) {
-                for (const auto& d : docs) vectors_->put(onlyModel(d));
+                for (const auto& d : docs) vectors_->put(d);
             }
             return rebuild_keywords ? keywords_.apply(docs, {}, 0) : plugin::Status{};
         });
@@ -134,7 +127,7 @@ plugin::Result<std::size_t> IndexSync::syncNow() {
         }
         if (vectors_) {
             for (const auto& id : removed) vectors_->remove(id);
-            for (auto& d : *docs) vectors_->put(onlyModel(std::move(d)));
+            for (const auto& d : *docs) vectors_->put(d);
         }
     }
     // Everything below the watermark is final; rows above it stay in the feed window, so

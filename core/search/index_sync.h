@@ -11,7 +11,7 @@
 
 #include "plugin_api/result.h"
 #include "search/keyword_index.h"
-#include "search/vector_index.h"
+#include "search/model_vectors.h"
 #include "storage/index_feed_repository.h"
 
 namespace docintel::search {
@@ -21,14 +21,14 @@ namespace docintel::search {
 /// from one snapshot, then applies the feed from the older of the two positions. Applying a
 /// document re-reads its committed state, so repeats are harmless and order does not matter;
 /// a change is applied as soon as it is committed, while the recorded position only passes
-/// transactions that have finished (so a restart never skips one that committed late). Only vectors
-/// of `model` are held: a query is embedded by that model.
+/// transactions that have finished (so a restart never skips one that committed late). Each
+/// vector goes to its model's index (ModelVectors).
 ///
 /// Thread-safe.
 class IndexSync {
   public:
-    IndexSync(storage::IndexFeedRepository& feed, KeywordIndex& keywords, VectorIndex* vectors,
-              std::string model);
+    /// `vectors` null: keywords only.
+    IndexSync(storage::IndexFeedRepository& feed, KeywordIndex& keywords, ModelVectors* vectors);
     ~IndexSync();
 
     /// Loads, catches up, and (poll_ms > 0) follows the feed on a thread.
@@ -47,12 +47,9 @@ class IndexSync {
     static plugin::Status rebuild(storage::IndexFeedRepository& feed, KeywordIndex& keywords);
 
   private:
-    storage::IndexedDocument onlyModel(storage::IndexedDocument doc) const;
-
     storage::IndexFeedRepository& feed_;
     KeywordIndex& keywords_;
-    VectorIndex* vectors_;
-    const std::string model_;
+    ModelVectors* vectors_;
     std::mutex sync_mutex_;            // guards position_, applied_; one sync at a time
     std::uint64_t position_ = 0;       ///< feed rows below it are applied
     std::set<std::uint64_t> applied_;  ///< transactions at or above position_ applied already

@@ -248,6 +248,21 @@ std::vector<VectorHit> VectorIndex::search(const std::vector<float>& query,
     return hits;
 }
 
+bool VectorIndex::holds(const SearchScope& scope) const {
+    std::shared_lock lock(mutex_);
+    if (!scope.document_ids.empty()) {
+        for (const auto& id : scope.document_ids) {
+            Key key;
+            if (parseKey(id, key) && doc_slot_.count(key)) return true;
+        }
+        return false;
+    }
+    const auto sid = scope_ids_.find(scope.scope);
+    if (sid == scope_ids_.end()) return false;
+    return std::any_of(docs_.begin(), docs_.end(),
+                       [&](const Doc& d) { return d.rows > 0 && d.scope == sid->second; });
+}
+
 std::size_t VectorIndex::size() const {
     std::shared_lock lock(mutex_);
     return row_chunk_.size() - dead_rows_;

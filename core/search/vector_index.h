@@ -38,6 +38,9 @@ class VectorIndex {
     std::vector<VectorHit> search(const std::vector<float>& query, const SearchScope& scope,
                                   int k) const;
 
+    /// Whether any chunk of `scope` has a vector here.
+    bool holds(const SearchScope& scope) const;
+
     int dim() const { return dim_; }
     std::size_t size() const;
     /// Bytes held (capacity of the arrays and maps), for the memory budget.

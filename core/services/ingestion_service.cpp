@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "common/metrics.h"
 #include "ingest/chunker.h"
+#include "ingest/language_guess.h"
 #include "ingest/parser.h"
 #include "redact/pii_redactor.h"
 #include "services/upload_service.h"
@@ -19,6 +20,8 @@ namespace {
 constexpr int kEmbedBatch = 32;
 /// Chunks read, encoded and stored per round: a long document's vectors are never all held.
 constexpr int kEmbedPage = 256;
+/// Chunks whose language decides a scope's model (ingest::readsAsEnglish).
+constexpr int kLanguageChunks = 16;
 
 /// Replaces personal data in every block and heading path of the page (docs/redaction.md);
 /// returns how many spans were replaced.
@@ -31,6 +34,12 @@ std::size_t redactPage(ingest::Page& page, redact::Redactor& redactor) {
         for (auto& heading : block.section_path) heading = redactor.redact(heading).text;
     }
     return spans;
+}
+
+/// A scope settled on a model this node cannot load: vectors of another would not compare.
+plugin::Error modelMissing(const std::string& model) {
+    return plugin::Error::unavailable(
+        "encoder_unavailable", "the workspace's embedding model " + model + " is not installed");
 }
 
 }  // namespace
@@ -73,8 +82,77 @@ plugin::Status IngestionService::embedStored(const std::string& id) {
         if (chunks) classifyDocument(id, *chunks, {});
         return {};
     }
-    if (auto ok = documents_.setStatus(id, "embedding"); !ok) return ok;
+    auto found = documents_.find(id);
+    if (!found) return found.error();
+    if (!found->has_value()) return {};  // deleted meanwhile
+    // An embedded document re-embedded because its scope moved to another model stays
+    // embedded (and classified) throughout.
+    const bool embedded_before = (*found)->status == "embedded";
+    if (!embedded_before) {
+        if (auto ok = documents_.setStatus(id, "embedding"); !ok) return ok;
+    }
     const auto started = std::chrono::steady_clock::now();
+    auto chosen = encoderFor(id);
+    if (!chosen) return chosen.error();
+    const embed::SentenceEncoder* encoder = *chosen;
+    auto embedded = storeVectors(id, *encoder, embedded_before ? "" : "embedded", !embedded_before);
+    if (!embedded) return embedded.error();
+    // The scope moved to another model while this document was encoded: once more in it.
+    auto now = spaces_.modelOf(id);
+    if (!now) return now.error();
+    if (*now != encoder->modelName()) {
+        encoder = encoders_.find(*now);
+        if (!encoder) return modelMissing(*now);
+        embedded = storeVectors(id, *encoder, "", false);
+        if (!embedded) return embedded.error();
+    }
+    // embed_ms: this document's embedding, waits for the encoder included; encoder_busy_ms and
+    // encoder_calls: the encoding threads' totals so far, encoder_threads how many there are
+    // (bench/ingest reads the share of wall time spent inside the encoder from them).
+    const auto totals = batcher(*encoder).stats();
+    auto& metrics = common::Metrics::instance();
+    metrics.add("docintel_documents_embedded_total", "Documents whose chunks were embedded.", {});
+    metrics.add("docintel_chunks_embedded_total", "Chunks embedded by ingestion.", {},
+                static_cast<double>(*embedded));
+    common::log(common::LogLevel::kInfo, "document_embedded",
+                {{"document_id", id},
+                 {"chunks", std::to_string(*embedded)},
+                 {"embed_ms", std::to_string(std::llround(common::millisecondsSince(started)))},
+                 {"encoder_busy_ms", std::to_string(std::llround(totals.busy_ms))},
+                 {"encoder_calls", std::to_string(totals.calls)},
+                 {"encoder_threads", std::to_string(totals.encoders)},
+                 {"model", encoder->modelName()}});
+    return {};
+}
+
+plugin::Result<const embed::SentenceEncoder*> IngestionService::encoderFor(const std::string& id) {
+    auto settled = spaces_.modelOf(id);
+    if (!settled) return settled.error();
+    std::string model = *settled;
+    const std::string multilingual = embed::EncoderSet::kMultilingualModel;
+    if (model != multilingual) {
+        // Only a non-English document can move the scope, so only then is its language read.
+        auto chunks = documents_.chunks(id, 0, kLanguageChunks);
+        if (!chunks) return chunks.error();
+        std::vector<std::string> texts;
+        for (const auto& c : *chunks) texts.push_back(c.text);
+        const bool english = ingest::readsAsEnglish(texts);
+        if (!english || model.empty()) {
+            const std::string wanted =
+                !english && encoders_.multilingual() ? multilingual : encoder_->modelName();
+            auto chosen = spaces_.settle(id, wanted, multilingual, kEmbedJob);
+            if (!chosen) return chosen.error();
+            model = *chosen;
+        }
+    }
+    if (const auto* encoder = encoders_.find(model)) return encoder;
+    return modelMissing(model);
+}
+
+plugin::Result<std::size_t> IngestionService::storeVectors(const std::string& id,
+                                                           const embed::SentenceEncoder& encoder,
+                                                           const std::string& status,
+                                                           bool classify) {
     std::size_t embedded = 0;
     for (int first = 0;; first += kEmbedPage) {
         auto chunks = documents_.chunks(id, first, kEmbedPage);
@@ -83,35 +161,58 @@ plugin::Status IngestionService::embedStored(const std::string& id) {
         std::vector<std::string> texts;
         texts.reserve(chunks->size());
         for (const auto& c : *chunks) texts.push_back(c.text);
-        auto vectors = batcher_->encode(std::move(texts));
+        auto vectors = batcher(encoder).encode(std::move(texts));
         if (!vectors) return vectors.error();
-        // Before `embedded` is visible, so an embedded document always has its class.
-        if (first == 0) classifyDocument(id, *chunks, *vectors);
-        if (auto ok = documents_.storeEmbeddings(id, first, *vectors, encoder_->modelName(),
-                                                 encoder_->modelVersion(), last ? "embedded" : "");
+        // Before `embedded` is visible, so an embedded document always has its class. The
+        // classifier compares the primary model's vectors.
+        if (first == 0 && classify) {
+            if (&encoder == encoder_) {
+                classifyDocument(id, *chunks, *vectors);
+            } else if (auto primary = classifierVectors(*chunks)) {
+                classifyDocument(id, *chunks, *primary);
+            }
+        }
+        if (auto ok = documents_.storeEmbeddings(id, first, *vectors, encoder.modelName(),
+                                                 encoder.modelVersion(), last ? status : "");
             !ok) {
-            return ok;
+            return ok.error();
         }
         embedded += vectors->size();
         if (last) break;
     }
-    // embed_ms: this document's embedding, waits for the encoder included; encoder_busy_ms and
-    // encoder_calls: the encoding threads' totals so far, encoder_threads how many there are
-    // (bench/ingest reads the share of wall time spent inside the encoder from them).
-    const auto totals = batcher_->stats();
-    auto& metrics = common::Metrics::instance();
-    metrics.add("docintel_documents_embedded_total", "Documents whose chunks were embedded.", {});
-    metrics.add("docintel_chunks_embedded_total", "Chunks embedded by ingestion.", {},
-                static_cast<double>(embedded));
-    common::log(common::LogLevel::kInfo, "document_embedded",
-                {{"document_id", id},
-                 {"chunks", std::to_string(embedded)},
-                 {"embed_ms", std::to_string(std::llround(common::millisecondsSince(started)))},
-                 {"encoder_busy_ms", std::to_string(std::llround(totals.busy_ms))},
-                 {"encoder_calls", std::to_string(totals.calls)},
-                 {"encoder_threads", std::to_string(totals.encoders)},
-                 {"model", encoder_->modelName()}});
-    return {};
+    return embedded;
+}
+
+plugin::Result<std::vector<std::vector<float>>> IngestionService::classifierVectors(
+    const std::vector<storage::Chunk>& chunks) const {
+    std::vector<std::string> texts;
+    const auto n =
+        std::min(chunks.size(), static_cast<std::size_t>(classify::ClassifierOptions{}.chunks));
+    for (std::size_t i = 0; i < n; ++i) texts.push_back(chunks[i].text);
+    return encoder_->encode(texts, kEmbedBatch);
+}
+
+embed::BatchingEncoder& IngestionService::batcher(const embed::SentenceEncoder& encoder) {
+    std::lock_guard lock(batchers_mutex_);
+    auto& b = batchers_[encoder.modelName()];
+    if (!b) b = std::make_unique<embed::BatchingEncoder>(encoder);
+    return *b;
+}
+
+std::optional<embed::BatchingEncoder::Stats> IngestionService::encoderStats() const {
+    std::lock_guard lock(batchers_mutex_);
+    if (batchers_.empty()) return std::nullopt;
+    embed::BatchingEncoder::Stats total;
+    total.encoders = 0;
+    for (const auto& [_, b] : batchers_) {
+        const auto s = b->stats();
+        total.calls += s.calls;
+        total.requests += s.requests;
+        total.texts += s.texts;
+        total.busy_ms += s.busy_ms;
+        total.encoders += s.encoders;
+    }
+    return total;
 }
 
 plugin::Result<nlohmann::json> IngestionService::reclassify(const std::string& id) {
@@ -129,11 +230,7 @@ plugin::Result<nlohmann::json> IngestionService::reclassify(const std::string& i
     if (!chunks) return chunks.error();
     std::vector<std::vector<float>> vectors;
     if (encoder_ && !chunks->empty()) {
-        std::vector<std::string> texts;
-        const auto n = std::min(chunks->size(),
-                                static_cast<std::size_t>(classify::ClassifierOptions{}.chunks));
-        for (std::size_t i = 0; i < n; ++i) texts.push_back((*chunks)[i].text);
-        auto encoded = encoder_->encode(texts, kEmbedBatch);
+        auto encoded = classifierVectors(*chunks);
         if (!encoded) return encoded.error();
         vectors = std::move(encoded).value();
     }

@@ -1,17 +1,20 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "classify/document_classifier.h"
 #include "classify/llm_classifier.h"
 #include "embed/batching_encoder.h"
-#include "embed/sentence_encoder.h"
+#include "embed/encoder_set.h"
 #include "jobs/worker_pool.h"
 #include "objects/object_store.h"
 #include "plugin_api/result.h"
 #include "storage/document_repository.h"
+#include "storage/embedding_space_repository.h"
 
 namespace docintel::services {
 
@@ -31,13 +34,16 @@ class IngestionService {
   public:
     static constexpr const char* kEmbedJob = "embed_document";
 
-    /// `encoder` may be null; it must outlive the service.
+    /// `encoders` (whose primary may be absent) and `spaces` must outlive the service. Each
+    /// document is embedded by its scope's model (docs/decisions/0075), settled in `spaces`
+    /// from the document's language.
     IngestionService(storage::DocumentRepository& documents, objects::ObjectStore& objects,
-                     const embed::SentenceEncoder* encoder)
+                     const embed::EncoderSet& encoders, storage::EmbeddingSpaceRepository& spaces)
         : documents_(documents),
           objects_(objects),
-          encoder_(encoder),
-          batcher_(encoder ? std::make_unique<embed::BatchingEncoder>(*encoder) : nullptr) {}
+          encoders_(encoders),
+          spaces_(spaces),
+          encoder_(encoders.primary()) {}
 
     /// doc_type by the LLM when `config` is enabled (docs/classification.md "LLM mode"); the
     /// local classifier stays the default and the fallback. Set once before serving.
@@ -55,15 +61,26 @@ class IngestionService {
     /// doc_type; returns `{doc_type, confidence}`. `not_chunked` (409) before chunking.
     plugin::Result<nlohmann::json> reclassify(const std::string& document_id);
 
-    /// The encoding threads' totals so far; nullopt without an encoder.
-    std::optional<embed::BatchingEncoder::Stats> encoderStats() const {
-        if (!batcher_) return std::nullopt;
-        return batcher_->stats();
-    }
+    /// The encoding threads' totals so far, all models together; nullopt before any encoding.
+    std::optional<embed::BatchingEncoder::Stats> encoderStats() const;
 
   private:
     plugin::Status chunk(const storage::Document& d, jobs::JobContext& context);
     plugin::Status embedChunks(const std::string& id, jobs::JobContext& context);
+    /// The encoder of the document's scope: the scope's model, settled by the language of the
+    /// document's first chunks when it is the scope's first.
+    plugin::Result<const embed::SentenceEncoder*> encoderFor(const std::string& id);
+    /// Encodes and stores every chunk of the document with `encoder`, setting `status` with
+    /// the last page (empty: unchanged); classifies the document when `classify`. Returns the
+    /// chunks encoded.
+    plugin::Result<std::size_t> storeVectors(const std::string& id,
+                                             const embed::SentenceEncoder& encoder,
+                                             const std::string& status, bool classify);
+    /// The primary model's vectors of the chunks the classifier reads (the first few).
+    plugin::Result<std::vector<std::vector<float>>> classifierVectors(
+        const std::vector<storage::Chunk>& chunks) const;
+    /// The encoding threads of `encoder`'s model, started on first use.
+    embed::BatchingEncoder& batcher(const embed::SentenceEncoder& encoder);
     /// Sets doc_type from the first chunks (and their vectors, when given). A failure is
     /// logged, never fatal: a document without a class is still searchable.
     void classifyDocument(const std::string& id, const std::vector<storage::Chunk>& chunks,
@@ -72,8 +89,11 @@ class IngestionService {
 
     storage::DocumentRepository& documents_;
     objects::ObjectStore& objects_;
-    const embed::SentenceEncoder* encoder_;
-    std::unique_ptr<embed::BatchingEncoder> batcher_;  ///< null without an encoder
+    const embed::EncoderSet& encoders_;
+    storage::EmbeddingSpaceRepository& spaces_;
+    const embed::SentenceEncoder* encoder_;  ///< the primary: chunk sizes and classification
+    mutable std::mutex batchers_mutex_;      // guards batchers_
+    std::map<std::string, std::unique_ptr<embed::BatchingEncoder>> batchers_;  ///< by model
     /// Built on first use (it embeds the class descriptions); guarded by classifier_once_.
     std::once_flag classifier_once_;
     std::unique_ptr<classify::DocumentClassifier> classifier_;

@@ -70,8 +70,8 @@ class SearchIndexTest : public ::testing::Test {
         sync_.reset();
         keywords_.reset();
         keywords_ = search::KeywordIndex::open(dir_).value();
-        vectors_ = std::make_unique<search::VectorIndex>(kDim);
-        sync_ = std::make_unique<search::IndexSync>(feed_, *keywords_, vectors_.get(), kModel);
+        vectors_ = std::make_unique<search::ModelVectors>();
+        sync_ = std::make_unique<search::IndexSync>(feed_, *keywords_, vectors_.get());
         ASSERT_TRUE(sync_->start(0));
     }
 
@@ -126,7 +126,7 @@ class SearchIndexTest : public ::testing::Test {
     std::string owner_;
     std::string dir_;
     std::unique_ptr<search::KeywordIndex> keywords_;
-    std::unique_ptr<search::VectorIndex> vectors_;
+    std::unique_ptr<search::ModelVectors> vectors_;
     std::unique_ptr<search::IndexSync> sync_;
 };
 
@@ -144,7 +144,7 @@ TEST_F(SearchIndexTest, FollowsDocumentsThroughTheirLife) {
     EXPECT_EQ(vectors_->size(), 2u) << "only the embedded document has vectors";
 
     // The exact vector comes back first with similarity 1.
-    const auto hits = vectors_->search(unitVector(101), {{}, personal()}, 5);
+    const auto hits = vectors_->find(kModel)->search(unitVector(101), {{}, personal()}, 5);
     ASSERT_FALSE(hits.empty());
     EXPECT_EQ(hits[0].document_id, a);
     EXPECT_EQ(hits[0].chunk_index, 1);

@@ -88,12 +88,16 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
     ASSERT_EQ(docs.size(), wanted.size()) << "every listed abstract is in the corpus";
     auto vectors = encoder.encode(texts, 32);
     ASSERT_TRUE(vectors.ok());
-    search::VectorIndex vector_index(encoder.dimension());
+    search::ModelVectors model_vectors;
     std::size_t next = 0;
     for (auto& d : docs) {
-        for (auto& c : d.chunks) c.vector = (*vectors)[next++];
-        vector_index.put(d);
+        for (auto& c : d.chunks) {
+            c.model = encoder.modelName();
+            c.vector = (*vectors)[next++];
+        }
+        model_vectors.put(d);
     }
+    const search::VectorIndex& vector_index = *model_vectors.find(encoder.modelName());
     const fs::path dir = fs::temp_directory_path() / ("retrieval-defaults-" + common::newUuid());
     auto keywords = search::KeywordIndex::open(dir.string());
     ASSERT_TRUE(keywords.ok());
@@ -113,7 +117,7 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
     }
 
     const KnowledgeOptions defaults;
-    const search::HybridRetriever retriever(**keywords, &vector_index);
+    const search::HybridRetriever retriever(**keywords, &model_vectors);
     const search::SearchScope scope{{}, "w:test"};
     double bm25_total = 0, dense_total = 0, product_total = 0;
     std::ifstream in(data + "/queries.jsonl");
@@ -136,7 +140,8 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
             qrels[id]);
 
         // KnowledgeService::rank: fuse, re-rank the first rerank_candidates.
-        auto fused = retriever.retrieve(text, q, scope, defaults.retrieval);
+        auto fused =
+            retriever.retrieve(text, {{encoder.modelName(), q}}, scope, defaults.retrieval);
         ASSERT_TRUE(fused.ok());
         const auto n =
             std::min(fused->size(), static_cast<std::size_t>(defaults.rerank_candidates));
