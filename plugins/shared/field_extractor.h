@@ -49,8 +49,10 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
         std::size_t end = 0;
         if (const auto at = findPhrase(text, p, 0, &end); at != std::string::npos) {
-            // An inflected phrase ("terminated" for "terminate") states the meaning less surely.
-            const double sure = end == at + p.size() ? 1.0 : 0.9;
+            // An inflected phrase ("terminated" for "terminate") states the meaning less surely
+            // than one as written or in the plural.
+            const bool plural = end == at + p.size() + 1 && text[at + p.size()] == 's';
+            const double sure = end == at + p.size() || plural ? 1.0 : 0.9;
             std::size_t k = end;
             while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
             const bool label = k < text.size() && (text[k] == ':' || text[k] == '-' ||

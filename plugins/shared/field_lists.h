@@ -341,7 +341,7 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         const std::size_t at = line.text.find_first_not_of(" \t");
         if (!inside) {
             // "Meds: Albuterol HFA 90 mcg ...": a label stating the meaning opens a one-line list.
-            const auto colon = t.find(':');
+            const auto colon = bars.find(':');  // a colon written, not a cleaned "|"
             if (colon == std::string::npos || colon > 40 ||
                 std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(colon), ' ') > 4 ||
                 !statesMeaning(spec, t.substr(0, colon))) {
