@@ -64,6 +64,49 @@ std::string formType(const std::string& text) {
     return {};
 }
 
+/// One form in a document: its kind, where the document names it and the span it covers.
+struct FormSpan {
+    std::string kind;
+    std::size_t mention = 0;
+    std::size_t mention_len = 0;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+/// The forms a document holds (a consolidated statement holds several, an e-mail may list
+/// them): each form kind it names, from the line that names it to the next form's line. A
+/// mention in a sentence that denies the form ("there won't be a 1099-DIV") holds none. A
+/// document that names no kind but is one by its title ("Wage and Tax Statement") is one span.
+std::vector<FormSpan> formSpans(const DocText& doc) {
+    static const std::regex kind_re(
+        R"(\b(?:Form\s+)?(W-2|1099-[A-Z]{1,4}|1098(?:-[A-Z])?|Schedule K-1|1095-A)\b)");
+    static const std::regex denial(
+        R"(\b(?:no|not|won't|wont|isn't|aren't|wasn't|without|never|none)\b|n't\b)",
+        std::regex::icase);
+    std::vector<FormSpan> out;
+    for (auto it = std::sregex_iterator(doc.text.begin(), doc.text.end(), kind_re);
+         it != std::sregex_iterator(); ++it) {
+        const auto at = static_cast<std::size_t>(it->position(0));
+        std::string kind = (*it)[1].str();
+        if (kind == "Schedule K-1") kind = "K-1";
+        const std::size_t line =
+            doc.text.rfind('\n', at) == std::string::npos ? 0 : doc.text.rfind('\n', at) + 1;
+        std::size_t sentence = doc.text.rfind(". ", at);
+        sentence = sentence == std::string::npos || sentence < line ? line : sentence + 2;
+        if (std::regex_search(doc.text.substr(sentence, at - sentence), denial)) continue;
+        if (!out.empty() && out.back().kind == kind) continue;
+        if (!out.empty() && out.back().begin == line) continue;  // "W-2 ... box 1" on one line
+        out.push_back({kind, at, static_cast<std::size_t>(it->length(0)), line, doc.text.size()});
+        if (out.size() > 1) out[out.size() - 2].end = line;
+    }
+    if (out.empty()) {
+        if (const std::string kind = formType(doc.text); !kind.empty()) {
+            out.push_back({kind, 0, 0, 0, doc.text.size()});
+        }
+    }
+    return out;
+}
+
 Result<nlohmann::json> classifyForms(plugin::HostServices& host, const StepInput& in) {
     auto docs = plugins::loadDocTexts(host, in, "primary");
     if (!docs) return docs.error();
@@ -73,54 +116,63 @@ Result<nlohmann::json> classifyForms(plugin::HostServices& host, const StepInput
         R"(Box\s+(\d{1,2}[a-z]?)\s+([^:$\n]+?)\s*:\s*\$\s*([\d,]+\.\d{2}))");
     nlohmann::json forms = nlohmann::json::array();
     for (const auto& doc : *docs) {
-        const std::string kind = formType(doc.text);
-        if (kind.empty()) continue;
-        static const std::regex kind_re(
-            R"(\b(?:Form W-2|1099-[A-Z]+|Form 1098|Schedule K-1|1095-A)\b)");
-        std::smatch m;
-        nlohmann::json kind_field = field(kind, nullptr, 0.6);
-        if (std::regex_search(doc.text, m, kind_re)) {
-            kind_field = field(kind,
-                               doc.source(static_cast<std::size_t>(m.position(0)),
-                                          static_cast<std::size_t>(m.length(0))),
-                               0.95);
-        }
-        nlohmann::json payer_field = missingField();
-        if (std::regex_search(doc.text, m, payer)) {
-            payer_field = field(plugins::trimmed(m[1].str()),
-                                doc.source(static_cast<std::size_t>(m.position(0)),
-                                           static_cast<std::size_t>(m.length(0))),
-                                0.9);
-        }
-        nlohmann::json amounts = nlohmann::json::object();
-        for (auto it = std::sregex_iterator(doc.text.begin(), doc.text.end(), box);
-             it != std::sregex_iterator(); ++it) {
-            const std::string key = "box_" + (*it)[1].str();
-            if (amounts.contains(key)) continue;
-            amounts[key] = field(money((*it)[3].str()),
-                                 doc.source(static_cast<std::size_t>(it->position(0)),
-                                            static_cast<std::size_t>(it->length(0))),
-                                 0.9);
-        }
-        nlohmann::json form = {{"document_id", doc.document_id},
-                               {"form_type", kind_field},
-                               {"payer", payer_field},
-                               {"amounts", amounts}};
-        // The typed fields of this form type read its payer and box amounts by their labels'
-        // meaning, in any layout; the box rule above adds evidence. A form is one document, so
-        // every unit of that document is a candidate.
-        const std::string prefix = "forms." + kind + ".";
-        const auto units = plugins::fieldUnits(doc);
-        std::map<std::string, nlohmann::json> typed_fields;
-        for (const auto& spec : plugins::fieldSpecs(typedFieldsOf(in.workflow), prefix)) {
-            auto f = plugins::extractField(spec, doc, units, {});
-            if (f["value"].is_string() && spec.type == "money") {
-                f["value"] = money(f["value"].get<std::string>());  // a box holds a number
+        const auto spans = formSpans(doc);
+        if (spans.empty()) continue;
+        const auto all_units = plugins::fieldUnits(doc);
+        for (const auto& span : spans) {
+            const std::string& kind = span.kind;
+            nlohmann::json kind_field = field(kind, nullptr, 0.6);
+            if (span.mention_len > 0) {
+                kind_field = field(kind, doc.source(span.mention, span.mention_len), 0.95);
             }
-            if (!f["value"].is_null()) typed_fields[spec.path.substr(prefix.size())] = f;
+            // The rules read the form's own text; a statement's header (before its first
+            // form) belongs to every form in it.
+            const auto from = doc.text.cbegin() + static_cast<std::ptrdiff_t>(span.begin);
+            const auto to = doc.text.cbegin() + static_cast<std::ptrdiff_t>(span.end);
+            std::smatch m;
+            nlohmann::json payer_field = missingField();
+            if (std::regex_search(from, to, m, payer)) {
+                payer_field = field(plugins::trimmed(m[1].str()),
+                                    doc.source(span.begin + static_cast<std::size_t>(m.position(0)),
+                                               static_cast<std::size_t>(m.length(0))),
+                                    0.9);
+            }
+            nlohmann::json amounts = nlohmann::json::object();
+            for (auto it = std::sregex_iterator(from, to, box); it != std::sregex_iterator();
+                 ++it) {
+                const std::string key = "box_" + (*it)[1].str();
+                if (amounts.contains(key)) continue;
+                amounts[key] =
+                    field(money((*it)[3].str()),
+                          doc.source(span.begin + static_cast<std::size_t>(it->position(0)),
+                                     static_cast<std::size_t>(it->length(0))),
+                          0.9);
+            }
+            nlohmann::json form = {{"document_id", doc.document_id},
+                                   {"form_type", kind_field},
+                                   {"payer", payer_field},
+                                   {"amounts", amounts}};
+            // The typed fields of this form type read its payer and box amounts by their
+            // labels' meaning, in any layout; the box rule above adds evidence. The candidates
+            // are the form's units and the statement's header.
+            std::vector<plugins::FieldUnit> units;
+            for (const auto& u : all_units) {
+                if ((u.pos >= span.begin && u.pos < span.end) || u.pos < spans.front().begin) {
+                    units.push_back(u);
+                }
+            }
+            const std::string prefix = "forms." + kind + ".";
+            std::map<std::string, nlohmann::json> typed_fields;
+            for (const auto& spec : plugins::fieldSpecs(typedFieldsOf(in.workflow), prefix)) {
+                auto f = plugins::extractField(spec, doc, units, {});
+                if (f["value"].is_string() && spec.type == "money") {
+                    f["value"] = money(f["value"].get<std::string>());  // a box holds a number
+                }
+                if (!f["value"].is_null()) typed_fields[spec.path.substr(prefix.size())] = f;
+            }
+            plugins::mergeTypedFields(form, typed_fields);
+            forms.push_back(std::move(form));
         }
-        plugins::mergeTypedFields(form, typed_fields);
-        forms.push_back(std::move(form));
     }
     return nlohmann::json{{"forms", forms}};
 }

@@ -242,9 +242,9 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
                        {"problems", problems},   {"medications", medications},
                        {"allergies", allergies}, {"vitals", vitals},
                        {"labs", labs},           {"preventive_care", preventive}};
-    // The typed fields find the patient's identity by meaning in any layout.
-    auto typed_fields =
-        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "patient.");
+    // The typed fields find the patient's identity and the clinical lists by meaning and value
+    // type in any layout; the section rules above add evidence.
+    auto typed_fields = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "");
     if (!typed_fields) return typed_fields.error();
     plugins::mergeTypedFields(out, *typed_fields);
     return out;

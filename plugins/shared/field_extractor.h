@@ -17,58 +17,12 @@
 #include <vector>
 
 #include "shared/doc_text.h"
+#include "shared/field_lists.h"
+#include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
 
 namespace docintel::plugins {
-
-/// One `fields` entry of a workflow definition (schemas/workflows/workflow.schema.json).
-struct FieldSpec {
-    std::string path;
-    std::string type;
-    std::vector<std::string> meaning;  ///< lower case, most specific first
-    std::string role = "primary";
-    std::string code;
-    bool list = false;
-    std::vector<std::pair<std::string, std::vector<std::string>>> values;
-    std::vector<std::string> roles;
-    std::vector<std::string> avoid;
-};
-
-inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
-                                         const std::string& prefix = "") {
-    std::vector<FieldSpec> out;
-    if (!fields.is_array()) return out;
-    auto strings = [](const nlohmann::json& a) {
-        std::vector<std::string> v;
-        if (a.is_array()) {
-            for (const auto& s : a) {
-                if (s.is_string()) v.push_back(typed::lower(s.get<std::string>()));
-            }
-        }
-        return v;
-    };
-    for (const auto& f : fields) {
-        FieldSpec s;
-        s.path = f.value("path", "");
-        if (s.path.rfind(prefix, 0) != 0) continue;
-        s.type = f.value("type", "text");
-        s.meaning = strings(f.value("meaning", nlohmann::json::array()));
-        s.role = f.value("role", "primary");
-        s.code = f.value("code", "id");
-        s.list = f.value("list", false);
-        const nlohmann::json values = f.value("values", nlohmann::json::object());
-        for (const auto& [k, v] : values.items()) {
-            auto words = strings(v);
-            if (words.empty()) words.push_back(k);
-            s.values.emplace_back(k, words);
-        }
-        s.roles = strings(f.value("roles", nlohmann::json::array()));
-        s.avoid = strings(f.value("avoid", nlohmann::json::array()));
-        out.push_back(std::move(s));
-    }
-    return out;
-}
 
 /// Where a meaning phrase was found in a unit: [pos, end) and its weight.
 struct MeaningHit {
@@ -79,21 +33,6 @@ struct MeaningHit {
     bool in_heading = false;
     bool defines = false;  ///< the phrase is a defined term in brackets after its value
 };
-
-/// `phrase` at a word start in `lower_text` (a trailing "s" allowed), from `from`.
-inline std::size_t findPhrase(const std::string& lower_text, const std::string& phrase,
-                              std::size_t from = 0) {
-    for (std::size_t at = lower_text.find(phrase, from); at != std::string::npos;
-         at = lower_text.find(phrase, at + 1)) {
-        const bool start = at == 0 || !std::isalnum(static_cast<unsigned char>(lower_text[at - 1]));
-        std::size_t end = at + phrase.size();
-        if (end < lower_text.size() && lower_text[end] == 's') ++end;
-        const bool stop =
-            end >= lower_text.size() || !std::isalnum(static_cast<unsigned char>(lower_text[end]));
-        if (start && stop) return at;
-    }
-    return std::string::npos;
-}
 
 /// Every meaning hit of `spec` in a unit (each phrase's first place in the text), or one hit in
 /// its heading when the text has none.
@@ -108,14 +47,17 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
         const double w =
             1.0 + 0.25 * (words - 1) +
             0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
-        if (const auto at = findPhrase(text, p); at != std::string::npos) {
-            std::size_t end = at + p.size();
-            if (end < text.size() && text[end] == 's') ++end;
+        std::size_t end = 0;
+        if (const auto at = findPhrase(text, p, 0, &end); at != std::string::npos) {
+            // An inflected phrase ("terminated" for "terminate") states the meaning less surely
+            // than one as written or in the plural.
+            const bool plural = end == at + p.size() + 1 && text[at + p.size()] == 's';
+            const double sure = end == at + p.size() || plural ? 1.0 : 0.9;
             std::size_t k = end;
             while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
             const bool label = k < text.size() && (text[k] == ':' || text[k] == '-' ||
                                                    text.compare(k, 3, "\xE2\x80\x94") == 0);
-            MeaningHit hit{w + (label ? 0.6 : 0.0), at, label ? k + 1 : end, label, false};
+            MeaningHit hit{sure * w + (label ? 0.6 : 0.0), at, label ? k + 1 : end, label, false};
             // A defined term ("... April 1, 2025 (the "Commencement Date")") names the value
             // just before it.
             std::size_t b = at;
@@ -416,6 +358,10 @@ inline plugin::Result<std::map<std::string, nlohmann::json>> extractTypedFields(
         }
         const auto& [doc, units] = by_role.at(spec.role);
         if (doc.passages.empty()) continue;
+        if (spec.type == "list") {
+            out[spec.path] = extractList(spec, doc);
+            continue;
+        }
         // Candidate passages by retrieval within the role's documents.
         plugin::EvidenceQuery query;
         for (const auto& d : in.documents) {
@@ -468,6 +414,13 @@ inline void mergeTypedFields(nlohmann::json& result,
                              const std::map<std::string, nlohmann::json>& typed_fields) {
     for (const auto& [path, f] : typed_fields) {
         const auto ptr = pointerOf(path);
+        if (f.is_array()) {
+            // A list: the typed items when the rules found none.
+            if (!result.contains(ptr) || !result[ptr].is_array() || result[ptr].empty()) {
+                result[ptr] = f;
+            }
+            continue;
+        }
         // A rule's default without a source ("standard" when no urgency is stated) is no
         // evidence: the typed field, found or missing, replaces it.
         const bool default_only = result.contains(ptr) && result[ptr].is_object() &&

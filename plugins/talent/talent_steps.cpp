@@ -345,6 +345,11 @@ Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) 
         plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "candidate.");
     if (!typed_fields) return typed_fields.error();
     plugins::mergeTypedFields(out, *typed_fields);
+    // Skills in any layout (a list under a heading, a table column, a line of items) when the
+    // rule above (skills with levels) found none.
+    auto typed_skills = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "skills");
+    if (!typed_skills) return typed_skills.error();
+    plugins::mergeTypedFields(out, *typed_skills);
     // Years of experience are a whole number of years in this packet ("8 years" → 8).
     auto& years_field = out["candidate"]["years_experience"];
     if (years_field["value"].is_string()) {
@@ -416,6 +421,30 @@ Result<nlohmann::json> requirements(plugin::HostServices& host, const StepInput&
                 if (category == "experience") entry["min_years"] = years;
                 if (category == "education") entry["min_degree"] = degreeName(degree);
                 (kind == "required" ? required : preferred).push_back(item.text);
+                items.push_back(std::move(entry));
+            }
+        }
+    }
+    if (items.empty()) {
+        // The typed lists read the requirements under any heading that states them ("Must
+        // have", "Desired") and in any list layout.
+        auto typed_fields =
+            plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "requirements.");
+        if (!typed_fields) return typed_fields.error();
+        for (const auto& [path, list] : *typed_fields) {
+            const std::string kind = path == "requirements.preferred" ? "preferred" : "required";
+            for (const auto& f : list) {
+                if (!f.is_object() || !f["value"].is_string()) continue;
+                const std::string text = f["value"].get<std::string>();
+                int years = 0, degree = 0;
+                const std::string category = categoryOf(text, &years, &degree);
+                nlohmann::json entry = {{"text", text},
+                                        {"kind", kind},
+                                        {"category", category},
+                                        {"source", f["source"]}};
+                if (category == "experience") entry["min_years"] = years;
+                if (category == "education") entry["min_degree"] = degreeName(degree);
+                (kind == "required" ? required : preferred).push_back(text);
                 items.push_back(std::move(entry));
             }
         }

@@ -188,5 +188,52 @@ TEST(FieldExtractor, MergeKeepsRulesAndReplacesDefaults) {
     EXPECT_TRUE(result["urgency"]["value"].is_null());
 }
 
+const nlohmann::json kListFields = nlohmann::json::parse(R"([
+  {"path": "skills", "type": "list", "item": "text", "key": "name", "meaning": ["skills"]},
+  {"path": "medications", "type": "list", "item": "dose", "meaning": ["medications", "meds"]},
+  {"path": "vitals", "type": "list", "item": "measurement", "meaning": ["vital signs"],
+   "values": {"blood pressure": ["blood pressure", "bp"], "heart rate": ["heart rate", "hr"]}},
+  {"path": "labs", "type": "list", "item": "measurement", "meaning": ["labs"],
+   "units": ["mg/dL"]},
+  {"path": "allergies", "type": "list", "item": "text", "meaning": ["allergies"]}
+])");
+
+std::vector<std::string> names(const nlohmann::json& list, const std::string& key) {
+    std::vector<std::string> out;
+    for (const auto& item : list) {
+        out.push_back(key.empty() ? item["value"].get<std::string>()
+                                  : item["value"][key].get<std::string>());
+    }
+    return out;
+}
+
+TEST(FieldLists, ItemsUnderHeadingsLabelsAndColumnsAndByValueType) {
+    const std::string text =
+        "Skill | Level\nSkill: Python | Level: expert\nSkill: SQL | Level: good\n\n"
+        "Meds: Metformin 500 mg twice daily; lisinopril 20 mg every morning.\n"
+        "Allergies: NKDA.\n"
+        "Seen today. Home BP 136/82, HR 72. Fasting glucose 287 mg/dL this morning.\n";
+    const DocText doc = docOf(text);
+    std::map<std::string, nlohmann::json> lists;
+    for (const auto& spec : fieldSpecs(kListFields)) lists[spec.path] = extractList(spec, doc);
+    EXPECT_EQ(names(lists["skills"], "name"), (std::vector<std::string>{"Python", "SQL"}));
+    EXPECT_EQ(names(lists["medications"], "name"),
+              (std::vector<std::string>{"Metformin", "lisinopril"}));
+    EXPECT_EQ(lists["medications"][0]["value"]["dose"], "500 mg");
+    EXPECT_EQ(names(lists["vitals"], "name"),
+              (std::vector<std::string>{"blood pressure", "heart rate"}));
+    EXPECT_EQ(lists["vitals"][0]["value"]["value"], "136/82");
+    EXPECT_EQ(names(lists["labs"], "name"), std::vector<std::string>{"Fasting glucose"});
+    EXPECT_TRUE(lists["allergies"].empty());  // stated as none
+    EXPECT_EQ(lists["skills"][0]["source"]["page"], 2);
+}
+
+TEST(FieldLists, MeaningPhrasesMatchInflections) {
+    EXPECT_EQ(findPhrase("secondary diagnoses", "diagnosis"), 10u);
+    EXPECT_EQ(findPhrase("| skill | level |", "skills"), 2u);
+    EXPECT_EQ(findPhrase("unless sooner terminated", "terminate"), 14u);
+    EXPECT_EQ(findPhrase("the term of this lease", "terminate"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace docintel::plugins

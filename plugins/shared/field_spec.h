@@ -1,0 +1,117 @@
+#pragma once
+
+// A field descriptor of a workflow definition (its `fields` array,
+// schemas/workflows/workflow.schema.json; docs/decisions/0064) and how its meaning phrases are
+// found in a text. Header-only; pure.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "shared/typed_values.h"
+
+namespace docintel::plugins {
+
+/// One `fields` entry of a workflow definition (schemas/workflows/workflow.schema.json).
+struct FieldSpec {
+    std::string path;
+    std::string type;
+    std::vector<std::string> meaning;  ///< lower case, most specific first
+    std::string role = "primary";
+    std::string code;
+    bool list = false;
+    std::vector<std::pair<std::string, std::vector<std::string>>> values;
+    std::vector<std::string> roles;
+    std::vector<std::string> avoid;
+    std::string item = "text";       ///< for type list: text, dose or measurement
+    std::string key;                 ///< for a text item: its key in the record ("" = the text)
+    std::vector<std::string> units;  ///< for a measurement item: the units its values take
+};
+
+inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
+                                         const std::string& prefix = "") {
+    std::vector<FieldSpec> out;
+    if (!fields.is_array()) return out;
+    auto strings = [](const nlohmann::json& a) {
+        std::vector<std::string> v;
+        if (a.is_array()) {
+            for (const auto& s : a) {
+                if (s.is_string()) v.push_back(typed::lower(s.get<std::string>()));
+            }
+        }
+        return v;
+    };
+    for (const auto& f : fields) {
+        FieldSpec s;
+        s.path = f.value("path", "");
+        if (s.path.rfind(prefix, 0) != 0) continue;
+        s.type = f.value("type", "text");
+        s.meaning = strings(f.value("meaning", nlohmann::json::array()));
+        s.role = f.value("role", "primary");
+        s.code = f.value("code", "id");
+        s.list = f.value("list", false);
+        const nlohmann::json values = f.value("values", nlohmann::json::object());
+        for (const auto& [k, v] : values.items()) {
+            auto words = strings(v);
+            if (words.empty()) words.push_back(k);
+            s.values.emplace_back(k, words);
+        }
+        s.roles = strings(f.value("roles", nlohmann::json::array()));
+        s.avoid = strings(f.value("avoid", nlohmann::json::array()));
+        s.item = f.value("item", "text");
+        s.key = f.value("key", "");
+        for (const auto& u : f.value("units", nlohmann::json::array())) {
+            if (u.is_string()) s.units.push_back(u.get<std::string>());
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+/// Where `phrase` starts at a word start in `lower_text`, from `from`, its last word as written
+/// or inflected ("rent" → "rents", "commence" → "commenced", "terminate" → "terminating",
+/// "diagnosis" → "diagnoses", "party" → "parties", "skills" → "skill"); npos when nowhere. `end`,
+/// when given, receives where the match ends.
+inline std::size_t findPhrase(const std::string& lower_text, const std::string& phrase,
+                              std::size_t from = 0, std::size_t* end = nullptr) {
+    const std::size_t n = phrase.size();
+    if (n == 0) return std::string::npos;
+    // Each ending keeps the phrase's first `keep` letters and adds `suffix`; as written first.
+    struct Ending {
+        std::size_t keep;
+        std::string suffix;
+    };
+    std::vector<Ending> endings = {{n, ""}, {n, "s"}};
+    if (n >= 4) {
+        for (const char* suffix : {"es", "d", "ed", "ing"}) endings.push_back({n, suffix});
+        if (phrase.back() == 'e') endings.push_back({n - 1, "ing"});
+        if (phrase.back() == 'y') endings.push_back({n - 1, "ies"});
+        if (phrase.compare(n - 2, 2, "is") == 0) endings.push_back({n - 2, "es"});
+        // A plural phrase also names one ("skills" → "Skill", "diagnoses" → "diagnosis").
+        if (phrase.back() == 's') endings.push_back({n - 1, ""});
+        if (phrase.compare(n - 3, 3, "ies") == 0) endings.push_back({n - 3, "y"});
+        if (phrase.compare(n - 2, 2, "es") == 0) endings.push_back({n - 2, "is"});
+    }
+    std::size_t stem = n;
+    for (const auto& e : endings) stem = std::min(stem, e.keep);
+    auto boundary = [&](std::size_t i) {
+        return i >= lower_text.size() || !std::isalnum(static_cast<unsigned char>(lower_text[i]));
+    };
+    for (std::size_t at = lower_text.find(phrase.substr(0, stem), from); at != std::string::npos;
+         at = lower_text.find(phrase.substr(0, stem), at + 1)) {
+        if (at > 0 && !boundary(at - 1)) continue;
+        for (const auto& e : endings) {
+            if (lower_text.compare(at, e.keep, phrase, 0, e.keep) != 0) continue;
+            const std::size_t stop = at + e.keep;
+            if (lower_text.compare(stop, e.suffix.size(), e.suffix) != 0) continue;
+            if (!boundary(stop + e.suffix.size())) continue;
+            if (end != nullptr) *end = stop + e.suffix.size();
+            return at;
+        }
+    }
+    return std::string::npos;
+}
+
+}  // namespace docintel::plugins

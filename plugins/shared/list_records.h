@@ -1,0 +1,223 @@
+#pragma once
+
+// The records of a list field's items (docs/decisions/0064, field_lists.h): a medication's name,
+// dose and directions; a measurement's name, value, unit and flag; and where such records stand
+// anywhere in a text by their value type ("metformin 1000 mg", "glucose 287 mg/dL", "BP
+// 136/82"). Header-only; pure.
+
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "shared/evidence.h"
+#include "shared/field_spec.h"
+#include "shared/typed_values.h"
+
+namespace docintel::plugins {
+
+/// The name written just before `pos` in `text` ("Albuterol inhaler" before "90 mcg",
+/// "empagliflozin (Jardiance)"): up to three words back to punctuation or a function word;
+/// where it starts in `*start`. "" when none.
+inline std::string nameBefore(const std::string& text, std::size_t pos, std::size_t* start) {
+    static const std::set<std::string> function_words = {
+        "a",        "an",       "the",       "my",    "his",    "her",   "their",  "your",
+        "our",      "of",       "on",        "in",    "at",     "to",    "for",    "with",
+        "and",      "or",       "take",      "takes", "taking", "took",  "still",  "also",
+        "start",    "started",  "sent",      "was",   "were",   "is",    "are",    "been",
+        "be",       "has",      "have",      "had",   "i",      "we",    "he",     "she",
+        "then",     "plus",     "by",        "per",   "from",   "about", "than",   "while",
+        "now",      "current",  "currently", "today", "daily",  "home",  "refill", "resume",
+        "continue", "increase", "decrease",  "stop"};
+    std::size_t end = pos;
+    while (end > 0 && text[end - 1] == ' ') --end;
+    std::size_t from = end;
+    int words = 0;
+    while (words < 3 && from > 0) {
+        std::size_t w = from;
+        while (w > 0 && text[w - 1] == ' ') --w;
+        std::size_t b = w;
+        while (b > 0 && text[b - 1] != ' ') --b;
+        if (b == w) break;
+        const std::string word = text.substr(b, w - b);
+        const char last = word.back();
+        if (last == ',' || last == ';' || last == ':' || last == '.' || last == '|') break;
+        std::string bare = typed::lower(word);
+        if (function_words.count(bare) || bare.find_first_of("0123456789") == 0) break;
+        if (!std::isalpha(static_cast<unsigned char>(word[0])) && word[0] != '(' &&
+            static_cast<unsigned char>(word[0]) < 0x80) {
+            break;
+        }
+        from = b;
+        ++words;
+    }
+    *start = from;
+    return from < end ? text.substr(from, end - from) : std::string();
+}
+
+/// A medication's parts in `text`: for each dose ("500 mg", "90 mcg") the name before it and
+/// the directions after it up to the next item or sentence end; [pos, len) of each.
+inline std::vector<typed::Found> doses(const std::string& text) {
+    static const std::regex dose(R"(\b(\d+(?:\.\d+)?)\s?(mg|mcg|g|mL|units|IU|mEq)\b(?![/\w]))",
+                                 std::regex::icase);
+    std::vector<typed::Found> out;
+    std::vector<std::smatch> found;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), dose);
+         it != std::sregex_iterator(); ++it) {
+        found.push_back(*it);
+    }
+    for (std::size_t k = 0; k < found.size(); ++k) {
+        const auto& m = found[k];
+        const auto at = static_cast<std::size_t>(m.position(0));
+        std::size_t name_at = at;
+        const std::string name = nameBefore(text, at, &name_at);
+        if (name.size() < 3) continue;
+        const std::size_t dose_end = at + static_cast<std::size_t>(m.length(0));
+        std::size_t sig_end =
+            k + 1 < found.size() ? static_cast<std::size_t>(found[k + 1].position(0)) : text.size();
+        for (const char* stop : {". ", ";", " and my ", " and "}) {
+            const auto s = text.find(stop, dose_end);
+            if (s != std::string::npos && s < sig_end) sig_end = s;
+        }
+        if (k + 1 < found.size()) {
+            std::size_t next_name = sig_end;
+            nameBefore(text, static_cast<std::size_t>(found[k + 1].position(0)), &next_name);
+            sig_end = std::min(sig_end, next_name);
+        }
+        std::string sig = trimmed(text.substr(dose_end, sig_end - dose_end));
+        while (!sig.empty() && (sig.back() == ',' || sig.back() == '.')) sig.pop_back();
+        while (!sig.empty() && (sig.front() == ',' || sig.front() == ' ')) sig.erase(0, 1);
+        out.push_back({name_at,
+                       std::max(sig_end, dose_end) - name_at,
+                       {{"name", name},
+                        {"dose", m[1].str() + " " + m[2].str()},
+                        {"sig", sig.empty() ? nlohmann::json(nullptr) : nlohmann::json(sig)}}});
+    }
+    return out;
+}
+
+/// The name of `values` that `name` states ("BP" → "blood pressure"), or `name` itself.
+inline std::string canonicalName(const FieldSpec& spec, const std::string& name) {
+    const std::string l = typed::lower(name);
+    std::string best;
+    std::size_t best_len = 0;
+    for (const auto& [value, words] : spec.values) {
+        for (const auto& w : words) {
+            if (w.size() > best_len && findPhrase(l, w) != std::string::npos) {
+                best = value;
+                best_len = w.size();
+            }
+        }
+    }
+    return best.empty() ? name : best;
+}
+
+/// A measurement record from "<name> <value> <unit> <flag>" ("WBC 11.8 x10^3/uL (H)", "BP
+/// 132/78 mmHg", "TSH 1.9 mIU/L (normal)"); null when `text` has no name and number.
+inline nlohmann::json measurement(const FieldSpec& spec, const std::string& text) {
+    static const std::regex re(
+        R"(^\s*([A-Za-z][A-Za-z0-9 ,/'()%-]*?)(?:\s*:\s*|\s+(?:of\s+|was\s+|is\s+)?)([<>]?\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?)\s*([^\s(\[,;]*)\s*(.*)$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re)) return nullptr;
+    std::string name = trimmed(m[1].str());
+    if (name.size() < 1 || name.size() > 40) return nullptr;
+    const std::string value_text = m[2].str();
+    nlohmann::json value = value_text;
+    if (value_text.find('/') == std::string::npos && value_text[0] != '<' && value_text[0] != '>') {
+        value = std::stod(value_text);
+    }
+    std::string unit = m[3].str();
+    std::string rest = typed::lower(m[4].str());
+    // A word after the number is a unit only when it is written as one ("mmHg", "C", "%").
+    if (!unit.empty() &&
+        std::all_of(unit.begin(), unit.end(),
+                    [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
+        unit != "bpm" && unit != "kg" && unit != "lb" && unit != "lbs" && unit != "cm") {
+        rest = typed::lower(unit) + " " + rest;
+        unit.clear();
+    }
+    const std::string unit_lower = typed::lower(unit);
+    nlohmann::json flag = nullptr;
+    static const std::regex high(R"(^\(?(?:h|hh|high)\)?\b|\bhigh\b|\(h\))");
+    static const std::regex low(R"(^\(?(?:l|ll|low)\)?\b|\blow\b|\(l\))");
+    static const std::regex normal(R"(\bnormal\b|^\(?n\)?\b|within (?:normal )?(?:limits|range))");
+    if (std::regex_search(rest, high)) {
+        flag = "H";
+    } else if (std::regex_search(rest, low)) {
+        flag = "L";
+    } else if (std::regex_search(rest, normal)) {
+        flag = "N";
+    } else if (value.is_number()) {
+        static const std::regex range(
+            R"((?:ref(?:erence)?\.?:?\s*)?(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?))");
+        std::smatch r;
+        if (std::regex_search(rest, r, range)) {
+            const double v = value.get<double>();
+            flag = v > std::stod(r[2].str()) ? "H" : (v < std::stod(r[1].str()) ? "L" : "N");
+        }
+    }
+    return {{"name", canonicalName(spec, name)},
+            {"value", value},
+            {"unit", unit.empty() ? nlohmann::json(nullptr) : nlohmann::json(unit)},
+            {"flag", flag}};
+}
+
+/// Measurements anywhere in `text` by their value type: a name of the field's `values`
+/// followed by a number ("Home BP 136/82"), or a number in one of its `units` with the name
+/// written before it ("fasting glucose 287 mg/dL").
+inline std::vector<typed::Found> measurements(const FieldSpec& spec, const std::string& text) {
+    std::vector<typed::Found> out;
+    const std::string lower_text = typed::lower(text);
+    static const std::regex number(R"(^\s*(?::|-|\bof\b|\bwas\b|\bis\b)?\s*[<>]?\d)");
+    for (const auto& [value, words] : spec.values) {
+        for (const auto& w : words) {
+            std::size_t end = 0;
+            for (auto at = findPhrase(lower_text, w, 0, &end); at != std::string::npos;
+                 at = findPhrase(lower_text, w, end, &end)) {
+                if (!std::regex_search(lower_text.substr(end, 12), number)) continue;
+                static const std::regex tail(
+                    R"(^\s*(?::|-|\bof\b|\bwas\b|\bis\b)?\s*[<>]?\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?\s*(?:%|[A-Za-z/]+(?:\^\d+/[A-Za-z]+)?)?)");
+                std::smatch m;
+                const std::string after = text.substr(end);
+                std::regex_search(after, m, tail);
+                auto record = measurement(spec, text.substr(at, end - at) + m.str(0));
+                if (record.is_null()) continue;
+                record["name"] = value;
+                out.push_back({at, end - at + static_cast<std::size_t>(m.length(0)), record});
+            }
+        }
+    }
+    for (const auto& unit : spec.units) {
+        std::string escaped;
+        for (const char c : unit) {
+            if (std::string("\\^$.|?*+()[]{}/").find(c) != std::string::npos) escaped += '\\';
+            escaped += c;
+        }
+        const std::regex re(R"(\b(\d+(?:\.\d+)?)\s?)" + escaped + R"((?![A-Za-z0-9/]))",
+                            std::regex::icase);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), re);
+             it != std::sregex_iterator(); ++it) {
+            const auto at = static_cast<std::size_t>(it->position(0));
+            std::size_t name_at = at;
+            const std::string name = nameBefore(text, at, &name_at);
+            if (name.size() < 2) continue;
+            std::size_t end = at + static_cast<std::size_t>(it->length(0));
+            // The flag or reference range right after the unit belongs to the measurement.
+            static const std::regex flag(
+                R"(^\s*(?:\((?:h|l|hh|ll|high|low|normal|n)\)|\[[^\]]*\]|\((?:ref|reference)[^)]*\))+)",
+                std::regex::icase);
+            std::smatch f;
+            const std::string after = text.substr(end);
+            if (std::regex_search(after, f, flag)) end += static_cast<std::size_t>(f.length(0));
+            auto record = measurement(spec, text.substr(name_at, end - name_at));
+            if (record.is_null()) continue;
+            out.push_back({name_at, end - name_at, record});
+        }
+    }
+    return out;
+}
+
+}  // namespace docintel::plugins
