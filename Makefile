@@ -149,6 +149,12 @@ bench-encoder: build model
 bench-multilingual: build model
 	@bench/multilingual/run.sh --split $(or $(SPLIT),tune)
 
+# Grounded answers in five languages through the server, MiniLM alone against a model per scope
+# (decision 0075; SPLIT=report for the figure of record).
+.PHONY: bench-multilingual-answers
+bench-multilingual-answers: build db model
+	@bench/multilingual/answers.sh $(or $(SPLIT),tune)
+
 bench-ingest: build db model
 	@bench/ingest/run.sh
 
