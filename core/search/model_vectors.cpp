@@ -5,32 +5,32 @@
 namespace docintel::search {
 
 void ModelVectors::put(const storage::IndexedDocument& doc) {
-    // The document's chunks by model; those without a vector go nowhere.
-    std::map<std::string, storage::IndexedDocument> by_model;
+    // The models the document's vectors are of (usually one), with their dimension.
+    std::map<std::string, std::size_t> dims;
     for (const auto& c : doc.chunks) {
-        if (c.vector.empty()) continue;
-        auto [it, fresh] = by_model.try_emplace(c.model);
-        if (fresh) {
-            it->second.id = doc.id;
-            it->second.scope = doc.scope;
-        }
-        it->second.chunks.push_back(c);
+        if (!c.vector.empty()) dims.emplace(c.model, c.vector.size());
     }
+    const auto missing = [&] {
+        for (const auto& [model, _] : dims) {
+            if (!indexes_.count(model)) return true;
+        }
+        return false;
+    };
+    bool create = false;
     {
+        std::shared_lock lock(mutex_);
+        create = missing();
+    }
+    if (create) {
         std::unique_lock lock(mutex_);
-        for (const auto& [model, part] : by_model) {
+        for (const auto& [model, dim] : dims) {
             auto& index = indexes_[model];
-            if (!index)
-                index = std::make_unique<VectorIndex>(
-                    static_cast<int>(part.chunks.front().vector.size()));
+            if (!index) index = std::make_unique<VectorIndex>(static_cast<int>(dim));
         }
     }
+    // Each index takes the chunks of its model; those without any lose the document's rows.
     std::shared_lock lock(mutex_);
-    const storage::IndexedDocument none{doc.id, doc.scope, {}};
-    for (const auto& [model, index] : indexes_) {
-        const auto part = by_model.find(model);
-        index->put(part == by_model.end() ? none : part->second);
-    }
+    for (const auto& [model, index] : indexes_) index->put(doc, model);
 }
 
 void ModelVectors::remove(const std::string& document_id) {

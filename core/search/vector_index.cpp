@@ -128,11 +128,15 @@ void VectorIndex::remove(const std::string& document_id) {
     compactLocked();
 }
 
-void VectorIndex::put(const storage::IndexedDocument& d) {
+void VectorIndex::put(const storage::IndexedDocument& d, const std::string& model) {
     Key key;
     if (!parseKey(d.id, key)) return;
+    const auto held = [&](const storage::IndexedChunk& c) {
+        return c.vector.size() == static_cast<std::size_t>(dim_) &&
+               (model.empty() || c.model == model);
+    };
     std::size_t rows = 0;
-    for (const auto& c : d.chunks) rows += c.vector.size() == static_cast<std::size_t>(dim_);
+    for (const auto& c : d.chunks) rows += held(c);
     std::unique_lock lock(mutex_);
     removeLocked(key);
     if (rows > 0) {
@@ -148,7 +152,7 @@ void VectorIndex::put(const storage::IndexedDocument& d) {
         docs_.push_back(doc);
         grow(row_chunk_, rows);
         for (const auto& c : d.chunks) {
-            if (c.vector.size() != static_cast<std::size_t>(dim_)) continue;
+            if (!held(c)) continue;
             vectors_.append(c.vector.data(), c.vector.size());
             row_chunk_.push_back(c.chunk_index);
         }

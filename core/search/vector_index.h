@@ -28,8 +28,9 @@ class VectorIndex {
   public:
     explicit VectorIndex(int dim) : dim_(dim) {}
 
-    /// Replaces the document's vectors; chunks whose vector has another dimension are skipped.
-    void put(const storage::IndexedDocument& doc);
+    /// Replaces the document's vectors; chunks whose vector has another dimension, or (with
+    /// `model` set) that another model embedded, are skipped.
+    void put(const storage::IndexedDocument& doc, const std::string& model = {});
     void remove(const std::string& document_id);
     /// Reserves room for `rows` more vectors (bulk loads).
     void reserve(std::size_t rows);
