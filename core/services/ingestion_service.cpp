@@ -21,7 +21,7 @@ constexpr int kEmbedBatch = 32;
 /// Chunks read, encoded and stored per round: a long document's vectors are never all held.
 constexpr int kEmbedPage = 256;
 /// Chunks whose language decides a scope's model (ingest::readsAsEnglish).
-constexpr int kLanguageChunks = 16;
+constexpr std::size_t kLanguageChunks = 16;
 
 /// Replaces personal data in every block and heading path of the page (docs/redaction.md);
 /// returns how many spans were replaced.
@@ -92,10 +92,14 @@ plugin::Status IngestionService::embedStored(const std::string& id) {
         if (auto ok = documents_.setStatus(id, "embedding"); !ok) return ok;
     }
     const auto started = std::chrono::steady_clock::now();
-    auto chosen = encoderFor(id);
+    // The first page of chunks decides the scope's model (its language) and is the first encoded.
+    auto first_page = documents_.chunks(id, 0, kEmbedPage);
+    if (!first_page) return first_page.error();
+    auto chosen = encoderFor(id, *first_page);
     if (!chosen) return chosen.error();
     const embed::SentenceEncoder* encoder = *chosen;
-    auto embedded = storeVectors(id, *encoder, embedded_before ? "" : "embedded", !embedded_before);
+    auto embedded = storeVectors(id, *encoder, std::move(first_page).value(),
+                                 embedded_before ? "" : "embedded", !embedded_before);
     if (!embedded) return embedded.error();
     // The scope moved to another model while this document was encoded: once more in it.
     auto now = spaces_.modelOf(id);
@@ -103,7 +107,9 @@ plugin::Status IngestionService::embedStored(const std::string& id) {
     if (*now != encoder->modelName()) {
         encoder = encoders_.find(*now);
         if (!encoder) return modelMissing(*now);
-        embedded = storeVectors(id, *encoder, "", false);
+        auto again = documents_.chunks(id, 0, kEmbedPage);
+        if (!again) return again.error();
+        embedded = storeVectors(id, *encoder, std::move(again).value(), "", false);
         if (!embedded) return embedded.error();
     }
     // embed_ms: this document's embedding, waits for the encoder included; encoder_busy_ms and
@@ -125,17 +131,18 @@ plugin::Status IngestionService::embedStored(const std::string& id) {
     return {};
 }
 
-plugin::Result<const embed::SentenceEncoder*> IngestionService::encoderFor(const std::string& id) {
+plugin::Result<const embed::SentenceEncoder*> IngestionService::encoderFor(
+    const std::string& id, const std::vector<storage::Chunk>& first_chunks) {
     auto settled = spaces_.modelOf(id);
     if (!settled) return settled.error();
     std::string model = *settled;
     const std::string multilingual = embed::EncoderSet::kMultilingualModel;
     if (model != multilingual) {
         // Only a non-English document can move the scope, so only then is its language read.
-        auto chunks = documents_.chunks(id, 0, kLanguageChunks);
-        if (!chunks) return chunks.error();
         std::vector<std::string> texts;
-        for (const auto& c : *chunks) texts.push_back(c.text);
+        for (std::size_t i = 0; i < first_chunks.size() && i < kLanguageChunks; ++i) {
+            texts.push_back(first_chunks[i].text);
+        }
         const bool english = ingest::readsAsEnglish(texts);
         if (!english || model.empty()) {
             const std::string wanted =
@@ -151,11 +158,13 @@ plugin::Result<const embed::SentenceEncoder*> IngestionService::encoderFor(const
 
 plugin::Result<std::size_t> IngestionService::storeVectors(const std::string& id,
                                                            const embed::SentenceEncoder& encoder,
+                                                           std::vector<storage::Chunk> first_page,
                                                            const std::string& status,
                                                            bool classify) {
     std::size_t embedded = 0;
+    plugin::Result<std::vector<storage::Chunk>> chunks = std::move(first_page);
     for (int first = 0;; first += kEmbedPage) {
-        auto chunks = documents_.chunks(id, first, kEmbedPage);
+        if (first > 0) chunks = documents_.chunks(id, first, kEmbedPage);
         if (!chunks) return chunks.error();
         const bool last = chunks->size() < static_cast<std::size_t>(kEmbedPage);
         std::vector<std::string> texts;

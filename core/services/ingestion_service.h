@@ -67,14 +67,17 @@ class IngestionService {
   private:
     plugin::Status chunk(const storage::Document& d, jobs::JobContext& context);
     plugin::Status embedChunks(const std::string& id, jobs::JobContext& context);
-    /// The encoder of the document's scope: the scope's model, settled by the language of the
-    /// document's first chunks when it is the scope's first.
-    plugin::Result<const embed::SentenceEncoder*> encoderFor(const std::string& id);
-    /// Encodes and stores every chunk of the document with `encoder`, setting `status` with
-    /// the last page (empty: unchanged); classifies the document when `classify`. Returns the
+    /// The encoder of the document's scope: the scope's model, settled by the language of
+    /// `first_chunks` (the document's first) when it is the scope's first.
+    plugin::Result<const embed::SentenceEncoder*> encoderFor(
+        const std::string& id, const std::vector<storage::Chunk>& first_chunks);
+    /// Encodes and stores every chunk of the document with `encoder`, `first_page` (its first
+    /// kEmbedPage chunks, read by the caller) and the pages after it, setting `status` with the
+    /// last page (empty: unchanged); classifies the document when `classify`. Returns the
     /// chunks encoded.
     plugin::Result<std::size_t> storeVectors(const std::string& id,
                                              const embed::SentenceEncoder& encoder,
+                                             std::vector<storage::Chunk> first_page,
                                              const std::string& status, bool classify);
     /// The primary model's vectors of the chunks the classifier reads (the first few).
     plugin::Result<std::vector<std::vector<float>>> classifierVectors(
