@@ -166,7 +166,6 @@ struct App::Parts {
     std::unique_ptr<engine::ReviewTaskService> review_tasks;
     std::unique_ptr<services::UploadService> upload_service;
     std::unique_ptr<embed::EncoderSet> encoders;
-    const embed::SentenceEncoder* encoder = nullptr;  ///< encoders->primary()
     std::unique_ptr<search::KeywordIndex> keywords;
     std::unique_ptr<search::ModelVectors> vectors;
     std::unique_ptr<search::IndexSync> index_sync;
@@ -314,13 +313,14 @@ void App::start(bool migrate) {
     // Workers embed chunks; API nodes embed questions.
     p.encoders = std::make_unique<embed::EncoderSet>(config_.models_dir, config_.model,
                                                      embed::SentenceEncoder::Options{2});
-    p.encoder = p.encoders->primary();
+    // What compares texts it encodes itself uses the primary model (decision 0075).
+    const embed::SentenceEncoder* encoder = p.encoders->primary();
     // API nodes search: each keeps its own indexes in step with Postgres.
     if (config_.role != "worker") {
         auto keywords = search::KeywordIndex::open(config_.indexDir());
         if (!keywords) throw std::runtime_error(keywords.error().message);
         p.keywords = std::move(keywords).value();
-        if (p.encoder) p.vectors = std::make_unique<search::ModelVectors>();
+        if (encoder) p.vectors = std::make_unique<search::ModelVectors>();
         p.index_sync =
             std::make_unique<search::IndexSync>(p.index_feed, *p.keywords, p.vectors.get());
         if (auto s = p.index_sync->start(config_.index_poll_ms); !s) {
@@ -333,7 +333,7 @@ void App::start(bool migrate) {
         summary_options.vector_cache_bytes = static_cast<std::size_t>(config_.summary_cache_mb)
                                              << 20;
         p.summarizer = std::make_unique<knowledge::Summarizer>(p.documents, p.document_access,
-                                                               p.encoder, summary_options);
+                                                               encoder, summary_options);
         p.summarizer->enableLlm(
             {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
         p.comparer = std::make_unique<knowledge::DocumentComparer>(*p.summarizer);
@@ -344,8 +344,8 @@ void App::start(bool migrate) {
         p.chat_session_repo = std::make_unique<storage::ChatSessionRepository>(p.db);
         p.chat_sessions = std::make_unique<knowledge::ChatSessionService>(
             *p.chat_session_repo, p.documents, p.document_access);
-        p.evaluations = std::make_unique<knowledge::EvaluationService>(
-            *p.answer_traces, p.document_access, p.encoder);
+        p.evaluations = std::make_unique<knowledge::EvaluationService>(*p.answer_traces,
+                                                                       p.document_access, encoder);
     }
     p.schemas.loadBuiltins();
     p.schemas.add("_object", {{"type", "object"}});
@@ -369,7 +369,7 @@ void App::start(bool migrate) {
                 return engine.runFacts(caller, query);
             });
     }
-    p.plugin_backends.setEncoder(p.encoder);
+    p.plugin_backends.setEncoder(encoder);
     p.api_services = std::make_unique<http::ApiServices>(http::ApiServices{
         p.identity,
         p.workspace_service,
@@ -451,13 +451,13 @@ void App::start(bool migrate) {
     p.batch_repo = std::make_unique<storage::BatchRepository>(p.db);
     p.batches = std::make_unique<services::BatchService>(
         services::BatchService::Parts{*p.batch_repo, p.documents, *p.upload_service,
-                                      p.document_service, p.access, p.document_access, p.encoder});
+                                      p.document_service, p.access, p.document_access, encoder});
     p.batches->setWake([&p] {
         if (p.workers) p.workers->wake();
     });
     if (!p.summarizer) {
         p.batch_summarizer =
-            std::make_unique<knowledge::Summarizer>(p.documents, p.document_access, p.encoder);
+            std::make_unique<knowledge::Summarizer>(p.documents, p.document_access, encoder);
     }
     p.batches->setSummarizer(p.summarizer ? p.summarizer.get() : p.batch_summarizer.get());
     p.api_services->batches = p.batches.get();
