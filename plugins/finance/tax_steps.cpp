@@ -163,7 +163,7 @@ Result<nlohmann::json> classifyForms(plugin::HostServices& host, const StepInput
             }
             const std::string prefix = "forms." + kind + ".";
             std::map<std::string, nlohmann::json> typed_fields;
-            for (const auto& spec : plugins::fieldSpecs(typedFieldsOf(in.workflow), prefix)) {
+            for (const auto& spec : plugins::fieldSpecs(typedFieldsOf(in.workflow), {prefix})) {
                 auto f = plugins::extractField(spec, doc, units, {});
                 if (f["value"].is_string() && spec.type == "money") {
                     f["value"] = money(f["value"].get<std::string>());  // a box holds a number

@@ -244,7 +244,7 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
                        {"labs", labs},           {"preventive_care", preventive}};
     // The typed fields find the patient's identity and the clinical lists by meaning and value
     // type in any layout; the section rules above add evidence.
-    auto typed_fields = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "");
+    auto typed_fields = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), {""});
     if (!typed_fields) return typed_fields.error();
     plugins::mergeTypedFields(out, *typed_fields);
     return out;

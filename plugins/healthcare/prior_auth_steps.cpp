@@ -144,7 +144,7 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
         {"urgency", urgency_field}};
     // The typed fields find the request's terms by meaning in any layout; the labels above add
     // evidence.
-    auto typed_fields = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "");
+    auto typed_fields = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), {""});
     if (!typed_fields) return typed_fields.error();
     plugins::mergeTypedFields(out, *typed_fields);
     return out;

@@ -174,7 +174,7 @@ Result<nlohmann::json> abstractStep(plugin::HostServices& host, const StepInput&
     if (!doc) return doc.error();
     // The typed fields find every term by meaning; the clause rules add evidence.
     auto typed_fields =
-        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "abstract.");
+        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), {"abstract."});
     if (!typed_fields) return typed_fields.error();
     nlohmann::json out{{"abstract", keyTerms(*doc)}};
     plugins::mergeTypedFields(out, *typed_fields);

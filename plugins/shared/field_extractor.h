@@ -337,13 +337,14 @@ inline std::vector<std::string> meaningKeywords(const FieldSpec& spec) {
     return out;
 }
 
-/// Every field of the workflow whose path starts with `prefix`, read from the run's documents
-/// of the field's role: path → field. Fields whose documents are absent are left out.
+/// Every field of the workflow whose path starts with one of `prefixes`, read from the run's
+/// documents of the field's role (each role's documents loaded once): path → field. Fields
+/// whose documents are absent are left out.
 inline plugin::Result<std::map<std::string, nlohmann::json>> extractTypedFields(
     plugin::HostServices& host, const plugin::StepInput& in, const nlohmann::json& fields,
-    const std::string& prefix) {
+    const std::vector<std::string>& prefixes) {
     std::map<std::string, nlohmann::json> out;
-    const auto specs = fieldSpecs(fields, prefix);
+    const auto specs = fieldSpecs(fields, prefixes);
     if (specs.empty()) return out;
     auto* finder = host.evidence();
     if (!finder) return plugin::Error::unavailable("evidence_unavailable", "no evidence finder");

@@ -4,6 +4,7 @@
 // schemas/workflows/workflow.schema.json; docs/decisions/0064) and how its meaning phrases are
 // found in a text. Header-only; pure.
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,8 +31,9 @@ struct FieldSpec {
     std::vector<std::string> units;  ///< for a measurement item: the units its values take
 };
 
+/// The descriptors of `fields` whose path starts with one of `prefixes` ({""}: all).
 inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
-                                         const std::string& prefix = "") {
+                                         const std::vector<std::string>& prefixes = {""}) {
     std::vector<FieldSpec> out;
     if (!fields.is_array()) return out;
     auto strings = [](const nlohmann::json& a) {
@@ -46,7 +48,10 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
     for (const auto& f : fields) {
         FieldSpec s;
         s.path = f.value("path", "");
-        if (s.path.rfind(prefix, 0) != 0) continue;
+        if (std::none_of(prefixes.begin(), prefixes.end(),
+                         [&](const std::string& p) { return s.path.rfind(p, 0) == 0; })) {
+            continue;
+        }
         s.type = f.value("type", "text");
         s.meaning = strings(f.value("meaning", nlohmann::json::array()));
         s.role = f.value("role", "primary");

@@ -340,16 +340,13 @@ Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) 
         candidate["latest_performance_review"] = performance;
     }
     nlohmann::json out{{"candidate", candidate}, {"skills", skills}};
-    // The typed fields find the candidate's contact and experience by meaning in any layout.
+    // The typed fields find the candidate's contact and experience by meaning in any layout,
+    // and the skills in any layout (a list under a heading, a table column, a line of items)
+    // when the rule above (skills with levels) found none.
     auto typed_fields =
-        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "candidate.");
+        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), {"candidate.", "skills"});
     if (!typed_fields) return typed_fields.error();
     plugins::mergeTypedFields(out, *typed_fields);
-    // Skills in any layout (a list under a heading, a table column, a line of items) when the
-    // rule above (skills with levels) found none.
-    auto typed_skills = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "skills");
-    if (!typed_skills) return typed_skills.error();
-    plugins::mergeTypedFields(out, *typed_skills);
     // Years of experience are a whole number of years in this packet ("8 years" → 8).
     auto& years_field = out["candidate"]["years_experience"];
     if (years_field["value"].is_string()) {
@@ -429,7 +426,7 @@ Result<nlohmann::json> requirements(plugin::HostServices& host, const StepInput&
         // The typed lists read the requirements under any heading that states them ("Must
         // have", "Desired") and in any list layout.
         auto typed_fields =
-            plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), "requirements.");
+            plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), {"requirements."});
         if (!typed_fields) return typed_fields.error();
         for (const auto& [path, list] : *typed_fields) {
             const std::string kind = path == "requirements.preferred" ? "preferred" : "required";
