@@ -37,9 +37,23 @@ for lang in languages:
 
 tally = collections.defaultdict(collections.Counter)
 models = collections.defaultdict(set)
+unanswerable = collections.defaultdict(collections.Counter)  # ml-041 ..: refused or not
+not_refused = []  # (id, what the server answered) for the unanswerable questions it answered
 for q in questions:
     scope = [docs[f] for f in docs if f.startswith(f"docs/{q['lang']}/")]
     sources, done = api.ask(q["question"], scope)
+    if not q.get("answerable", True):  # a missing key is answerable (rows before ml-041)
+        u = unanswerable[q["lang"]]
+        u["questions"] += 1
+        models[q["lang"]].add(done.get("model", ""))
+        if done.get("type") == "error":
+            u["errors"] += 1
+            not_refused.append((q["id"], "error frame: " + str(done.get("code") or done.get("message") or "")))
+        elif done.get("refused"):
+            u["refused"] += 1
+        else:
+            not_refused.append((q["id"], done.get("answer", "")))
+        continue
     gold = docs[q["document"]]
     t = tally[q["lang"]]
     t["questions"] += 1
@@ -57,6 +71,8 @@ print(f"{label} (split {split})")
 print("lang  questions  doc@1  answered  correct  encoder")
 total = collections.Counter()
 for lang in languages:
+    if not tally[lang]["questions"]:
+        continue
     t = tally[lang]
     total.update(t)
     n = t["questions"]
@@ -65,3 +81,19 @@ for lang in languages:
 n = total["questions"]
 print(f"all   {n:9}  {total['doc@1'] / n:5.2f}  {total['answered'] / n:8.2f}  "
       f"{total['correct'] / n:7.2f}")
+
+# Unanswerable questions (near misses, "answerable": false): refused = the share the server
+# refuses (the done frame says "refused"); an error frame is not a refusal (counted apart).
+if unanswerable:
+    print(f"{label} (split {split}), unanswerable questions")
+    print("lang  questions  refused  errors")
+    total = collections.Counter()
+    for lang in languages:
+        u = unanswerable[lang]
+        if not u["questions"]:
+            continue
+        total.update(u)
+        print(f"{lang:4}  {u['questions']:9}  {u['refused'] / u['questions']:7.2f}  {u['errors']:6}")
+    print(f"all   {total['questions']:9}  {total['refused'] / total['questions']:7.2f}  {total['errors']:6}")
+    for qid, answer in not_refused:
+        print(f"  not refused {qid}: {' '.join(str(answer).split())[:160]}")

@@ -2,9 +2,14 @@
 """Writes questions.jsonl for the parallel multilingual set and checks that every gold answer
 is a substring of its document (after whitespace normalisation).
 
-Each fact (ml-001 .. ml-040) is asked once per language (en, es, hi, bn, ar); the row id is
+Each fact (ml-001 .. ml-056) is asked once per language (en, es, hi, bn, ar); the row id is
 "<fact>-<lang>". Split rule, fixed before any run: odd fact number -> tune, even -> report,
 so one fact is in the same half in every language.
+
+ml-001 .. ml-040 are answerable ("answerable": true). ml-041 .. ml-056 (added 2026-11-27) are
+unanswerable near misses, 4 per document: a question the document's topic makes plausible, in
+the document's words, whose answer the document does not state in any of the five languages
+("answerable": false, "answer": null, "alternatives": []).
 """
 import json, os, re, sys
 
@@ -137,6 +142,53 @@ FACTS = [
    "16:30", ["4:30 pm"]),
 ]
 
+# Unanswerable near misses (ml-041 .. ml-056), 4 per document in document order; the answer is
+# stated in none of the five versions of the document. What each one tempts is in its comment.
+UNANSWERABLE = [
+ # memo
+ ("memo", Q("What is the address of the old office?", "¿Cuál es la dirección de la oficina antigua?", "पुराने कार्यालय का पता क्या है?",
+            "পুরোনো অফিসের ঠিকানা কী?", "ما عنوان المكتب القديم؟")),  # only the new address is given
+ ("memo", Q("What is the moving company's phone number?", "¿Cuál es el número de teléfono de la empresa de mudanzas?",
+            "मूविंग कंपनी का फ़ोन नंबर क्या है?", "মালপত্র পরিবহন সংস্থার ফোন নম্বর কত?", "ما رقم هاتف شركة النقل؟")),  # only an extension, of a person
+ ("memo", Q("How many parking spaces does the new building have for visitors?",
+            "¿Cuántas plazas de estacionamiento tiene el nuevo edificio para visitantes?",
+            "नई इमारत में आगंतुकों के लिए कितने पार्किंग स्थान हैं?", "নতুন ভবনে দর্শনার্থীদের জন্য কতগুলি পার্কিংয়ের জায়গা আছে?",
+            "كم عدد مواقف السيارات المخصصة للزوار في المبنى الجديد؟")),  # 35 are for staff
+ ("memo", Q("At what time will the movers arrive on moving day?", "¿A qué hora llegarán los de la mudanza el día del traslado?",
+            "स्थानांतरण के दिन मूविंग कंपनी के लोग किस समय पहुँचेंगे?", "স্থানান্তরের দিন মালপত্র পরিবহন সংস্থার লোকেরা কখন পৌঁছাবেন?",
+            "في أي ساعة سيصل عمال النقل يوم الانتقال؟")),  # 5 pm is the packing deadline, on another day
+ # notice
+ ("notice", Q("How many households are affected by the interruption?", "¿Cuántos hogares se ven afectados por la interrupción?",
+              "रुकावट से कितने घर प्रभावित होंगे?", "সরবরাহ বন্ধের ফলে কতগুলি পরিবার ক্ষতিগ্রস্ত হবে?", "كم عدد المنازل المتأثرة بالانقطاع؟")),  # districts 4 and 7, 6 tankers
+ ("notice", Q("What are the helpline's opening hours?", "¿Cuál es el horario de atención de la línea de ayuda?",
+              "हेल्पलाइन किस समय से किस समय तक खुली रहती है?", "হেল্পলাইন কোন সময় থেকে কোন সময় পর্যন্ত খোলা থাকে?",
+              "ما ساعات عمل خط المساعدة؟")),  # 09:00-17:00 is the interruption
+ ("notice", Q("How much water does each tanker hold?", "¿Cuánta agua cabe en cada camión cisterna?", "प्रत्येक टैंकर में कितना पानी आता है?",
+              "প্রতিটি ট্যাঙ্কারে কতটা জল ধরে?", "ما سعة كل صهريج من المياه؟")),  # only the number of tankers (and a tank in the product sheet)
+ ("notice", Q("On what date was the notice issued?", "¿En qué fecha se publicó el aviso?", "यह सूचना किस तारीख को जारी की गई?",
+              "বিজ্ঞপ্তিটি কোন তারিখে জারি করা হয়েছে?", "في أي تاريخ صدر الإعلان؟")),  # only the date of the interruption
+ # product sheet
+ ("product", Q("How much does a replacement filter cartridge cost?", "¿Cuánto cuesta un cartucho de filtro de repuesto?",
+               "नए फ़िल्टर कार्ट्रिज की कीमत कितनी है?", "নতুন ফিল্টার কার্তুজের দাম কত?", "كم سعر خرطوشة الفلتر البديلة؟")),  # $189 is the purifier
+ ("product", Q("What are the dimensions of the purifier?", "¿Qué dimensiones tiene el purificador?", "प्यूरीफ़ायर के आयाम क्या हैं?",
+               "পরিশোধকটির মাপ (দৈর্ঘ্য, প্রস্থ, উচ্চতা) কত?", "ما أبعاد جهاز التنقية؟")),  # weight and tank size only
+ ("product", Q("What supply voltage does the purifier need?", "¿Qué tensión de alimentación necesita el purificador?",
+               "प्यूरीफ़ायर को कितने वोल्ट की बिजली चाहिए?", "পরিশোধকটি চালাতে কত ভোল্টের বিদ্যুৎ লাগে?",
+               "كم فولتًا يحتاج جهاز التنقية للتشغيل؟")),  # 36 watts is the consumption
+ ("product", Q("In which country is the purifier made?", "¿En qué país se fabrica el purificador?", "प्यूरीफ़ायर किस देश में बनता है?",
+               "পরিশোধকটি কোন দেশে তৈরি হয়?", "في أي بلد يُصنع جهاز التنقية؟")),  # only the manufacturer's name
+ # schedule
+ ("schedule", Q("How much is the registration fee?", "¿Cuánto cuesta la inscripción?", "पंजीकरण शुल्क कितना है?", "নিবন্ধন ফি কত?",
+                "كم رسوم التسجيل؟")),  # registration is at 08:30
+ ("schedule", Q("Who leads the hands-on session on data privacy?", "¿Quién imparte la sesión práctica sobre privacidad de datos?",
+                "डेटा गोपनीयता पर व्यावहारिक सत्र कौन संचालित करेगा?", "তথ্য গোপনীয়তা বিষয়ে হাতে-কলমে অধিবেশনটি কে পরিচালনা করবেন?",
+                "من يقدّم الجلسة التطبيقية حول خصوصية البيانات؟")),  # only its room, 204
+ ("schedule", Q("Which organisation is organising the workshop?", "¿Qué organización organiza el taller?",
+                "कार्यशाला का आयोजन कौन सी संस्था कर रही है?", "কোন সংস্থা কর্মশালাটির আয়োজন করছে?", "ما الجهة المنظِّمة لورشة العمل؟")),  # Hotel Meridian is the venue
+ ("schedule", Q("Who gives the closing address?", "¿Quién pronuncia el discurso de clausura?", "समापन भाषण कौन देगा?", "সমাপনী ভাষণ কে দেবেন?",
+                "من يلقي كلمة الختام؟")),  # the opening address is Amina Rahman's
+]
+
 
 def norm(s):
     return re.sub(r"\s+", " ", s).strip().lower()
@@ -153,11 +205,21 @@ def main():
                 bad += 1
                 print(f"{fact}-{lang}: answer {a[lang]!r} not in {path}")
             rows.append({"id": f"{fact}-{lang}", "fact": fact, "lang": lang, "split": "tune" if n % 2 else "report",
-                         "document": path, "question": q[lang], "answer": a[lang], "alternatives": alts.get(lang, [])})
+                         "document": path, "question": q[lang], "answer": a[lang], "alternatives": alts.get(lang, []),
+                         "answerable": True})
+    for n, (doc, q) in enumerate(UNANSWERABLE, len(FACTS) + 1):
+        fact = f"ml-{n:03d}"
+        for lang in LANGS:
+            path = f"docs/{lang}/{doc}.txt"
+            assert os.path.exists(os.path.join(HERE, path)), path
+            rows.append({"id": f"{fact}-{lang}", "fact": fact, "lang": lang, "split": "tune" if n % 2 else "report",
+                         "document": path, "question": q[lang], "answer": None, "alternatives": [],
+                         "answerable": False})
     with open(os.path.join(HERE, "questions.jsonl"), "w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    print(len(rows), "questions,", len(FACTS), "facts,", "OK" if not bad else f"FAIL ({bad})")
+    print(len(rows), "questions,", len(FACTS) + len(UNANSWERABLE), "facts", f"({len(UNANSWERABLE)} unanswerable),",
+          "OK" if not bad else f"FAIL ({bad})")
     return 1 if bad else 0
 
 
