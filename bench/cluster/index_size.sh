@@ -31,14 +31,11 @@ start_api_node() {  # <index dir> → sets node_pid, ready_s
 }
 stop_api_node() { kill "$node_pid"; wait "$node_pid" 2>/dev/null || true; }
 
-# A database of its own, so nothing else in the cluster's database is indexed.
+# The bench server's database is its own (bench/server.sh), so nothing else is indexed.
 base_url=${DOCINTEL_DATABASE_URL:?run via make, which sets DOCINTEL_DATABASE_URL}
-db_name=docintel_sizing_$$
-psql -q "$base_url" -c "CREATE DATABASE $db_name"
-export DOCINTEL_DATABASE_URL=${base_url%/*}/$db_name
 start_bench_server 18292 "documents:read documents:write"
 trap 'kill $server_pid ${node_pid:-} 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work";
-      psql -q "$base_url" -c "DROP DATABASE IF EXISTS $db_name"' EXIT
+      dropdb --maintenance-db="$base_url" --if-exists "$bench_db"' EXIT
 node_port=18296
 start_api_node "$work/index-empty"
 base_rss=$(rss_kb "$node_pid")

@@ -12,7 +12,12 @@ The threshold is the one with the largest smaller margin to the goals (answered 
 refused ≥ 50 %) on the even articles. Prints the weights as C++ for core/knowledge/refusal.cpp
 and the curve; the figures that count are those qa_bench prints with the committed constants.
 
-Usage: bench/qa/fit_refusal.py FEATURES_FILE [L2]
+With `--only NAME,NAME,...` the model is fitted on those features alone (the others weigh 0):
+the refusal of questions that do not read as English uses only features that do not depend on
+English words (docs/decisions/0078). Its bias is also printed moved so that the product's one
+threshold (0.35) refuses where the chosen threshold does.
+
+Usage: bench/qa/fit_refusal.py FEATURES_FILE [L2] [--only NAMES]
 """
 import json
 import sys
@@ -62,9 +67,17 @@ def rates(prob, answerable, gold, threshold):
 
 
 def main():
-    path = sys.argv[1]
-    l2 = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+    args = sys.argv[1:]
+    only = None
+    if "--only" in args:
+        at = args.index("--only")
+        only = [NAMES.index(n) for n in args[at + 1].split(",")]
+        del args[at:at + 2]
+    path = args[0]
+    l2 = float(args[1]) if len(args) > 1 else 1.0
     x, split, answerable, gold = load(path)
+    if only is not None:  # the other features weigh nothing
+        x[:, [i for i in range(len(NAMES)) if i not in only]] = 0
     even = split != "report"
     use = even & (~answerable | gold)
     y = (answerable & gold).astype(float)
@@ -95,6 +108,8 @@ def main():
     print("constexpr std::array<double, kRefusalFeatures> kWeights = {"
           + ", ".join(f"{w:.4f}" for w in weights) + "};")
     print(f"// refuse_below {best_t:.2f}")
+    logit = lambda p: np.log(p / (1 - p))
+    print(f"// bias for refuse_below 0.35: {bias - logit(best_t) + logit(0.35):.4f}")
 
 
 if __name__ == "__main__":

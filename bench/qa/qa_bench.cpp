@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
             std::cerr << "no passage " << context << "\n";
             return 1;
         }
-        auto qv = encoder.encode({question}, 1);
+        auto qv = encoder.encodeQueries({question}, 1);
         if (!qv) return 1;
         const auto answer = answerer.answer(question, (*qv)[0], sources[context]);
         Outcome o;

@@ -34,7 +34,8 @@ const std::set<std::u32string>& otherLatinWords() {
     static const std::set<std::u32string> words{
         // es
         U"el", U"los", U"las", U"del", U"que", U"por", U"para", U"con", U"una", U"es", U"será",
-        U"como", U"y", U"su", U"sus", U"al",
+        U"como", U"y", U"su", U"sus", U"al", U"la", U"de", U"en", U"se", U"qué", U"cuál", U"quién",
+        U"cuándo", U"dónde", U"cómo", U"cuánto", U"cuánta", U"cuántos", U"cuántas",
         // fr
         U"le", U"les", U"des", U"et", U"est", U"une", U"du", U"dans", U"pour", U"sur", U"qui",
         // de

@@ -10,7 +10,9 @@ namespace docintel::ingest {
 /// fifth of the letters are outside the Latin script (Devanagari, Bengali, Arabic, Cyrillic,
 /// CJK ... are not), and English function words ("the", "and", "of", ...) are at least as
 /// frequent as those of Spanish, French, German, Portuguese and Italian. Texts without letters
-/// (figures, codes) count as English: the primary model is the default.
+/// (figures, codes) count as English: the primary model is the default. A question is judged
+/// the same way (the extractive answerer's refusal, decision 0078); Spanish question words count
+/// among the function words, so that a short Spanish question is told apart.
 bool readsAsEnglish(const std::vector<std::string>& texts);
 
 }  // namespace docintel::ingest

@@ -167,7 +167,8 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
         for (const auto& c : candidates) texts.push_back(c.text);
         if (auto vectors = encoder_->encode(texts, 32)) {
             for (std::size_t i = 0; i < candidates.size(); ++i) {
-                candidates[i].cosine = cosine(question_vector, (*vectors)[i]);
+                candidates[i].cosine =
+                    comparableCosine(encoder_->modelName(), cosine(question_vector, (*vectors)[i]));
             }
         }
     }

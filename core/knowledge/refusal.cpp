@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "embed/encoder_set.h"
+#include "ingest/language_guess.h"
 #include "knowledge/extractive_answerer.h"
 
 namespace docintel::knowledge {
@@ -15,6 +17,15 @@ constexpr double kBias = -2.4976;
 constexpr std::array<double, kRefusalFeatures> kWeights = {
     4.1527, -0.2019, 0.1610, 0.5610, -0.6163, -0.4788, -3.5696, -1.2635, 0.1319,  -1.0951, 0.1361,
     0.3179, 0.8258,  0.8850, 0.0982, 0.4735,  0.4247,  1.9764,  0.0904,  -0.4386, -2.0361, 0.1354};
+
+// The same for a question that does not read as English (docs/decisions/0078): the word features
+// count, stem and match English words, so only the cosine, its lift and the number of sentences
+// weigh. Fit on multilingual-e5-small's features of the same questions (its cosines through
+// comparableCosine): `bench/qa/fit_refusal.py FILE 1.0 --only cosine,cosine_lift,log1p_sentences`,
+// with the bias moved to the product's threshold.
+constexpr double kAnyLanguageBias = -2.7374;
+constexpr std::array<double, kRefusalFeatures> kAnyLanguageWeights = {
+    3.7805, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.5280, 0.0735};
 
 /// Latin letters with diacritics (U+00C0–U+017F) as their base letters, so "Yesun Temur" matches
 /// "Yesün Temür".
@@ -268,10 +279,18 @@ std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e) {
             std::log1p(static_cast<double>(e.sentences))};
 }
 
+double comparableCosine(const std::string& model, double cosine) {
+    // bench/qa/fit_cosine_scale.py over the 2,545 SQuAD questions of split "fit": MiniLM's best
+    // cosines have mean 0.603 and spread 0.136, e5's 0.865 and 0.031.
+    if (model == embed::EncoderSet::kMultilingualModel) return 4.4148 * cosine - 3.2143;
+    return cosine;
+}
+
 double answerProbability(const RefusalEvidence& e) {
     const auto f = refusalFeatures(e);
-    double z = kBias;
-    for (std::size_t i = 0; i < f.size(); ++i) z += kWeights[i] * f[i];
+    const auto& weights = e.english ? kWeights : kAnyLanguageWeights;
+    double z = e.english ? kBias : kAnyLanguageBias;
+    for (std::size_t i = 0; i < f.size(); ++i) z += weights[i] * f[i];
     return 1.0 / (1.0 + std::exp(-z));
 }
 
@@ -288,6 +307,7 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         source_words.insert(source_sequences.back().begin(), source_sequences.back().end());
     }
     RefusalEvidence e;
+    e.english = ingest::readsAsEnglish({question});
     e.cosine = cosine;
     e.overlap = overlap;
     e.cosine_lift = cosine - mean_cosine;

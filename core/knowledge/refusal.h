@@ -48,6 +48,9 @@ struct RefusalEvidence {
     double cosine_lift = 0;    ///< the best cosine minus the candidates' mean cosine
     int sentences = 0;         ///< candidate sentences
     double best_coverage = 0;  ///< window_coverage of the best sentence alone
+    /// The question reads as English (ingest::readsAsEnglish). Otherwise answerProbability()
+    /// weighs only the features that do not depend on English words (decision 0078).
+    bool english = true;
 };
 
 /// The question words of RefusalEvidence::asks (English; no effect in other languages).
@@ -59,8 +62,18 @@ constexpr std::size_t kRefusalFeatures = 22;
 std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e);
 
 /// The probability that the question is answered by the sources, from a logistic combination
-/// of the features fit on the even-numbered articles of SQuAD v2 (docs/decisions/0057).
+/// of the features fit on the even-numbered articles of SQuAD v2 (docs/decisions/0057); for a
+/// question that does not read as English, of the cosine, its lift and the number of sentences
+/// alone (docs/decisions/0078).
 double answerProbability(const RefusalEvidence& e);
+
+/// `cosine`, a cosine between two vectors of `model`, on the scale of all-MiniLM-L6-v2's cosines,
+/// the scale answerProbability() and the extractive answerer's sentence support were fitted on.
+/// multilingual-e5-small's cosines crowd into a narrow high band: read as MiniLM's, they call
+/// almost any sentence well supported. Its cosines are mapped by an affine function matching the
+/// two models' mean and spread on SQuAD questions (bench/qa/fit_cosine_scale.py,
+/// docs/decisions/0078). Any other model's cosine is returned as it is.
+double comparableCosine(const std::string& model, double cosine);
 
 /// The evidence for `question` given its best sentence, the sentences around it (the best one
 /// included), the words of every candidate sentence (refusalWords; for the rarity of words),

@@ -1,7 +1,7 @@
 // ingest::readsAsEnglish, which picks a scope's embedding model (docs/decisions/0075): English
 // prose (also with figures, names and a few borrowed words) reads as English; Spanish, French
 // and German prose, and text in Devanagari, Bengali and Arabic script, do not; text without
-// letters falls to the primary model.
+// letters falls to the primary model; short questions are told apart as well.
 
 #include <gtest/gtest.h>
 
@@ -41,6 +41,17 @@ TEST(LanguageGuess, OtherScriptsDoNot) {
     EXPECT_FALSE(readsAsEnglish({"Invoice INV-2041",
                                  "भुगतान की अंतिम तिथि 30 अप्रैल है और "
                                  "विलंब शुल्क दो प्रतिशत प्रति माह होगा।"}));
+}
+
+// A question is judged the same way (the answerer's refusal, decision 0078): a short Spanish
+// question has few function words, so its question words count too.
+TEST(LanguageGuess, ShortQuestionsAreToldApart) {
+    EXPECT_TRUE(readsAsEnglish({"What is the address of the new office?"}));
+    EXPECT_TRUE(readsAsEnglish({"How many boxes will each employee receive?"}));
+    EXPECT_FALSE(readsAsEnglish({"¿Cuánta electricidad consume?"}));
+    EXPECT_FALSE(readsAsEnglish({"¿Cuánto dura la garantía?"}));
+    EXPECT_FALSE(readsAsEnglish({"¿Dónde se celebra el taller?"}));
+    EXPECT_FALSE(readsAsEnglish({"नए कार्यालय का पता क्या है?"}));
 }
 
 TEST(LanguageGuess, TextWithoutLettersFallsToThePrimaryModel) {
