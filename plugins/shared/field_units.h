@@ -148,19 +148,75 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
     return out;
 }
 
+/// The cells of a table row as a document parser writes it ("Period: 2025 | Monthly Base
+/// Rent: $4,250.00": cells between " | ", each after the first row prefixed with its column's
+/// header) with their offsets in the row; empty when the line is no such row.
+inline std::vector<std::pair<std::size_t, std::string>> parsedRowCells(const std::string& line) {
+    std::vector<std::pair<std::size_t, std::string>> out;
+    if (line.find(" | ") == std::string::npos || trimmed(line).rfind("|", 0) == 0) return out;
+    std::size_t start = 0;
+    while (start <= line.size()) {
+        std::size_t end = line.find(" | ", start);
+        if (end == std::string::npos) end = line.size();
+        out.emplace_back(start, line.substr(start, end - start));
+        start = end + 3;
+    }
+    return out;
+}
+
+/// The units of a parsed table row (parsedRowCells): each cell ("Monthly Base Rent: $4,250.00")
+/// and, for a row of two cells, the row read as "<first cell>: <second cell>" without the
+/// column headers: a two-column table of labels and values ("| Date of birth | Nov 2, 1978 |")
+/// whose first row the parser took for a header ("Patient: Date of birth | Harold Roe: Nov 2,
+/// 1978"). `header` is the table's first row.
+inline void parsedRowUnits(const DocText::Line& line,
+                           const std::vector<std::pair<std::size_t, std::string>>& cells,
+                           const std::vector<std::pair<std::size_t, std::string>>& header,
+                           const std::string& heading, std::vector<FieldUnit>& out) {
+    std::vector<std::string> bare;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        const std::string& cell = cells[c].second;
+        std::string b = cell;
+        if (c < header.size() && !header[c].second.empty() &&
+            cell.rfind(header[c].second + ": ", 0) == 0) {
+            b = cell.substr(header[c].second.size() + 2);
+        }
+        bare.push_back(trimmed(b));
+    }
+    // First, so that it wins a tie with the header-prefixed reading.
+    if (cells.size() == 2 && !bare[0].empty() && !bare[1].empty() &&
+        bare[0].find(':') == std::string::npos) {
+        out.push_back(
+            {line.pos, line.text.size(), cleanLine(bare[0] + ": " + bare[1]), heading, false});
+    }
+    for (const auto& [offset, cell] : cells) {
+        out.push_back({line.pos + offset, cell.size(), cleanLine(cell), heading, false});
+    }
+}
+
 /// The units of a document, in reading order.
 inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
     std::vector<FieldUnit> out;
     const auto lines = doc.lines();
     std::string heading;
-    std::vector<std::pair<std::size_t, std::string>> header;  // of the current table
+    std::vector<std::pair<std::size_t, std::string>> header;         // of the current table
+    std::vector<std::pair<std::size_t, std::string>> parsed_header;  // of a parsed table
     for (std::size_t li = 0; li < lines.size(); ++li) {
         const auto& line = lines[li];
         const std::string t = trimmed(line.text);
         if (t.empty()) {
             header.clear();
+            parsed_header.clear();
             continue;
         }
+        if (const auto cells = parsedRowCells(line.text); !cells.empty()) {
+            // Its cells, and the row as a whole.
+            if (parsed_header.empty()) parsed_header = cells;
+            parsedRowUnits(line, cells, parsed_header, heading, out);
+            out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
+            continue;
+        }
+        parsed_header.clear();
         if (t[0] == '|') {
             const auto cells = tableCells(line.text);
             const bool rule = t.find("---") != std::string::npos;
