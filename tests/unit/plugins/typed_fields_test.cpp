@@ -188,6 +188,76 @@ TEST(FieldExtractor, MergeKeepsRulesAndReplacesDefaults) {
     EXPECT_TRUE(result["urgency"]["value"].is_null());
 }
 
+const nlohmann::json kRequestFields = nlohmann::json::parse(R"([
+  {"path": "patient.name", "type": "party", "meaning": ["patient name", "patient", "name"],
+   "avoid": ["provider"]},
+  {"path": "patient.date_of_birth", "type": "date", "meaning": ["date of birth", "dob"]},
+  {"path": "patient.member_id", "type": "code", "code": "id", "meaning": ["member id", "member"]},
+  {"path": "patient.payer", "type": "party", "meaning": ["health plan", "payer", "plan"]},
+  {"path": "service", "type": "text", "meaning": ["requested procedure", "procedure"]},
+  {"path": "planned_date", "type": "date", "meaning": ["planned date", "date of surgery"]}
+])");
+
+TEST(FieldExtractor, ReadsAKeyValueTableThatTheParserTookForAHeader) {
+    // A DOCX letter's two-column table of labels and values: the parser reads its first row as
+    // the header and writes every other row's cells after it.
+    const auto got = extract(kRequestFields,
+                             "Letter of Medical Necessity\n"
+                             "Patient | Ada Quillfeather\n"
+                             "Patient: Date of birth | Ada Quillfeather: March 3, 1966\n"
+                             "Patient: Member ID | Ada Quillfeather: NGP-4471209\n"
+                             "Patient: Requested procedure | Ada Quillfeather: Total knee "
+                             "arthroplasty, left knee\n"
+                             "Patient: Planned date of surgery | Ada Quillfeather: May 12, 2025\n");
+    EXPECT_EQ(got["patient.name"]["value"], "Ada Quillfeather");
+    EXPECT_EQ(got["patient.date_of_birth"]["value"], "1966-03-03");
+    EXPECT_EQ(got["patient.member_id"]["value"], "NGP-4471209");
+    EXPECT_EQ(got["service"]["value"], "Total knee arthroplasty, left knee");
+    EXPECT_EQ(got["planned_date"]["value"], "2025-05-12");
+    EXPECT_EQ(got["planned_date"]["source"]["page"], 2);
+}
+
+TEST(FieldExtractor, ReadsAParsedTableCellUnderItsColumnHeader) {
+    const auto got = extract(kLeaseFields,
+                             "2. RENT SCHEDULE\n"
+                             "Period | Monthly Base Rent | Annual Base Rent\n"
+                             "Period: 2025 - 2026 | Monthly Base Rent: $3,100.00 | Annual Base "
+                             "Rent: $37,200.00\n"
+                             "Period: 2026 - 2027 | Monthly Base Rent: $3,200.00 | Annual Base "
+                             "Rent: $38,400.00\n");
+    EXPECT_EQ(got["abstract.base_rent"]["value"], "$3,100.00 per month");
+}
+
+TEST(FieldExtractor, ANameThatSaysWhatItIsEndsThere) {
+    // A parser folded the form's title line into the payer's name line.
+    const auto got = extract(kRequestFields,
+                             "NORTHGATE HEALTH PLAN PRIOR AUTHORIZATION REQUEST - OUTPATIENT "
+                             "IMAGING\n"
+                             "Review type: Standard\n");
+    EXPECT_EQ(got["patient.payer"]["value"], "NORTHGATE HEALTH PLAN");
+}
+
+TEST(FieldExtractor, ARuleValueThatRanOnIntoTheNextLabelYields) {
+    nlohmann::json result = {
+        {"patient",
+         {{"payer", field("Northwest Cascade Health (Medicare Advantage) Member number: NWC6004",
+                          {{"page", 1}}, 0.9)},
+          {"name", field("Date of birth | Ada Quillfeather: March 3, 1966", {{"page", 1}}, 0.9)},
+          {"provider", field("Summit Health Plan PPO", {{"page", 1}}, 0.9)},
+          {"member_id", field("NWC6004", {{"page", 1}}, 0.9)}}}};
+    std::map<std::string, nlohmann::json> typed_fields = {
+        {"patient.payer", field("Northwest Cascade Health", {{"page", 1}}, 0.7)},
+        {"patient.name", field("Ada Quillfeather", {{"page", 1}}, 0.7)},
+        {"patient.provider", field("Summit Health Plan", {{"page", 1}}, 0.7)},
+        {"patient.member_id", missingField()}};
+    mergeTypedFields(result, typed_fields);
+    EXPECT_EQ(result["patient"]["payer"]["value"], "Northwest Cascade Health");
+    EXPECT_EQ(result["patient"]["name"]["value"], "Ada Quillfeather");
+    // A rule's value that is a whole field stays; so does one the typed fields did not find.
+    EXPECT_EQ(result["patient"]["provider"]["value"], "Summit Health Plan PPO");
+    EXPECT_EQ(result["patient"]["member_id"]["value"], "NWC6004");
+}
+
 const nlohmann::json kListFields = nlohmann::json::parse(R"([
   {"path": "skills", "type": "list", "item": "text", "key": "name", "meaning": ["skills"]},
   {"path": "medications", "type": "list", "item": "dose", "meaning": ["medications", "meds"]},
