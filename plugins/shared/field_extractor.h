@@ -419,13 +419,13 @@ inline nlohmann::json::json_pointer pointerOf(const std::string& path) {
 }
 
 /// Whether a rule's value ran on into the next field of a form or table ("Northwest Cascade
-/// Health Member number: NWC600418227", "Date of birth | Ann Roe: May 2, 1978"): it holds a
-/// table cell break or a label after its first word.
+/// Health Member number: NWC600418227", "Date of birth | Ann Roe: May 2, 1978", "Ann Roe Work
+/// e-mail ...... ann@x.example"): it holds a table cell break or a label after its first word.
 inline bool ranOn(const nlohmann::json& value) {
     if (!value.is_string()) return false;
     const std::string v = value.get<std::string>();
     if (v.find(" | ") != std::string::npos) return true;
-    const auto labels = labelStarts(v);
+    const auto labels = labelStarts(cleanLine(v));
     return std::any_of(labels.begin(), labels.end(), [](std::size_t at) { return at > 0; });
 }
 

@@ -177,11 +177,48 @@ inline bool closingLine(const std::string& t) {
     return std::regex_search(t, closing);
 }
 
+/// The length of an upper-case heading a parser folded into the start of its paragraph
+/// ("PRINCIPAL DIAGNOSIS Community-acquired pneumonia", "ALLERGIES Penicillin (hives)"): two or
+/// more upper-case words, or one of six letters or more, before a word written in lower case;
+/// 0 when the line does not start so.
+inline std::size_t foldedCapsHeading(const std::string& t) {
+    std::size_t end = 0, letters = 0, i = 0;
+    int words = 0;
+    while (i < t.size()) {
+        std::size_t w = i;
+        bool upper = true;
+        std::size_t n = 0;
+        while (w < t.size() && t[w] != ' ') {
+            const auto c = static_cast<unsigned char>(t[w]);
+            if (std::islower(c) || std::isdigit(c) || c == ':' || c == '(') upper = false;
+            if (std::isupper(c)) ++n;
+            ++w;
+        }
+        if (!upper || n == 0) {
+            const bool lower_word = std::any_of(t.begin() + static_cast<std::ptrdiff_t>(i),
+                                                t.begin() + static_cast<std::ptrdiff_t>(w),
+                                                [](char c) { return std::islower(c); });
+            return lower_word && (words >= 2 || letters >= 6) ? end : 0;
+        }
+        if (n < 2) return 0;  // "A", "I": no heading word
+        letters += n;
+        ++words;
+        end = w;
+        i = w + 1;
+    }
+    return 0;  // the whole line is upper case: a heading line of its own
+}
+
 /// Where the content starts after a heading stating the meaning of `spec` that a parser folded
-/// into its line ("Skills SAP S/4HANA; ...", "MEDICATIONS Metformin 500 mg ..."): the line
-/// starts with a capitalised meaning phrase followed by a capitalised word or a digit; 0 when
-/// it does not.
+/// into its line ("Skills SAP S/4HANA; ...", "MEDICATIONS Metformin 500 mg ...", "PRINCIPAL
+/// DIAGNOSIS Community-acquired ..."): the line starts with a capitalised meaning phrase
+/// followed by a capitalised word or a digit, or with an upper-case heading that states it;
+/// 0 when it does not.
 inline std::size_t foldedHeading(const FieldSpec& spec, const std::string& t) {
+    if (const std::size_t caps = foldedCapsHeading(t);
+        caps > 0 && statesMeaning(spec, t.substr(0, caps))) {
+        return caps + 1;
+    }
     if (t.empty() || !std::isupper(static_cast<unsigned char>(t[0]))) return 0;
     const std::string l = typed::lower(t);
     std::size_t best = 0;
@@ -307,6 +344,13 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             }
             continue;
         }
+        // ... and a folded heading of another subject ("ALLERGIES Penicillin") ends the section.
+        if (inside && foldedCapsHeading(t) > 0) {
+            inside = false;
+            taken = bulleted = caps_items = false;
+            blank_before = false;
+            continue;
+        }
         // A Markdown title ("# Employee Skills Profile") names the document, not a section.
         const bool title = raw.rfind("# ", 0) == 0;
         const bool heading = bulletMarker(line.text) == 0 &&
@@ -349,7 +393,17 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             }
             // A table row written "Skill: SQL | Level: 3" gives the parts its label states.
             const bool row = bars.find(" | ") != std::string::npos;
-            const std::string rest = row ? bars : t.substr(colon + 1);
+            std::string rest = row ? bars : t.substr(colon + 1);
+            // "PMH: Asthma. No surgeries. Meds: Albuterol ...": the list ends where a sentence
+            // opens with the label of another subject.
+            for (const std::size_t label : row ? std::vector<std::size_t>{} : labelStarts(rest)) {
+                const std::size_t label_colon = rest.find(':', label);
+                if (label >= 2 && rest.compare(label - 2, 2, ". ") == 0 &&
+                    !statesMeaning(spec, rest.substr(label, label_colon - label))) {
+                    rest.resize(label);
+                    break;
+                }
+            }
             for (auto& p : linePieces(rest, line.pos + at + (row ? 0 : colon + 1), commas, &spec)) {
                 out.push_back(std::move(p));
             }

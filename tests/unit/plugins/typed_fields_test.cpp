@@ -298,6 +298,50 @@ TEST(FieldLists, ItemsUnderHeadingsLabelsAndColumnsAndByValueType) {
     EXPECT_EQ(lists["skills"][0]["source"]["page"], 2);
 }
 
+TEST(FieldLists, FoldedUpperCaseHeadingsOpenAndCloseSections) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "problems", "type": "list", "item": "text", "key": "description",
+       "meaning": ["problems", "diagnoses", "assessment", "pmh"], "avoid": ["family history"]}
+    ])");
+    const auto spec = fieldSpecs(fields).front();
+    // A discharge summary whose parser folded each heading into the paragraph under it.
+    const auto summary =
+        extractList(spec, docOf("PRINCIPAL DIAGNOSIS Community-acquired "
+                                "pneumonia, right lower lobe.\n"
+                                "SECONDARY DIAGNOSES\n"
+                                "Chronic obstructive pulmonary disease (COPD)\n"
+                                "Chronic kidney disease, stage 3a\n"
+                                "ALLERGIES Penicillin (hives). Sulfa drugs (rash).\n"
+                                "HOSPITAL COURSE Presented with 4 days of cough.\n"));
+    EXPECT_EQ(names(summary, "description"),
+              (std::vector<std::string>{"Community-acquired pneumonia, right lower lobe",
+                                        "Chronic obstructive pulmonary disease (COPD)",
+                                        "Chronic kidney disease, stage 3a"}));
+    // An ED note's one-line history ends where the next label opens a sentence.
+    const auto note = extractList(
+        spec, docOf("PMH: Asthma (mild intermittent). No surgeries. Meds: Albuterol HFA 90 mcg "
+                    "PRN. Allergies: NKDA. Social: Non-smoker.\n"));
+    EXPECT_EQ(names(note, "description"), std::vector<std::string>{"Asthma (mild intermittent)"});
+}
+
+TEST(FieldExtractor, DottedLeaderLabelsAndTheirRunOn) {
+    plugin::Passage p;
+    p.document_id = "d1";
+    p.chunk_id = "c1";
+    p.text =
+        "NORTHBEAM SOFTWARE - EMPLOYEE PROFILE Employee ID ...... NB-0044 Name .......... Tomasz "
+        "Adewale-Kirby Work e-mail ....... t.ak@northbeam.example";
+    const auto id = labeled({p}, "Employee ID", {"Employee ID", "Name"});
+    ASSERT_TRUE(id);
+    EXPECT_EQ(id->value, "NB-0044");
+    const auto name = labeled({p}, "Name", {"Employee ID", "Name"});
+    ASSERT_TRUE(name);
+    EXPECT_EQ(name->value, "Tomasz Adewale-Kirby Work e-mail ....... t.ak@northbeam.example");
+    EXPECT_TRUE(ranOn(name->value));
+    EXPECT_FALSE(ranOn("Tomasz Adewale-Kirby"));
+    EXPECT_FALSE(ranOn("Tenant shall pay the rent as follows: monthly"));
+}
+
 TEST(FieldLists, MeaningPhrasesMatchInflections) {
     EXPECT_EQ(findPhrase("secondary diagnoses", "diagnosis"), 10u);
     EXPECT_EQ(findPhrase("| skill | level |", "skills"), 2u);
