@@ -153,6 +153,8 @@ struct Candidate {
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
     if (unit.is_heading && spec.type == "text") return out;
+    // A caption names the text under it; a name or an amount has a label of its own.
+    if (unit.caption && spec.type != "text") return out;
     auto hits = meaningHits(spec, unit);
     // An e-mail address says what it is: it needs no label, but a label makes it surer.
     if (hits.empty() && spec.type == "code" && spec.code == "email") {
@@ -185,6 +187,12 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                                     }),
                      values.end());
         for (auto v : values) {
+            // A caption alone ("Current position") names a text but does not state it.
+            if (spec.type == "text" && !hit.in_heading && v.value.is_string() &&
+                typed::lower(v.value.get<std::string>()) ==
+                    lower_text.substr(hit.pos, hit.phrase_end - hit.pos)) {
+                continue;
+            }
             double distance;
             const bool overlaps = v.pos < hit.end && v.pos + v.len > hit.pos;
             if (overlaps && spec.type == "party" && v.pos < hit.pos && !hit.in_heading &&

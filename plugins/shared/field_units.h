@@ -19,6 +19,7 @@ struct FieldUnit {
     std::string text;     ///< the unit, cleaned (same length as the span unless synthetic)
     std::string heading;  ///< the heading line above it, cleaned; "" when none
     bool is_heading = false;
+    bool caption = false;  ///< a caption line read with the line under it as its value
 };
 
 /// `line` with "**", "#", "|" and runs of 3+ dots blanked (a run of dots or a "|" becomes ":"
@@ -70,7 +71,9 @@ inline std::vector<std::pair<std::size_t, std::string>> tableCells(const std::st
 }
 
 /// Sentences of a long line: cut after ". " before a capital, a digit or "(" unless the word
-/// before is an abbreviation or an initial.
+/// before is an abbreviation, an initial or a clause number ("ARTICLE 2. TERM"); a sentence
+/// that closes a bracket or a quote, or ends in a figure ("... 60606. Notices"), ends there. A
+/// clause's caption ("3.3 Operating Expenses.") stays with the sentence after it.
 inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::string& line) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     if (line.size() <= 260) {
@@ -90,8 +93,21 @@ inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::str
         std::size_t w = i;
         while (w > 0 && std::isalpha(static_cast<unsigned char>(line[w - 1]))) --w;
         const std::string word = line.substr(w, i - w);
-        if (word.size() <= 1 ||
-            std::find(abbreviations.begin(), abbreviations.end(), word) != abbreviations.end()) {
+        std::size_t d = i;
+        while (d > 0 && std::isdigit(static_cast<unsigned char>(line[d - 1]))) --d;
+        const char before = line[i - 1];
+        const bool closes = before == ')' || before == '"' || before == '\'' ||
+                            (static_cast<unsigned char>(before) >= 0x80 && i >= 3 &&
+                             line.compare(i - 3, 3, "\xE2\x80\x9D") == 0);
+        const bool figure = i - d >= 3;
+        if (!closes && !figure &&
+            (word.size() <= 1 ||
+             std::find(abbreviations.begin(), abbreviations.end(), word) != abbreviations.end())) {
+            continue;
+        }
+        const std::string so_far = line.substr(start, i - start);
+        if (!so_far.empty() && std::isdigit(static_cast<unsigned char>(so_far[0])) &&
+            std::count(so_far.begin(), so_far.end(), ' ') < 4) {
             continue;
         }
         out.emplace_back(start, i + 1 - start);
@@ -248,13 +264,18 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             continue;
         }
         // A short line that opens what the next line says ("Sincerely,", "Diagnoses:") is read
-        // with it.
+        // with it; so is a caption of a few words ("Current position") as its label.
         const char last = line.text.back();
-        if (t.size() < 40 && (last == ':' || last == ',') && li + 1 < lines.size() &&
+        const bool opens = last == ':' || last == ',';
+        const bool caption = std::isupper(static_cast<unsigned char>(t[0])) &&
+                             std::count(t.begin(), t.end(), ' ') < 4 &&
+                             t.find_first_of(":.;|") == std::string::npos;
+        if (t.size() < 40 && (opens || caption) && li + 1 < lines.size() &&
             !trimmed(lines[li + 1].text).empty()) {
             const auto& next = lines[li + 1];
             out.push_back({line.pos, next.pos + next.text.size() - line.pos,
-                           clean + " " + cleanLine(next.text), heading, false});
+                           clean + (opens ? " " : ": ") + cleanLine(next.text), heading, false,
+                           !opens});
         }
         for (const auto& [s, n] : sentences(clean)) {
             // A folded form ("Name: A Date of birth: B") is read one label at a time.

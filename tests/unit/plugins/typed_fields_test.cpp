@@ -258,6 +258,50 @@ TEST(FieldExtractor, ARuleValueThatRanOnIntoTheNextLabelYields) {
     EXPECT_EQ(result["patient"]["member_id"]["value"], "NWC6004");
 }
 
+TEST(FieldExtractor, ReadsAPageThatAPdfParserFoldedIntoOneLine) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "operating_costs", "type": "text",
+       "meaning": ["operating expenses", "proportionate share"]},
+      {"path": "permitted_use", "type": "text", "meaning": ["permitted use", "use the premises"]},
+      {"path": "notices", "type": "address", "meaning": ["notices"]},
+      {"path": "governing_law", "type": "text", "meaning": ["governing law", "laws of"]}
+    ])");
+    std::string page =
+        "ARTICLE 3. RENT 3.1 Base Rent. Tenant shall pay base rent of $4,100.00 per month in "
+        "advance on the first day of each month without demand. 3.2 Operating Expenses. Tenant "
+        "shall pay Tenant's Proportionate Share (7.5%) of Operating Expenses over the 2025 base "
+        "year (the \"Base Year\"). ARTICLE 4. USE 4.1 Tenant shall use the Premises only for a "
+        "dental office. ARTICLE 5. NOTICES 5.1 Notices to Landlord shall be sent to 40 Harbor "
+        "Street, Portland, Maine 04101. ARTICLE 6. GOVERNING LAW 6.1 This Lease is governed by "
+        "the laws of the State of Maine.";
+    const auto got = extract(fields, page);
+    const std::string costs = got["operating_costs"]["value"];
+    EXPECT_EQ(costs.rfind("3.2 Operating Expenses. Tenant shall pay", 0), 0u) << costs;
+    EXPECT_NE(costs.find("(7.5%)"), std::string::npos) << costs;
+    EXPECT_EQ(costs.find("dental"), std::string::npos) << costs;
+    EXPECT_EQ(got["permitted_use"]["value"],
+              "ARTICLE 4. USE 4.1 Tenant shall use the Premises only for a dental office.");
+    EXPECT_EQ(got["notices"]["value"], "40 Harbor Street, Portland, Maine 04101");
+    EXPECT_EQ(got["governing_law"]["value"],
+              "ARTICLE 6. GOVERNING LAW 6.1 This Lease is governed by the laws of the State of "
+              "Maine.");
+}
+
+TEST(FieldExtractor, ACaptionLineNamesTheTextUnderIt) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "current_title", "type": "text", "meaning": ["current position", "position"]},
+      {"path": "name", "type": "party", "meaning": ["position", "name"]}
+    ])");
+    const auto got = extract(fields,
+                             "Current position\n"
+                             "Registered Nurse, Intensive Care Unit - Lakeview Hospital (since "
+                             "2020)\n");
+    EXPECT_EQ(got["current_title"]["value"],
+              "Registered Nurse, Intensive Care Unit - Lakeview Hospital (since 2020)");
+    // A caption labels a text, not a name.
+    EXPECT_TRUE(got["name"]["value"].is_null());
+}
+
 const nlohmann::json kListFields = nlohmann::json::parse(R"([
   {"path": "skills", "type": "list", "item": "text", "key": "name", "meaning": ["skills"]},
   {"path": "medications", "type": "list", "item": "dose", "meaning": ["medications", "meds"]},
