@@ -289,6 +289,23 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                 if (to <= from) continue;
                 out.push_back({line.pos + s + from, to - from, sentence.substr(from, to - from),
                                heading, false});
+                // A Title Case label may start a word or two earlier than its last capitalised
+                // word ("Policy Number: X", "Monthly Base Rent: X"): read that way too.
+                std::size_t wide = from;
+                for (int words = 0; words < 2 && k > 0 && wide >= 2 && sentence[wide - 1] == ' ';
+                     ++words) {
+                    std::size_t w = wide - 1;
+                    while (w > cuts[k - 1] && sentence[w - 1] != ' ' && sentence[w - 1] != ':') --w;
+                    if (w <= cuts[k - 1] ||
+                        !std::isupper(static_cast<unsigned char>(sentence[w]))) {
+                        break;
+                    }
+                    wide = w;
+                }
+                if (wide < from) {
+                    out.push_back({line.pos + s + wide, to - wide, sentence.substr(wide, to - wide),
+                                   heading, false});
+                }
             }
         }
     }

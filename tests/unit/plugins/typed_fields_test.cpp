@@ -386,6 +386,40 @@ TEST(FieldExtractor, DottedLeaderLabelsAndTheirRunOn) {
     EXPECT_FALSE(ranOn("Tenant shall pay the rent as follows: monthly"));
 }
 
+TEST(FieldLists, APolicysCriteriaAfterTheSentenceThatAnnouncesThem) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "policy.policy_number", "type": "code", "code": "id",
+       "meaning": ["policy number", "policy no"]},
+      {"path": "criteria", "type": "list", "item": "text", "key": "text",
+       "meaning": ["coverage criteria", "medical necessity criteria", "criteria"],
+       "avoid": ["exclusions"]}
+    ])");
+    const auto specs = fieldSpecs(fields);
+    // A text parser folds a paragraph's lines and keeps numbered items apart, without numbers.
+    const std::string text =
+        "Bayview Mutual Health Medical Policy: Bariatric Surgery Policy Number: BMH-SURG-114\n"
+        "Medical necessity criteria Bariatric surgery is considered medically necessary when all "
+        "of the following are met:\n"
+        "BMI of 40 or more, or BMI of 35 or more with a serious comorbidity.\n"
+        "Completion of a medically supervised weight-management program of at least 6 months.\n"
+        "Exclusions Revision procedures are reviewed separately.\n";
+    const DocText doc = docOf(text);
+    EXPECT_EQ(extractField(specs[0], doc, fieldUnits(doc), {})["value"], "BMH-SURG-114");
+    EXPECT_EQ(names(extractList(specs[1], doc), "text"),
+              (std::vector<std::string>{
+                  "BMI of 40 or more, or BMI of 35 or more with a serious comorbidity",
+                  "Completion of a medically supervised weight-management program of at least 6 "
+                  "months"}));
+    // An upper-case policy folded into one line, its criteria lettered.
+    const DocText caps = docOf(
+        "COVERAGE CRITERIA HOME SLEEP APNEA TESTING IS MEDICALLY NECESSARY WHEN ALL OF THE "
+        "FOLLOWING ARE MET: A. THE MEMBER IS 18 YEARS OF AGE OR OLDER. B. A FACE-TO-FACE "
+        "EVALUATION IS DOCUMENTED.\n");
+    EXPECT_EQ(names(extractList(specs[1], caps), "text"),
+              (std::vector<std::string>{"THE MEMBER IS 18 YEARS OF AGE OR OLDER",
+                                        "A FACE-TO-FACE EVALUATION IS DOCUMENTED"}));
+}
+
 TEST(FieldLists, MeaningPhrasesMatchInflections) {
     EXPECT_EQ(findPhrase("secondary diagnoses", "diagnosis"), 10u);
     EXPECT_EQ(findPhrase("| skill | level |", "skills"), 2u);
