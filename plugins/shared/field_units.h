@@ -289,6 +289,20 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                 if (to <= from) continue;
                 out.push_back({line.pos + s + from, to - from, sentence.substr(from, to - from),
                                heading, false});
+                // Two columns folded into one line ("PAYER'S name: RECIPIENT'S name: Ostrander
+                // LLC Rafferty Roe"): a label without a value reads the value after the next one.
+                const std::size_t colon = sentence.find(':', from);
+                if (k + 1 < cuts.size() && colon != std::string::npos && colon < to &&
+                    trimmed(sentence.substr(colon + 1, to - colon - 1)).empty()) {
+                    const std::size_t to2 = k + 2 < cuts.size() ? cuts[k + 2] : sentence.size();
+                    const std::size_t colon2 = sentence.find(':', to);
+                    if (colon2 != std::string::npos && colon2 < to2) {
+                        out.push_back({line.pos + s + from, to2 - from,
+                                       sentence.substr(from, colon + 1 - from) +
+                                           sentence.substr(colon2 + 1, to2 - colon2 - 1),
+                                       heading, false});
+                    }
+                }
                 // A Title Case label may start a word or two earlier than its last capitalised
                 // word ("Policy Number: X", "Monthly Base Rent: X"): read that way too.
                 std::size_t wide = from;

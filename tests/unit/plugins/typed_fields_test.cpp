@@ -67,6 +67,14 @@ TEST(TypedValues, AddressesAndNames) {
     EXPECT_NE(std::find(names.begin(), names.end(), "Samuel Okafor, MD"), names.end());
 }
 
+TEST(TypedValues, ANameEndsAtItsLegalFormAndIsNoDateWord) {
+    EXPECT_EQ(
+        values(typed::names("Ostrander & Vale Design Studio LLC Rafferty Oyelowo-Quist")),
+        (std::vector<std::string>{"Ostrander & Vale Design Studio LLC", "Rafferty Oyelowo-Quist"}));
+    EXPECT_EQ(values(typed::names("paid between January 8, 2024 and Friday")),
+              std::vector<std::string>{});
+}
+
 DocText docOf(const std::string& text) {
     DocText doc;
     doc.document_id = "d1";
@@ -285,6 +293,18 @@ TEST(FieldExtractor, ReadsAPageThatAPdfParserFoldedIntoOneLine) {
     EXPECT_EQ(got["governing_law"]["value"],
               "ARTICLE 6. GOVERNING LAW 6.1 This Lease is governed by the laws of the State of "
               "Maine.");
+}
+
+TEST(FieldExtractor, TwoColumnsOfAFormFoldedIntoOneLine) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "payer", "type": "party", "meaning": ["payer's name", "payer"]}
+    ])");
+    const auto got = extract(fields,
+                             "PAYER'S name, address: RECIPIENT'S name, address: Ostrander & Vale "
+                             "Design Studio LLC Rafferty Oyelowo-Quist 310 W 4th Street\n"
+                             "Note from payer: invoices paid between January 8, 2024 and "
+                             "December 20, 2024.\n");
+    EXPECT_EQ(got["payer"]["value"], "Ostrander & Vale Design Studio LLC");
 }
 
 TEST(FieldExtractor, ACaptionLineNamesTheTextUnderIt) {
