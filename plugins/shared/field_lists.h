@@ -160,10 +160,14 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         }
         // A Markdown title ("# Employee Skills Profile") names the document, not a section.
         const bool title = raw.rfind("# ", 0) == 0;
-        const bool heading = bulletMarker(line.text) == 0 &&
-                             (isHeadingLine(line.text, clean) || (blank_before && titleLine(t)) ||
-                              (t.back() == ':' && t.size() <= 60) ||
-                              (!inside && titleLine(t) && li + 1 < lines.size()));
+        // A short line right after a table titles what comes next (DOCX text has no blank lines).
+        const bool after_table = li > 0 && (trimmed(lines[li - 1].text).rfind('|', 0) == 0 ||
+                                            lines[li - 1].text.find(" | ") != std::string::npos);
+        const bool heading =
+            bulletMarker(line.text) == 0 &&
+            (isHeadingLine(line.text, clean) || ((blank_before || after_table) && titleLine(t)) ||
+             (t.back() == ':' && t.size() <= 60) ||
+             (!inside && titleLine(t) && li + 1 < lines.size()));
         blank_before = false;
         if (heading) {
             std::string name = t;
@@ -246,13 +250,17 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         // on to other things.
         // The header of a table written "Skill | Level" over rows "Skill: SQL | Level: 3".
         const auto bar = bars.find(" | ");
-        if (bar != std::string::npos && t.find(':') == std::string::npos && li + 1 < lines.size() &&
+        if (bar != std::string::npos && bars.find(':') == std::string::npos &&
+            li + 1 < lines.size() &&
             lines[li + 1].text.find(bars.substr(0, bar) + ":") != std::string::npos) {
             continue;
         }
         auto pieces = linePieces(bars, line.pos + at, commas, &spec);
         const auto words = std::count(t.begin(), t.end(), ' ') + 1;
-        const bool prose = (t.back() == '.' && words >= 8) || (pieces.size() == 1 && words >= 14);
+        // A table row ("Skill: SQL | Evidence: Writes queries ...") is no prose, however long.
+        const bool row = bars.find(" | ") != std::string::npos;
+        const bool prose =
+            !row && ((t.back() == '.' && words >= 8) || (pieces.size() == 1 && words >= 14));
         if (plain_before && (prose || closingLine(t))) {
             inside = false;
             continue;

@@ -440,6 +440,26 @@ TEST(FieldLists, APolicysCriteriaAfterTheSentenceThatAnnouncesThem) {
                                         "A FACE-TO-FACE EVALUATION IS DOCUMENTED"}));
 }
 
+TEST(FieldLists, AParsedTableUnderAHeadingGivesItsRowsOnly) {
+    const auto spec = fieldSpecs(nlohmann::json::parse(R"([
+      {"path": "skills", "type": "list", "item": "text", "key": "name",
+       "meaning": ["skills", "strengths"]}
+    ])"))
+                          .front();
+    // A DOCX review as its parser writes it: no blank lines, the header row's cells before each
+    // data cell.
+    const auto skills =
+        extractList(spec, docOf("Strengths demonstrated this period\n"
+                                "Skill | Evidence\n"
+                                "Skill: Financial modelling (Excel) | Evidence: Built the "
+                                "three-statement model used for the 2026 budget\n"
+                                "Skill: Anaplan | Evidence: Model builder for headcount planning\n"
+                                "Career interest\n"
+                                "Lucia would like to move into the pricing team.\n"));
+    EXPECT_EQ(names(skills, "name"),
+              (std::vector<std::string>{"Financial modelling (Excel)", "Anaplan"}));
+}
+
 TEST(FieldLists, MeaningPhrasesMatchInflections) {
     EXPECT_EQ(findPhrase("secondary diagnoses", "diagnosis"), 10u);
     EXPECT_EQ(findPhrase("| skill | level |", "skills"), 2u);
