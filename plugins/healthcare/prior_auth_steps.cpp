@@ -144,10 +144,30 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
         {"urgency", urgency_field}};
     // The typed fields find the request's terms by meaning in any layout; the labels above add
     // evidence.
-    auto typed_fields = plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), {""});
+    auto typed_fields =
+        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow),
+                                    {"patient.", "provider.", "requested_service.", "urgency"});
     if (!typed_fields) return typed_fields.error();
     plugins::mergeTypedFields(out, *typed_fields);
     return out;
+}
+
+/// Criteria records from the typed `criteria` list (items under a heading that states them, in
+/// any layout): numbered in order, required unless the text calls itself optional.
+nlohmann::json typedCriteria(const nlohmann::json& items) {
+    nlohmann::json criteria = nlohmann::json::array();
+    static const std::regex optional(R"(\boptional\b|^or\b)", std::regex::icase);
+    for (const auto& item : items) {
+        const std::string text = item["value"].value("text", "");
+        if (text.empty()) continue;
+        criteria.push_back({{"id", std::to_string(criteria.size() + 1)},
+                            {"text", text},
+                            {"required", !std::regex_search(text, optional)},
+                            {"source", item["source"]},
+                            {"status", missingField()},
+                            {"evidence", nlohmann::json::array()}});
+    }
+    return criteria;
 }
 
 Result<nlohmann::json> extractPolicy(plugin::HostServices& host, const StepInput& in) {
@@ -186,9 +206,20 @@ Result<nlohmann::json> extractPolicy(plugin::HostServices& host, const StepInput
                                 {"evidence", nlohmann::json::array()}});
         }
     }
-    return nlohmann::json{
+    nlohmann::json out{
         {"policy", {{"title", labeledField(title)}, {"policy_number", labeledField(number)}}},
         {"criteria", criteria}};
+    // The typed fields read the policy's terms and criteria by meaning in any layout; the labels
+    // and "Criterion N (required):" lines above add evidence.
+    auto typed_fields =
+        plugins::extractTypedFields(host, in, typedFieldsOf(in.workflow), {"policy.", "criteria"});
+    if (!typed_fields) return typed_fields.error();
+    if (const auto it = typed_fields->find("criteria"); it != typed_fields->end()) {
+        if (criteria.empty()) out["criteria"] = typedCriteria(it->second);
+        typed_fields->erase(it);
+    }
+    plugins::mergeTypedFields(out, *typed_fields);
+    return out;
 }
 
 Result<nlohmann::json> mapEvidence(plugin::HostServices& host, const StepInput& in) {

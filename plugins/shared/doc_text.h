@@ -134,7 +134,9 @@ inline void restoreLines(std::string& text, const std::vector<std::string>& head
     }
 }
 
-/// The document's passages (from the host's evidence finder) joined into a DocText.
+/// The document's passages (from the host's evidence finder) joined into a DocText. A passage
+/// that overlaps the one before continues its text where it stopped, often inside a line
+/// ("Base rent ..... " | "$28.00 per sf"), so no line break is put between them.
 inline plugin::Result<DocText> loadDocText(plugin::EvidenceFinder& finder,
                                            const std::string& document_id) {
     auto passages = finder.passages(document_id);
@@ -145,6 +147,7 @@ inline plugin::Result<DocText> loadDocText(plugin::EvidenceFinder& finder,
     for (auto& p : passages.value()) {
         const std::size_t skip = chunkOverlap(previous, p.text);
         previous = p.text;
+        if (skip > 0 && !doc.text.empty() && doc.text.back() == '\n') doc.text.pop_back();
         doc.starts.push_back(doc.text.size());
         doc.text += p.text.substr(skip) + "\n";
         doc.passages.push_back(std::move(p));

@@ -189,8 +189,9 @@ struct Labeled {
     std::size_t length = 0;    ///< label and value
 };
 
-/// The value after `label:` in the first passage that has it, up to the end of the line or the
-/// next of `labels` (a parser may join a form's lines into one paragraph).
+/// The value after `label:` (or a dotted leader, "Name ........ Ann Roe") in the first passage
+/// that has it, up to the end of the line or the next of `labels` (a parser may join a form's
+/// lines into one paragraph).
 inline std::optional<Labeled> labeled(const std::vector<plugin::Passage>& passages,
                                       const std::string& label,
                                       const std::vector<std::string>& labels) {
@@ -198,13 +199,13 @@ inline std::optional<Labeled> labeled(const std::vector<plugin::Passage>& passag
         static const std::regex special(R"([.^$|()\[\]{}*+?\\])");
         return std::regex_replace(s, special, R"(\$&)");
     };
-    const std::regex start("\\b" + escape(label) + "\\s*:\\s*", std::regex::icase);
+    const std::regex start("\\b" + escape(label) + "\\s*(?::|\\.{3,})[\\s.]*", std::regex::icase);
     std::string alternatives;
     for (const auto& l : labels) {
         if (l == label) continue;
         alternatives += (alternatives.empty() ? "" : "|") + escape(l);
     }
-    const std::regex next("\\s(?:" + alternatives + ")\\s*:", std::regex::icase);
+    const std::regex next("\\s(?:" + alternatives + ")\\s*(?::|\\.{3,})", std::regex::icase);
     for (const auto& p : passages) {
         std::smatch m;
         if (!std::regex_search(p.text, m, start)) continue;

@@ -31,7 +31,8 @@ struct MeaningHit {
     std::size_t end = 0;
     bool label = false;  ///< "Phrase: value"
     bool in_heading = false;
-    bool defines = false;  ///< the phrase is a defined term in brackets after its value
+    bool defines = false;        ///< the phrase is a defined term in brackets after its value
+    std::size_t phrase_end = 0;  ///< where the phrase itself ends (before a label's ":")
 };
 
 /// Every meaning hit of `spec` in a unit (each phrase's first place in the text), or one hit in
@@ -67,6 +68,7 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             }
             if (b >= 4 && text.compare(b - 4, 4, "(the") == 0) b -= 3;
             hit.defines = b > 0 && text[b - 1] == '(';
+            hit.phrase_end = end;
             out.push_back(hit);
         } else if (!unit.is_heading && findPhrase(heading, p) != std::string::npos) {
             if (0.7 * w > heading_hit.weight) heading_hit = {0.7 * w, 0, 0, false, true};
@@ -151,6 +153,8 @@ struct Candidate {
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
     if (unit.is_heading && spec.type == "text") return out;
+    // A caption names the text under it; a name or an amount has a label of its own.
+    if (unit.caption && spec.type != "text") return out;
     auto hits = meaningHits(spec, unit);
     // An e-mail address says what it is: it needs no label, but a label makes it surer.
     if (hits.empty() && spec.type == "code" && spec.code == "email") {
@@ -182,9 +186,23 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                                                          v) != spec.meaning.end();
                                     }),
                      values.end());
-        for (const auto& v : values) {
+        for (auto v : values) {
+            // A caption alone ("Current position") names a text but does not state it.
+            if (spec.type == "text" && !hit.in_heading && v.value.is_string() &&
+                typed::lower(v.value.get<std::string>()) ==
+                    lower_text.substr(hit.pos, hit.phrase_end - hit.pos)) {
+                continue;
+            }
             double distance;
             const bool overlaps = v.pos < hit.end && v.pos + v.len > hit.pos;
+            if (overlaps && spec.type == "party" && v.pos < hit.pos && !hit.in_heading &&
+                hit.phrase_end < v.pos + v.len) {
+                // A name that says what it is ("LAKESHORE HEALTH PLAN") ends with that word: what
+                // follows belongs to a line the parser folded into it ("... PRIOR AUTHORIZATION
+                // REQUEST").
+                v.len = hit.phrase_end - v.pos;
+                v.value = trimmed(unit.text.substr(v.pos, v.len));
+            }
             if (overlaps && (spec.type == "enumeration" || v.pos < hit.pos)) {
                 // "URGENT request", "five years of experience": the value is part of the phrase.
                 distance = 0.0;
@@ -408,9 +426,21 @@ inline nlohmann::json::json_pointer pointerOf(const std::string& path) {
     return nlohmann::json::json_pointer(p);
 }
 
+/// Whether a rule's value ran on into the next field of a form or table ("Northwest Cascade
+/// Health Member number: NWC600418227", "Date of birth | Ann Roe: May 2, 1978", "Ann Roe Work
+/// e-mail ...... ann@x.example"): it holds a table cell break or a label after its first word.
+inline bool ranOn(const nlohmann::json& value) {
+    if (!value.is_string()) return false;
+    const std::string v = value.get<std::string>();
+    if (v.find(" | ") != std::string::npos) return true;
+    const auto labels = labelStarts(cleanLine(v));
+    return std::any_of(labels.begin(), labels.end(), [](std::size_t at) { return at > 0; });
+}
+
 /// Puts the typed fields into a step's result: a field the step's rules left empty takes the
 /// typed value; where both found one, the rules' value stays and agreement raises its
-/// confidence. `result` paths are relative to the packet.
+/// confidence, unless the rules' value ran on into another field (ranOn). `result` paths are
+/// relative to the packet.
 inline void mergeTypedFields(nlohmann::json& result,
                              const std::map<std::string, nlohmann::json>& typed_fields) {
     for (const auto& [path, f] : typed_fields) {
@@ -423,10 +453,12 @@ inline void mergeTypedFields(nlohmann::json& result,
             continue;
         }
         // A rule's default without a source ("standard" when no urgency is stated) is no
-        // evidence: the typed field, found or missing, replaces it.
+        // evidence: the typed field, found or missing, replaces it; a found typed field also
+        // replaces a rule's value that ran on into another field.
         const bool default_only = result.contains(ptr) && result[ptr].is_object() &&
                                   !result[ptr]["value"].is_null() &&
-                                  result[ptr].value("source", nlohmann::json()).is_null();
+                                  (result[ptr].value("source", nlohmann::json()).is_null() ||
+                                   (ranOn(result[ptr]["value"]) && !f["value"].is_null()));
         if (default_only || !result.contains(ptr) || !result[ptr].is_object() ||
             result[ptr]["value"].is_null() ||
             (result[ptr]["value"].is_array() && result[ptr]["value"].empty())) {

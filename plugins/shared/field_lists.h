@@ -21,183 +21,11 @@
 #include "shared/doc_text.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
+#include "shared/list_pieces.h"
 #include "shared/list_records.h"
 #include "shared/typed_values.h"
 
 namespace docintel::plugins {
-
-/// A piece of a list: [pos, pos+len) of the document text and its cleaned text.
-struct ListPiece {
-    std::size_t pos = 0;
-    std::size_t len = 0;
-    std::string text;
-};
-
-/// Whether `label` (as written) states the field's meaning and no `avoid` word.
-inline bool statesMeaning(const FieldSpec& spec, const std::string& label) {
-    const std::string l = typed::lower(label);
-    for (const auto& a : spec.avoid) {
-        if (findPhrase(l, a) != std::string::npos) return false;
-    }
-    for (const auto& m : spec.meaning) {
-        if (findPhrase(l, m) != std::string::npos) return true;
-    }
-    return false;
-}
-
-/// Whether a piece says that there is nothing to list or denies an item ("NKDA", "none known",
-/// "no known allergies", "No surgeries", "N/A").
-inline bool saysNone(const std::string& piece) {
-    static const std::regex none(
-        R"(^\s*(?:none\b|nkda\b|nka\b|no\s|nil\b|n/a\b|not applicable\b|denies\b)|\bnone (?:known|reported|stated)\b)",
-        std::regex::icase);
-    return std::regex_search(piece, none);
-}
-
-/// `piece` trimmed of spaces, a final full stop and a leading "and" / "or".
-inline ListPiece trimmedPiece(ListPiece p) {
-    auto drop_front = [&](std::size_t n) {
-        p.text.erase(0, n);
-        p.pos += n;
-        p.len -= std::min(p.len, n);
-    };
-    while (!p.text.empty() && (p.text.front() == ' ' || p.text.front() == ':')) drop_front(1);
-    for (const char* lead : {"and ", "or "}) {
-        if (typed::lower(p.text).rfind(lead, 0) == 0) drop_front(std::strlen(lead));
-    }
-    while (!p.text.empty() && (p.text.back() == ' ' || p.text.back() == '.' ||
-                               p.text.back() == ',' || p.text.back() == ':')) {
-        p.text.pop_back();
-    }
-    p.len = std::min(p.len, p.text.size());
-    return p;
-}
-
-/// The pieces of one line of a list (`text` cleaned, starting at `pos` of the document):
-/// its parts between ";", "·", "•", "|" and sentence ends; a leading short label ("Current:")
-/// left out; commas cut too when `commas` or when the line is a list of three or more short
-/// pieces ("Python, SQL, dbt"). `spec` picks the parts of a table row written with labels.
-inline std::vector<ListPiece> linePieces(const std::string& text, std::size_t pos, bool commas,
-                                         const FieldSpec* spec = nullptr) {
-    std::vector<ListPiece> out;
-    std::string t = text;
-    // "·" and "•" as "|" padded to their length, so that offsets stay those of the text.
-    for (const std::string dot : {"\xC2\xB7", "\xE2\x80\xA2"}) {
-        for (auto at = t.find(dot); at != std::string::npos; at = t.find(dot, at + 1)) {
-            t.replace(at, dot.size(), "|" + std::string(dot.size() - 1, ' '));
-        }
-    }
-    std::size_t start = 0;
-    // "Current: amlodipine 5 mg": a label of up to three words before the first item.
-    if (const auto colon = t.find(':'); t.find('|') == std::string::npos &&
-                                        colon != std::string::npos && colon < 30 &&
-                                        colon + 1 < t.size() && t[colon + 1] == ' ') {
-        const std::string label = t.substr(0, colon);
-        if (std::count(label.begin(), label.end(), ' ') < 3 &&
-            label.find_first_of("0123456789") == std::string::npos) {
-            start = colon + 1;
-        }
-    }
-    std::vector<std::pair<std::size_t, std::size_t>> parts;
-    for (std::size_t i = start; i <= t.size(); ++i) {
-        const bool sentence_end = i + 2 < t.size() && t[i] == '.' && t[i + 1] == ' ' &&
-                                  (std::isupper(static_cast<unsigned char>(t[i + 2])) ||
-                                   std::isdigit(static_cast<unsigned char>(t[i + 2])));
-        if (i == t.size() || t[i] == ';' || t[i] == '|' || sentence_end) {
-            if (i > start) parts.emplace_back(start, i - start);
-            start = i + 1;
-        }
-    }
-    // A table row written "Skill: SQL | Level: 3": each part's short label left out, and only
-    // the parts whose label states the meaning kept when one does.
-    std::vector<bool> stating(parts.size(), false);
-    for (std::size_t k = 0; k < parts.size() && parts.size() > 1; ++k) {
-        auto& [s, n] = parts[k];
-        const std::string part = t.substr(s, n);
-        const auto colon = part.find(": ");
-        if (colon == std::string::npos || colon > 30) continue;
-        const std::string label = trimmed(part.substr(0, colon));
-        if (label.empty() || std::count(label.begin(), label.end(), ' ') >= 3 ||
-            label.find_first_of("0123456789") != std::string::npos) {
-            continue;
-        }
-        stating[k] = spec != nullptr && statesMeaning(*spec, label);
-        s += colon + 1;
-        n -= colon + 1;
-    }
-    if (std::find(stating.begin(), stating.end(), true) != stating.end()) {
-        std::vector<std::pair<std::size_t, std::size_t>> kept;
-        for (std::size_t k = 0; k < parts.size(); ++k) {
-            if (stating[k]) kept.push_back(parts[k]);
-        }
-        parts = kept;
-    }
-    const bool one_part = parts.size() == 1;
-    for (const auto& [s, n] : parts) {
-        const std::string part = t.substr(s, n);
-        std::vector<std::size_t> cuts;
-        for (std::size_t i = 0; i < part.size(); ++i) {
-            // A comma inside brackets belongs to the item ("Excel (pivot tables, XLOOKUP)").
-            if (part[i] == '(') i = std::min(part.find(')', i), part.size());
-            if (i < part.size() && part[i] == ',') cuts.push_back(i);
-        }
-        bool short_pieces = one_part && cuts.size() >= 2;
-        for (std::size_t k = 0, from = 0; short_pieces && k <= cuts.size(); ++k) {
-            const std::size_t to = k < cuts.size() ? cuts[k] : part.size();
-            const std::string piece = part.substr(from, to - from);
-            short_pieces = std::count(piece.begin(), piece.end(), ' ') <= 6;
-            from = to + 1;
-        }
-        if (!commas && !short_pieces) cuts.clear();
-        std::size_t from = 0;
-        for (std::size_t k = 0; k <= cuts.size(); ++k) {
-            const std::size_t to = k < cuts.size() ? cuts[k] : part.size();
-            ListPiece p = trimmedPiece({pos + s + from, to - from, part.substr(from, to - from)});
-            if (p.text.size() >= 2) out.push_back(std::move(p));
-            from = to + 1;
-        }
-    }
-    return out;
-}
-
-/// A short line that may title a section ("Skills", "Meds:", "Work history").
-inline bool titleLine(const std::string& t) {
-    if (t.empty() || t.size() > 40 || bulletMarker(t) > 0 || t[0] == '|') return false;
-    if (t.back() == '.' || t.back() == ',' || t.back() == ';') return false;
-    if (std::count(t.begin(), t.end(), ' ') > 4) return false;
-    const auto colon = t.find(':');
-    return colon == std::string::npos || colon + 1 == t.size();
-}
-
-/// A letter's closing line ("Yours sincerely,", "Kind regards", "Thank you").
-inline bool closingLine(const std::string& t) {
-    static const std::regex closing(
-        R"(^(?:yours\b|sincerely\b|(?:kind |best |warm )?regards\b|thank you\b|thanks\b|respectfully\b|cordially\b))",
-        std::regex::icase);
-    return std::regex_search(t, closing);
-}
-
-/// Where the content starts after a heading stating the meaning of `spec` that a parser folded
-/// into its line ("Skills SAP S/4HANA; ...", "MEDICATIONS Metformin 500 mg ..."): the line
-/// starts with a capitalised meaning phrase followed by a capitalised word or a digit; 0 when
-/// it does not.
-inline std::size_t foldedHeading(const FieldSpec& spec, const std::string& t) {
-    if (t.empty() || !std::isupper(static_cast<unsigned char>(t[0]))) return 0;
-    const std::string l = typed::lower(t);
-    std::size_t best = 0;
-    for (const auto& m : spec.meaning) {
-        std::size_t end = 0;
-        if (findPhrase(l, m, 0, &end) != 0 || end + 1 >= t.size() || t[end] != ' ') continue;
-        const char next = t[end + 1];
-        if (!std::isupper(static_cast<unsigned char>(next)) &&
-            !std::isdigit(static_cast<unsigned char>(next))) {
-            continue;
-        }
-        best = std::max(best, end + 1);
-    }
-    if (best == 0 || !statesMeaning(spec, t.substr(0, best))) return 0;
-    return best;
-}
 
 /// A table being read: its header cells and the column whose header states the meaning (-1
 /// when none does).
@@ -245,9 +73,17 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
     const auto lines = doc.lines();
     const bool commas = spec.item == "measurement";
     bool inside = false, taken = false, blank_before = true, bulleted = false, caps_items = false;
+    // A sentence that announces the list ("... when all of the following are met:") is no item,
+    // and the lines after it are items even when written as sentences.
+    bool announced = false;
+    auto announces = [](const std::string& text) {
+        return !text.empty() && text.back() == ':' &&
+               std::count(text.begin(), text.end(), ' ') >= 5;
+    };
     ListTable table;
     bool in_table = false;
     for (std::size_t li = 0; li < lines.size(); ++li) {
+        if (!inside) announced = false;
         const auto& line = lines[li];
         const std::string clean = cleanLine(line.text);
         const std::string t = trimmed(clean);
@@ -301,18 +137,37 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             inside = true;
             taken = true;
             bulleted = false;
-            const std::size_t at = line.text.find_first_not_of(" \t") + folded;
-            for (auto& p : linePieces(t.substr(folded), line.pos + at, commas)) {
+            announced = announces(t);
+            if (announced) continue;
+            std::size_t from = folded;
+            // "... WHEN ALL OF THE FOLLOWING ARE MET: A. THE MEMBER ...": the items follow.
+            if (const auto colon = t.find(": ", folded);
+                colon != std::string::npos && announces(t.substr(folded, colon + 1 - folded))) {
+                from = colon + 2;
+            }
+            const std::size_t at = line.text.find_first_not_of(" \t") + from;
+            for (auto& p : linePieces(t.substr(from), line.pos + at, commas)) {
                 out.push_back(std::move(p));
             }
             continue;
         }
+        // ... and a folded heading of another subject ("ALLERGIES Penicillin") ends the section.
+        if (inside && foldedCapsHeading(t) > 0) {
+            inside = false;
+            taken = bulleted = caps_items = false;
+            blank_before = false;
+            continue;
+        }
         // A Markdown title ("# Employee Skills Profile") names the document, not a section.
         const bool title = raw.rfind("# ", 0) == 0;
-        const bool heading = bulletMarker(line.text) == 0 &&
-                             (isHeadingLine(line.text, clean) || (blank_before && titleLine(t)) ||
-                              (t.back() == ':' && t.size() <= 60) ||
-                              (!inside && titleLine(t) && li + 1 < lines.size()));
+        // A short line right after a table titles what comes next (DOCX text has no blank lines).
+        const bool after_table = li > 0 && (trimmed(lines[li - 1].text).rfind('|', 0) == 0 ||
+                                            lines[li - 1].text.find(" | ") != std::string::npos);
+        const bool heading =
+            bulletMarker(line.text) == 0 &&
+            (isHeadingLine(line.text, clean) || ((blank_before || after_table) && titleLine(t)) ||
+             (t.back() == ':' && t.size() <= 60) ||
+             (!inside && titleLine(t) && li + 1 < lines.size()));
         blank_before = false;
         if (heading) {
             std::string name = t;
@@ -349,13 +204,36 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             }
             // A table row written "Skill: SQL | Level: 3" gives the parts its label states.
             const bool row = bars.find(" | ") != std::string::npos;
-            const std::string rest = row ? bars : t.substr(colon + 1);
+            std::string rest = row ? bars : t.substr(colon + 1);
+            // "PMH: Asthma. No surgeries. Meds: Albuterol ...": the list ends where a sentence
+            // opens with the label of another subject.
+            for (const std::size_t label : row ? std::vector<std::size_t>{} : labelStarts(rest)) {
+                const std::size_t label_colon = rest.find(':', label);
+                if (label >= 2 && rest.compare(label - 2, 2, ". ") == 0 &&
+                    !statesMeaning(spec, rest.substr(label, label_colon - label))) {
+                    rest.resize(label);
+                    break;
+                }
+            }
             for (auto& p : linePieces(rest, line.pos + at + (row ? 0 : colon + 1), commas, &spec)) {
                 out.push_back(std::move(p));
             }
             continue;
         }
-        const bool plain_before = taken && !bulleted;
+        // A heading of another subject folded into its line ("Exclusions Revision ...").
+        if (std::any_of(spec.avoid.begin(), spec.avoid.end(), [&](const std::string& a) {
+                std::size_t end = 0;
+                return findPhrase(typed::lower(t), a, 0, &end) == 0 && end + 1 < t.size() &&
+                       t[end] == ' ' && std::isupper(static_cast<unsigned char>(t[end + 1]));
+            })) {
+            inside = announced = false;
+            continue;
+        }
+        if (announces(t)) {
+            announced = taken = true;
+            continue;
+        }
+        const bool plain_before = taken && !bulleted && !announced;
         taken = true;
         if (const std::size_t skip = bulletMarker(line.text); skip > 0) {
             bulleted = true;
@@ -372,13 +250,17 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         // on to other things.
         // The header of a table written "Skill | Level" over rows "Skill: SQL | Level: 3".
         const auto bar = bars.find(" | ");
-        if (bar != std::string::npos && t.find(':') == std::string::npos && li + 1 < lines.size() &&
+        if (bar != std::string::npos && bars.find(':') == std::string::npos &&
+            li + 1 < lines.size() &&
             lines[li + 1].text.find(bars.substr(0, bar) + ":") != std::string::npos) {
             continue;
         }
         auto pieces = linePieces(bars, line.pos + at, commas, &spec);
         const auto words = std::count(t.begin(), t.end(), ' ') + 1;
-        const bool prose = (t.back() == '.' && words >= 8) || (pieces.size() == 1 && words >= 14);
+        // A table row ("Skill: SQL | Evidence: Writes queries ...") is no prose, however long.
+        const bool row = bars.find(" | ") != std::string::npos;
+        const bool prose =
+            !row && ((t.back() == '.' && words >= 8) || (pieces.size() == 1 && words >= 14));
         if (plain_before && (prose || closingLine(t))) {
             inside = false;
             continue;

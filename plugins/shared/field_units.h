@@ -19,6 +19,7 @@ struct FieldUnit {
     std::string text;     ///< the unit, cleaned (same length as the span unless synthetic)
     std::string heading;  ///< the heading line above it, cleaned; "" when none
     bool is_heading = false;
+    bool caption = false;  ///< a caption line read with the line under it as its value
 };
 
 /// `line` with "**", "#", "|" and runs of 3+ dots blanked (a run of dots or a "|" becomes ":"
@@ -70,7 +71,9 @@ inline std::vector<std::pair<std::size_t, std::string>> tableCells(const std::st
 }
 
 /// Sentences of a long line: cut after ". " before a capital, a digit or "(" unless the word
-/// before is an abbreviation or an initial.
+/// before is an abbreviation, an initial or a clause number ("ARTICLE 2. TERM"); a sentence
+/// that closes a bracket or a quote, or ends in a figure ("... 60606. Notices"), ends there. A
+/// clause's caption ("3.3 Operating Expenses.") stays with the sentence after it.
 inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::string& line) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     if (line.size() <= 260) {
@@ -90,8 +93,21 @@ inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::str
         std::size_t w = i;
         while (w > 0 && std::isalpha(static_cast<unsigned char>(line[w - 1]))) --w;
         const std::string word = line.substr(w, i - w);
-        if (word.size() <= 1 ||
-            std::find(abbreviations.begin(), abbreviations.end(), word) != abbreviations.end()) {
+        std::size_t d = i;
+        while (d > 0 && std::isdigit(static_cast<unsigned char>(line[d - 1]))) --d;
+        const char before = line[i - 1];
+        const bool closes = before == ')' || before == '"' || before == '\'' ||
+                            (static_cast<unsigned char>(before) >= 0x80 && i >= 3 &&
+                             line.compare(i - 3, 3, "\xE2\x80\x9D") == 0);
+        const bool figure = i - d >= 3;
+        if (!closes && !figure &&
+            (word.size() <= 1 ||
+             std::find(abbreviations.begin(), abbreviations.end(), word) != abbreviations.end())) {
+            continue;
+        }
+        const std::string so_far = line.substr(start, i - start);
+        if (!so_far.empty() && std::isdigit(static_cast<unsigned char>(so_far[0])) &&
+            std::count(so_far.begin(), so_far.end(), ' ') < 4) {
             continue;
         }
         out.emplace_back(start, i + 1 - start);
@@ -148,19 +164,75 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
     return out;
 }
 
+/// The cells of a table row as a document parser writes it ("Period: 2025 | Monthly Base
+/// Rent: $4,250.00": cells between " | ", each after the first row prefixed with its column's
+/// header) with their offsets in the row; empty when the line is no such row.
+inline std::vector<std::pair<std::size_t, std::string>> parsedRowCells(const std::string& line) {
+    std::vector<std::pair<std::size_t, std::string>> out;
+    if (line.find(" | ") == std::string::npos || trimmed(line).rfind("|", 0) == 0) return out;
+    std::size_t start = 0;
+    while (start <= line.size()) {
+        std::size_t end = line.find(" | ", start);
+        if (end == std::string::npos) end = line.size();
+        out.emplace_back(start, line.substr(start, end - start));
+        start = end + 3;
+    }
+    return out;
+}
+
+/// The units of a parsed table row (parsedRowCells): each cell ("Monthly Base Rent: $4,250.00")
+/// and, for a row of two cells, the row read as "<first cell>: <second cell>" without the
+/// column headers: a two-column table of labels and values ("| Date of birth | Nov 2, 1978 |")
+/// whose first row the parser took for a header ("Patient: Date of birth | Harold Roe: Nov 2,
+/// 1978"). `header` is the table's first row.
+inline void parsedRowUnits(const DocText::Line& line,
+                           const std::vector<std::pair<std::size_t, std::string>>& cells,
+                           const std::vector<std::pair<std::size_t, std::string>>& header,
+                           const std::string& heading, std::vector<FieldUnit>& out) {
+    std::vector<std::string> bare;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        const std::string& cell = cells[c].second;
+        std::string b = cell;
+        if (c < header.size() && !header[c].second.empty() &&
+            cell.rfind(header[c].second + ": ", 0) == 0) {
+            b = cell.substr(header[c].second.size() + 2);
+        }
+        bare.push_back(trimmed(b));
+    }
+    // First, so that it wins a tie with the header-prefixed reading.
+    if (cells.size() == 2 && !bare[0].empty() && !bare[1].empty() &&
+        bare[0].find(':') == std::string::npos) {
+        out.push_back(
+            {line.pos, line.text.size(), cleanLine(bare[0] + ": " + bare[1]), heading, false});
+    }
+    for (const auto& [offset, cell] : cells) {
+        out.push_back({line.pos + offset, cell.size(), cleanLine(cell), heading, false});
+    }
+}
+
 /// The units of a document, in reading order.
 inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
     std::vector<FieldUnit> out;
     const auto lines = doc.lines();
     std::string heading;
-    std::vector<std::pair<std::size_t, std::string>> header;  // of the current table
+    std::vector<std::pair<std::size_t, std::string>> header;         // of the current table
+    std::vector<std::pair<std::size_t, std::string>> parsed_header;  // of a parsed table
     for (std::size_t li = 0; li < lines.size(); ++li) {
         const auto& line = lines[li];
         const std::string t = trimmed(line.text);
         if (t.empty()) {
             header.clear();
+            parsed_header.clear();
             continue;
         }
+        if (const auto cells = parsedRowCells(line.text); !cells.empty()) {
+            // Its cells, and the row as a whole.
+            if (parsed_header.empty()) parsed_header = cells;
+            parsedRowUnits(line, cells, parsed_header, heading, out);
+            out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
+            continue;
+        }
+        parsed_header.clear();
         if (t[0] == '|') {
             const auto cells = tableCells(line.text);
             const bool rule = t.find("---") != std::string::npos;
@@ -192,13 +264,18 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             continue;
         }
         // A short line that opens what the next line says ("Sincerely,", "Diagnoses:") is read
-        // with it.
+        // with it; so is a caption of a few words ("Current position") as its label.
         const char last = line.text.back();
-        if (t.size() < 40 && (last == ':' || last == ',') && li + 1 < lines.size() &&
+        const bool opens = last == ':' || last == ',';
+        const bool caption = std::isupper(static_cast<unsigned char>(t[0])) &&
+                             std::count(t.begin(), t.end(), ' ') < 4 &&
+                             t.find_first_of(":.;|") == std::string::npos;
+        if (t.size() < 40 && (opens || caption) && li + 1 < lines.size() &&
             !trimmed(lines[li + 1].text).empty()) {
             const auto& next = lines[li + 1];
             out.push_back({line.pos, next.pos + next.text.size() - line.pos,
-                           clean + " " + cleanLine(next.text), heading, false});
+                           clean + (opens ? " " : ": ") + cleanLine(next.text), heading, false,
+                           !opens});
         }
         for (const auto& [s, n] : sentences(clean)) {
             // A folded form ("Name: A Date of birth: B") is read one label at a time.
@@ -212,6 +289,37 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                 if (to <= from) continue;
                 out.push_back({line.pos + s + from, to - from, sentence.substr(from, to - from),
                                heading, false});
+                // Two columns folded into one line ("PAYER'S name: RECIPIENT'S name: Ostrander
+                // LLC Rafferty Roe"): a label without a value reads the value after the next one.
+                const std::size_t colon = sentence.find(':', from);
+                if (k + 1 < cuts.size() && colon != std::string::npos && colon < to &&
+                    trimmed(sentence.substr(colon + 1, to - colon - 1)).empty()) {
+                    const std::size_t to2 = k + 2 < cuts.size() ? cuts[k + 2] : sentence.size();
+                    const std::size_t colon2 = sentence.find(':', to);
+                    if (colon2 != std::string::npos && colon2 < to2) {
+                        out.push_back({line.pos + s + from, to2 - from,
+                                       sentence.substr(from, colon + 1 - from) +
+                                           sentence.substr(colon2 + 1, to2 - colon2 - 1),
+                                       heading, false});
+                    }
+                }
+                // A Title Case label may start a word or two earlier than its last capitalised
+                // word ("Policy Number: X", "Monthly Base Rent: X"): read that way too.
+                std::size_t wide = from;
+                for (int words = 0; words < 2 && k > 0 && wide >= 2 && sentence[wide - 1] == ' ';
+                     ++words) {
+                    std::size_t w = wide - 1;
+                    while (w > cuts[k - 1] && sentence[w - 1] != ' ' && sentence[w - 1] != ':') --w;
+                    if (w <= cuts[k - 1] ||
+                        !std::isupper(static_cast<unsigned char>(sentence[w]))) {
+                        break;
+                    }
+                    wide = w;
+                }
+                if (wide < from) {
+                    out.push_back({line.pos + s + wide, to - wide, sentence.substr(wide, to - wide),
+                                   heading, false});
+                }
             }
         }
     }

@@ -365,6 +365,11 @@ inline std::vector<Found> names(const std::string& text) {
             if (!cap && !join) break;
             end = w;
             if (cap) last_cap_end = w;
+            // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
+            static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc",
+                                                           "l.p.", "lp",     "llp",  "ltd.",
+                                                           "ltd",  "corp.",  "n.a."};
+            if (std::find(legal.begin(), legal.end(), lower(word)) != legal.end()) break;
             // One space or tab between words; a comma only before a suffix.
             std::size_t next = end;
             if (next < text.size() && text[next] == ',') {
@@ -409,7 +414,13 @@ inline std::vector<Found> names(const std::string& text) {
                  v.back() == '.')) {
             v.pop_back();
         }
-        if (v.size() >= 3) out.push_back({start, v.size(), v});
+        // A month or a weekday alone is a date's word, not a name.
+        static const std::vector<std::string> days = {"monday", "tuesday",  "wednesday", "thursday",
+                                                      "friday", "saturday", "sunday"};
+        const bool date_word =
+            v.find(' ') == std::string::npos &&
+            (monthNumber(v) > 0 || std::find(days.begin(), days.end(), lower(v)) != days.end());
+        if (v.size() >= 3 && !date_word) out.push_back({start, v.size(), v});
         i = std::max(last_cap_end, start + 1);
     }
     return out;

@@ -83,5 +83,50 @@ TEST(DocText, ChunkOverlapIsReadOnce) {
     EXPECT_EQ(chunkOverlap("short", "short"), 0u);
 }
 
+/// An evidence finder that holds one document's chunks.
+class ChunkFinder : public plugin::EvidenceFinder {
+  public:
+    explicit ChunkFinder(std::vector<plugin::Passage> chunks) : chunks_(std::move(chunks)) {}
+    plugin::Result<std::vector<plugin::Passage>> passages(const std::string&) override {
+        return chunks_;
+    }
+    plugin::Result<std::vector<plugin::Passage>> find(const plugin::EvidenceQuery&) override {
+        return chunks_;
+    }
+
+  private:
+    std::vector<plugin::Passage> chunks_;
+};
+
+plugin::Passage chunk(const std::string& id, int page, const std::string& text) {
+    plugin::Passage p;
+    p.document_id = "d1";
+    p.chunk_id = id;
+    p.page = page;
+    p.text = text;
+    return p;
+}
+
+TEST(DocText, AChunkThatOverlapsGoesOnInTheSameLine) {
+    // A chunk boundary inside a line of a letter of intent: the label is in the first chunk, the
+    // amount after the overlap in the second.
+    ChunkFinder finder({chunk("c1", 1,
+                              "Landlord ...... Cedar Avenue Ventures LLC\nExpiration ......... "
+                              "May 31, 2032 Base rent .......... "),
+                        chunk("c2", 1,
+                              "May 31, 2032 Base rent .......... $58,800 annually ($4,900.00 "
+                              "per month) Increases ...... 3% per year"),
+                        chunk("c3", 2, "Governing law will be Minnesota.")});
+    const auto doc = loadDocText(finder, "d1");
+    ASSERT_TRUE(doc);
+    EXPECT_EQ(doc->text,
+              "Landlord ...... Cedar Avenue Ventures LLC\nExpiration ......... May 31, 2032 Base "
+              "rent .......... $58,800 annually ($4,900.00 per month) Increases ...... 3% per "
+              "year\nGoverning law will be Minnesota.\n");
+    EXPECT_EQ(doc->passageAt(doc->text.find("$58,800")).chunk_id, "c2");
+    EXPECT_EQ(doc->passageAt(doc->text.find("Base rent")).chunk_id, "c1");
+    EXPECT_EQ(doc->passageAt(doc->text.find("Governing")).page, 2);
+}
+
 }  // namespace
 }  // namespace docintel::plugins

@@ -67,6 +67,14 @@ TEST(TypedValues, AddressesAndNames) {
     EXPECT_NE(std::find(names.begin(), names.end(), "Samuel Okafor, MD"), names.end());
 }
 
+TEST(TypedValues, ANameEndsAtItsLegalFormAndIsNoDateWord) {
+    EXPECT_EQ(
+        values(typed::names("Ostrander & Vale Design Studio LLC Rafferty Oyelowo-Quist")),
+        (std::vector<std::string>{"Ostrander & Vale Design Studio LLC", "Rafferty Oyelowo-Quist"}));
+    EXPECT_EQ(values(typed::names("paid between January 8, 2024 and Friday")),
+              std::vector<std::string>{});
+}
+
 DocText docOf(const std::string& text) {
     DocText doc;
     doc.document_id = "d1";
@@ -188,6 +196,132 @@ TEST(FieldExtractor, MergeKeepsRulesAndReplacesDefaults) {
     EXPECT_TRUE(result["urgency"]["value"].is_null());
 }
 
+const nlohmann::json kRequestFields = nlohmann::json::parse(R"([
+  {"path": "patient.name", "type": "party", "meaning": ["patient name", "patient", "name"],
+   "avoid": ["provider"]},
+  {"path": "patient.date_of_birth", "type": "date", "meaning": ["date of birth", "dob"]},
+  {"path": "patient.member_id", "type": "code", "code": "id", "meaning": ["member id", "member"]},
+  {"path": "patient.payer", "type": "party", "meaning": ["health plan", "payer", "plan"]},
+  {"path": "service", "type": "text", "meaning": ["requested procedure", "procedure"]},
+  {"path": "planned_date", "type": "date", "meaning": ["planned date", "date of surgery"]}
+])");
+
+TEST(FieldExtractor, ReadsAKeyValueTableThatTheParserTookForAHeader) {
+    // A DOCX letter's two-column table of labels and values: the parser reads its first row as
+    // the header and writes every other row's cells after it.
+    const auto got = extract(kRequestFields,
+                             "Letter of Medical Necessity\n"
+                             "Patient | Ada Quillfeather\n"
+                             "Patient: Date of birth | Ada Quillfeather: March 3, 1966\n"
+                             "Patient: Member ID | Ada Quillfeather: NGP-4471209\n"
+                             "Patient: Requested procedure | Ada Quillfeather: Total knee "
+                             "arthroplasty, left knee\n"
+                             "Patient: Planned date of surgery | Ada Quillfeather: May 12, 2025\n");
+    EXPECT_EQ(got["patient.name"]["value"], "Ada Quillfeather");
+    EXPECT_EQ(got["patient.date_of_birth"]["value"], "1966-03-03");
+    EXPECT_EQ(got["patient.member_id"]["value"], "NGP-4471209");
+    EXPECT_EQ(got["service"]["value"], "Total knee arthroplasty, left knee");
+    EXPECT_EQ(got["planned_date"]["value"], "2025-05-12");
+    EXPECT_EQ(got["planned_date"]["source"]["page"], 2);
+}
+
+TEST(FieldExtractor, ReadsAParsedTableCellUnderItsColumnHeader) {
+    const auto got = extract(kLeaseFields,
+                             "2. RENT SCHEDULE\n"
+                             "Period | Monthly Base Rent | Annual Base Rent\n"
+                             "Period: 2025 - 2026 | Monthly Base Rent: $3,100.00 | Annual Base "
+                             "Rent: $37,200.00\n"
+                             "Period: 2026 - 2027 | Monthly Base Rent: $3,200.00 | Annual Base "
+                             "Rent: $38,400.00\n");
+    EXPECT_EQ(got["abstract.base_rent"]["value"], "$3,100.00 per month");
+}
+
+TEST(FieldExtractor, ANameThatSaysWhatItIsEndsThere) {
+    // A parser folded the form's title line into the payer's name line.
+    const auto got = extract(kRequestFields,
+                             "NORTHGATE HEALTH PLAN PRIOR AUTHORIZATION REQUEST - OUTPATIENT "
+                             "IMAGING\n"
+                             "Review type: Standard\n");
+    EXPECT_EQ(got["patient.payer"]["value"], "NORTHGATE HEALTH PLAN");
+}
+
+TEST(FieldExtractor, ARuleValueThatRanOnIntoTheNextLabelYields) {
+    nlohmann::json result = {
+        {"patient",
+         {{"payer", field("Northwest Cascade Health (Medicare Advantage) Member number: NWC6004",
+                          {{"page", 1}}, 0.9)},
+          {"name", field("Date of birth | Ada Quillfeather: March 3, 1966", {{"page", 1}}, 0.9)},
+          {"provider", field("Summit Health Plan PPO", {{"page", 1}}, 0.9)},
+          {"member_id", field("NWC6004", {{"page", 1}}, 0.9)}}}};
+    std::map<std::string, nlohmann::json> typed_fields = {
+        {"patient.payer", field("Northwest Cascade Health", {{"page", 1}}, 0.7)},
+        {"patient.name", field("Ada Quillfeather", {{"page", 1}}, 0.7)},
+        {"patient.provider", field("Summit Health Plan", {{"page", 1}}, 0.7)},
+        {"patient.member_id", missingField()}};
+    mergeTypedFields(result, typed_fields);
+    EXPECT_EQ(result["patient"]["payer"]["value"], "Northwest Cascade Health");
+    EXPECT_EQ(result["patient"]["name"]["value"], "Ada Quillfeather");
+    // A rule's value that is a whole field stays; so does one the typed fields did not find.
+    EXPECT_EQ(result["patient"]["provider"]["value"], "Summit Health Plan PPO");
+    EXPECT_EQ(result["patient"]["member_id"]["value"], "NWC6004");
+}
+
+TEST(FieldExtractor, ReadsAPageThatAPdfParserFoldedIntoOneLine) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "operating_costs", "type": "text",
+       "meaning": ["operating expenses", "proportionate share"]},
+      {"path": "permitted_use", "type": "text", "meaning": ["permitted use", "use the premises"]},
+      {"path": "notices", "type": "address", "meaning": ["notices"]},
+      {"path": "governing_law", "type": "text", "meaning": ["governing law", "laws of"]}
+    ])");
+    std::string page =
+        "ARTICLE 3. RENT 3.1 Base Rent. Tenant shall pay base rent of $4,100.00 per month in "
+        "advance on the first day of each month without demand. 3.2 Operating Expenses. Tenant "
+        "shall pay Tenant's Proportionate Share (7.5%) of Operating Expenses over the 2025 base "
+        "year (the \"Base Year\"). ARTICLE 4. USE 4.1 Tenant shall use the Premises only for a "
+        "dental office. ARTICLE 5. NOTICES 5.1 Notices to Landlord shall be sent to 40 Harbor "
+        "Street, Portland, Maine 04101. ARTICLE 6. GOVERNING LAW 6.1 This Lease is governed by "
+        "the laws of the State of Maine.";
+    const auto got = extract(fields, page);
+    const std::string costs = got["operating_costs"]["value"];
+    EXPECT_EQ(costs.rfind("3.2 Operating Expenses. Tenant shall pay", 0), 0u) << costs;
+    EXPECT_NE(costs.find("(7.5%)"), std::string::npos) << costs;
+    EXPECT_EQ(costs.find("dental"), std::string::npos) << costs;
+    EXPECT_EQ(got["permitted_use"]["value"],
+              "ARTICLE 4. USE 4.1 Tenant shall use the Premises only for a dental office.");
+    EXPECT_EQ(got["notices"]["value"], "40 Harbor Street, Portland, Maine 04101");
+    EXPECT_EQ(got["governing_law"]["value"],
+              "ARTICLE 6. GOVERNING LAW 6.1 This Lease is governed by the laws of the State of "
+              "Maine.");
+}
+
+TEST(FieldExtractor, TwoColumnsOfAFormFoldedIntoOneLine) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "payer", "type": "party", "meaning": ["payer's name", "payer"]}
+    ])");
+    const auto got = extract(fields,
+                             "PAYER'S name, address: RECIPIENT'S name, address: Ostrander & Vale "
+                             "Design Studio LLC Rafferty Oyelowo-Quist 310 W 4th Street\n"
+                             "Note from payer: invoices paid between January 8, 2024 and "
+                             "December 20, 2024.\n");
+    EXPECT_EQ(got["payer"]["value"], "Ostrander & Vale Design Studio LLC");
+}
+
+TEST(FieldExtractor, ACaptionLineNamesTheTextUnderIt) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "current_title", "type": "text", "meaning": ["current position", "position"]},
+      {"path": "name", "type": "party", "meaning": ["position", "name"]}
+    ])");
+    const auto got = extract(fields,
+                             "Current position\n"
+                             "Registered Nurse, Intensive Care Unit - Lakeview Hospital (since "
+                             "2020)\n");
+    EXPECT_EQ(got["current_title"]["value"],
+              "Registered Nurse, Intensive Care Unit - Lakeview Hospital (since 2020)");
+    // A caption labels a text, not a name.
+    EXPECT_TRUE(got["name"]["value"].is_null());
+}
+
 const nlohmann::json kListFields = nlohmann::json::parse(R"([
   {"path": "skills", "type": "list", "item": "text", "key": "name", "meaning": ["skills"]},
   {"path": "medications", "type": "list", "item": "dose", "meaning": ["medications", "meds"]},
@@ -226,6 +360,104 @@ TEST(FieldLists, ItemsUnderHeadingsLabelsAndColumnsAndByValueType) {
     EXPECT_EQ(names(lists["labs"], "name"), std::vector<std::string>{"Fasting glucose"});
     EXPECT_TRUE(lists["allergies"].empty());  // stated as none
     EXPECT_EQ(lists["skills"][0]["source"]["page"], 2);
+}
+
+TEST(FieldLists, FoldedUpperCaseHeadingsOpenAndCloseSections) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "problems", "type": "list", "item": "text", "key": "description",
+       "meaning": ["problems", "diagnoses", "assessment", "pmh"], "avoid": ["family history"]}
+    ])");
+    const auto spec = fieldSpecs(fields).front();
+    // A discharge summary whose parser folded each heading into the paragraph under it.
+    const auto summary =
+        extractList(spec, docOf("PRINCIPAL DIAGNOSIS Community-acquired "
+                                "pneumonia, right lower lobe.\n"
+                                "SECONDARY DIAGNOSES\n"
+                                "Chronic obstructive pulmonary disease (COPD)\n"
+                                "Chronic kidney disease, stage 3a\n"
+                                "ALLERGIES Penicillin (hives). Sulfa drugs (rash).\n"
+                                "HOSPITAL COURSE Presented with 4 days of cough.\n"));
+    EXPECT_EQ(names(summary, "description"),
+              (std::vector<std::string>{"Community-acquired pneumonia, right lower lobe",
+                                        "Chronic obstructive pulmonary disease (COPD)",
+                                        "Chronic kidney disease, stage 3a"}));
+    // An ED note's one-line history ends where the next label opens a sentence.
+    const auto note = extractList(
+        spec, docOf("PMH: Asthma (mild intermittent). No surgeries. Meds: Albuterol HFA 90 mcg "
+                    "PRN. Allergies: NKDA. Social: Non-smoker.\n"));
+    EXPECT_EQ(names(note, "description"), std::vector<std::string>{"Asthma (mild intermittent)"});
+}
+
+TEST(FieldExtractor, DottedLeaderLabelsAndTheirRunOn) {
+    plugin::Passage p;
+    p.document_id = "d1";
+    p.chunk_id = "c1";
+    p.text =
+        "NORTHBEAM SOFTWARE - EMPLOYEE PROFILE Employee ID ...... NB-0044 Name .......... Tomasz "
+        "Adewale-Kirby Work e-mail ....... t.ak@northbeam.example";
+    const auto id = labeled({p}, "Employee ID", {"Employee ID", "Name"});
+    ASSERT_TRUE(id);
+    EXPECT_EQ(id->value, "NB-0044");
+    const auto name = labeled({p}, "Name", {"Employee ID", "Name"});
+    ASSERT_TRUE(name);
+    EXPECT_EQ(name->value, "Tomasz Adewale-Kirby Work e-mail ....... t.ak@northbeam.example");
+    EXPECT_TRUE(ranOn(name->value));
+    EXPECT_FALSE(ranOn("Tomasz Adewale-Kirby"));
+    EXPECT_FALSE(ranOn("Tenant shall pay the rent as follows: monthly"));
+}
+
+TEST(FieldLists, APolicysCriteriaAfterTheSentenceThatAnnouncesThem) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "policy.policy_number", "type": "code", "code": "id",
+       "meaning": ["policy number", "policy no"]},
+      {"path": "criteria", "type": "list", "item": "text", "key": "text",
+       "meaning": ["coverage criteria", "medical necessity criteria", "criteria"],
+       "avoid": ["exclusions"]}
+    ])");
+    const auto specs = fieldSpecs(fields);
+    // A text parser folds a paragraph's lines and keeps numbered items apart, without numbers.
+    const std::string text =
+        "Bayview Mutual Health Medical Policy: Bariatric Surgery Policy Number: BMH-SURG-114\n"
+        "Medical necessity criteria Bariatric surgery is considered medically necessary when all "
+        "of the following are met:\n"
+        "BMI of 40 or more, or BMI of 35 or more with a serious comorbidity.\n"
+        "Completion of a medically supervised weight-management program of at least 6 months.\n"
+        "Exclusions Revision procedures are reviewed separately.\n";
+    const DocText doc = docOf(text);
+    EXPECT_EQ(extractField(specs[0], doc, fieldUnits(doc), {})["value"], "BMH-SURG-114");
+    EXPECT_EQ(names(extractList(specs[1], doc), "text"),
+              (std::vector<std::string>{
+                  "BMI of 40 or more, or BMI of 35 or more with a serious comorbidity",
+                  "Completion of a medically supervised weight-management program of at least 6 "
+                  "months"}));
+    // An upper-case policy folded into one line, its criteria lettered.
+    const DocText caps = docOf(
+        "COVERAGE CRITERIA HOME SLEEP APNEA TESTING IS MEDICALLY NECESSARY WHEN ALL OF THE "
+        "FOLLOWING ARE MET: A. THE MEMBER IS 18 YEARS OF AGE OR OLDER. B. A FACE-TO-FACE "
+        "EVALUATION IS DOCUMENTED.\n");
+    EXPECT_EQ(names(extractList(specs[1], caps), "text"),
+              (std::vector<std::string>{"THE MEMBER IS 18 YEARS OF AGE OR OLDER",
+                                        "A FACE-TO-FACE EVALUATION IS DOCUMENTED"}));
+}
+
+TEST(FieldLists, AParsedTableUnderAHeadingGivesItsRowsOnly) {
+    const auto spec = fieldSpecs(nlohmann::json::parse(R"([
+      {"path": "skills", "type": "list", "item": "text", "key": "name",
+       "meaning": ["skills", "strengths"]}
+    ])"))
+                          .front();
+    // A DOCX review as its parser writes it: no blank lines, the header row's cells before each
+    // data cell.
+    const auto skills =
+        extractList(spec, docOf("Strengths demonstrated this period\n"
+                                "Skill | Evidence\n"
+                                "Skill: Financial modelling (Excel) | Evidence: Built the "
+                                "three-statement model used for the 2026 budget\n"
+                                "Skill: Anaplan | Evidence: Model builder for headcount planning\n"
+                                "Career interest\n"
+                                "Lucia would like to move into the pricing team.\n"));
+    EXPECT_EQ(names(skills, "name"),
+              (std::vector<std::string>{"Financial modelling (Excel)", "Anaplan"}));
 }
 
 TEST(FieldLists, MeaningPhrasesMatchInflections) {
