@@ -93,8 +93,14 @@ bool continues(const std::string& text, const Span& previous, const Span& next) 
             ? previous.first
             : static_cast<int>(line_break) + 1;
     const char last = text[previous.second - 1];
-    const bool mid_phrase = isAlpha(last) || isDigit(last) || last == ',';
-    return mid_phrase && previous.second - line_start >= static_cast<int>(kWrappedLineBytes) &&
+    const bool mid_phrase = isAlpha(last) || last == ',';
+    // The next line goes on in lower case, or is the next numbered line of a transcript.
+    int first = next.first;
+    while (first < next.second && isDigit(text[first])) ++first;
+    const bool goes_on = std::islower(static_cast<unsigned char>(text[next.first])) ||
+                         (first > next.first && first < next.second && text[first] == ' ');
+    return mid_phrase && goes_on &&
+           previous.second - line_start >= static_cast<int>(kWrappedLineBytes) &&
            !opensWithLabel(text, line_start, previous.second) &&
            !opensWithLabel(text, next.first, next.second) && !isTableRow(text, previous) &&
            !isTableRow(text, next);
