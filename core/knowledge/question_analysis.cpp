@@ -120,20 +120,23 @@ bool hasDate(const std::string& text) {
     forEachWord(text, [&](const std::string& w, char) {
         if (previous == "may" && std::isdigit(static_cast<unsigned char>(w[0]))) found = true;
         if (words.count(w)) found = true;
-        if (w.size() >= 4 && (w[0] == '1' || w[0] == '2') &&
-            std::all_of(w.begin(), w.begin() + 4,
-                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
-            std::none_of(w.begin() + 4, w.end(),
-                         [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-            found = true;
-        }
         previous = w;
     });
-    for (std::size_t i = 1; !found && i + 2 < text.size(); ++i) {
-        const auto digit = [&](std::size_t k) {
-            return std::isdigit(static_cast<unsigned char>(text[k])) != 0;
-        };
-        found = text[i] == '/' && digit(i - 1) && digit(i + 1);
+    const auto digit = [&](std::size_t k) {
+        return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) != 0;
+    };
+    for (std::size_t i = 0; !found && i < text.size(); ++i) {
+        if (!digit(i) || (i > 0 && (digit(i - 1) || text[i - 1] == '-' ||
+                                    std::isalpha(static_cast<unsigned char>(text[i - 1]))))) {
+            continue;
+        }
+        std::size_t end = i;
+        while (digit(end)) ++end;
+        // A year (not a part of a code such as "07-1315"), or "09/28" style figures.
+        const bool year = end - i == 4 && (text[i] == '1' || text[i] == '2') &&
+                          (end == text.size() || text[end] != '-');
+        const bool slashed = end < text.size() && text[end] == '/' && digit(end + 1);
+        found = year || slashed;
     }
     return found;
 }

@@ -48,6 +48,9 @@ TEST(QuestionAnalysis, SentencesStateTheAskedValueOrNot) {
     EXPECT_TRUE(statesAskedValue(date, "DATE: DISTRICT DIRECTOR FROM MAY 23"));
     // A numbered transcript line holds a figure but no date.
     EXPECT_FALSE(statesAskedValue(date, "19 of the Respondent."));
+    EXPECT_FALSE(statesAskedValue(date, "6 v. : No. 07-1315"));  // a docket number
+    EXPECT_TRUE(statesAskedValue(date, "05/28/2019"));
+    EXPECT_TRUE(statesAskedValue(date, "in the 1970s"));
     EXPECT_FALSE(statesAskedValue(date, "Comments may be sent by fax."));
 
     const auto time = analyseQuestion("At what time did the oral argument begin?");
