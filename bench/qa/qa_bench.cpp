@@ -185,7 +185,8 @@ int main(int argc, char** argv) {
         }
         auto qv = encoder.encodeQueries({question}, 1);
         if (!qv) return 1;
-        const auto answer = answerer.answer(question, (*qv)[0], sources[context]);
+        const auto answer =
+            answerer.answer(knowledge::analyseQuestion(question), (*qv)[0], sources[context]);
         Outcome o;
         o.answerable = !j["is_impossible"].get<bool>();
         o.split = split;

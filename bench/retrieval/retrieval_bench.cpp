@@ -171,7 +171,7 @@ struct Query {
     std::string id;
     std::string text;
     std::vector<float> vector;
-    std::set<std::string> words;
+    knowledge::QuestionAnalysis analysis;
 };
 
 struct Bench {
@@ -212,7 +212,7 @@ std::vector<std::string> rankDocuments(const Bench& b, const Query& q, Method me
             std::vector<std::set<std::string>> words;
             for (const auto& c : head)
                 words.push_back(b.chunk_words.at({c.document_id, c.chunk_index}));
-            const auto order = knowledge::rerank(q.words, head, words, weights);
+            const auto order = knowledge::rerank(q.analysis, head, words, weights);
             std::vector<search::Candidate> out;
             for (const auto i : order) out.push_back(head[i]);
             out.insert(out.end(), fused->begin() + static_cast<std::ptrdiff_t>(n), fused->end());
@@ -322,7 +322,7 @@ int main(int argc, char** argv) {
         const auto qv = cachedVectors(encoder, qtexts, prefix + ".queries.f32");
         for (std::size_t i = 0; i < queries.size(); ++i) {
             queries[i].vector = qv[i];
-            queries[i].words = knowledge::contentWordSet(queries[i].text);
+            queries[i].analysis = knowledge::analyseQuestion(queries[i].text);
         }
     }
     const Qrels test = readQrels(data + "/qrels/test.tsv");
@@ -376,7 +376,7 @@ int main(int argc, char** argv) {
             (*keywords)->diskBytes() * per_k / 1048576.0);
     }
     std::map<std::pair<std::string, int>, std::set<std::string>> chunk_words;
-    for (const auto& c : chunks) chunk_words[{c.doc, c.index}] = knowledge::contentWordSet(c.text);
+    for (const auto& c : chunks) chunk_words[{c.doc, c.index}] = knowledge::refusalWords(c.text);
     const search::HybridRetriever retriever(**keywords, &model_vectors);
     const Bench bench{**keywords, vectors, retriever, chunk_words, encoder.modelName()};
 
@@ -487,8 +487,8 @@ int main(int argc, char** argv) {
                     {"sim", c.similarity.value_or(0)},
                     {"bm25", c.bm25.value_or(0)},
                     {"has_bm25", c.bm25.has_value()},
-                    {"cov",
-                     knowledge::coverage(q.words, chunk_words.at({c.document_id, c.chunk_index}))},
+                    {"cov", knowledge::coverage(q.analysis.word_set,
+                                                chunk_words.at({c.document_id, c.chunk_index}))},
                     {"rel", rel.count(c.document_id) > 0}};
                 out << j.dump() << "\n";
             }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <map>
 #include <set>
-
-#include "ingest/chunker.h"
 
 namespace docintel::knowledge {
 namespace {
@@ -28,24 +28,19 @@ const std::set<std::string>& stopWords() {
     return words;
 }
 
-constexpr std::size_t kMinSentenceBytes = 12;
-constexpr std::size_t kMaxSentenceBytes = 700;
 constexpr std::size_t kMaxCandidates = 64;
-
-/// Narrows [start, end) of `text` to leave out surrounding white space.
-void trimSpan(const std::string& text, int& start, int& end) {
-    while (start < end && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
-    while (end > start && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
-}
 
 struct Candidate {
     std::size_t source = 0;  ///< index into sources
     int start = 0;           ///< byte offsets in the chunk text
     int end = 0;
     std::string text;
+    std::set<std::string> words;  ///< refusalWords(text)
+    bool states_value = false;    ///< statesAskedValue
     double overlap = 0;
     double cosine = 0;
-    double support = 0;
+    double relevance = 0;  ///< cosine and rarity-weighted word coverage
+    double support = 0;    ///< relevance plus the typed bonus
 };
 
 }  // namespace
@@ -54,29 +49,6 @@ double cosine(const std::vector<float>& a, const std::vector<float>& b) {
     double sum = 0;
     for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) sum += a[i] * b[i];
     return sum;
-}
-
-std::vector<SentenceSpan> quotableSentences(const storage::Chunk& chunk, bool skip_heading) {
-    const std::string& text = chunk.text;
-    int skip = 0;
-    if (skip_heading && !chunk.section_path.empty()) {
-        const std::string& heading = chunk.section_path.back();
-        if (text.size() >= heading.size() && text.compare(0, heading.size(), heading) == 0 &&
-            (text.size() == heading.size() ||
-             std::isspace(static_cast<unsigned char>(text[heading.size()])))) {
-            skip = static_cast<int>(heading.size());
-        }
-    }
-    std::vector<SentenceSpan> out;
-    for (auto [start, end] : ingest::boundaries(text, true)) {
-        if (end <= skip) continue;
-        start = std::max(start, skip);
-        trimSpan(text, start, end);
-        const auto length = static_cast<std::size_t>(end - start);
-        if (length < kMinSentenceBytes || length > kMaxSentenceBytes) continue;
-        out.push_back(SentenceSpan{start, end, text.substr(start, length)});
-    }
-    return out;
 }
 
 AnswerSentence citeSentence(const Source& source, const SentenceSpan& span, double support) {
@@ -141,11 +113,10 @@ double coverage(const std::set<std::string>& question, const std::set<std::strin
     return static_cast<double>(shared) / static_cast<double>(question.size());
 }
 
-Answer ExtractiveAnswerer::answer(const std::string& question,
+Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
                                   const std::vector<float>& question_vector,
                                   const std::vector<Source>& sources) const {
     Answer out;
-    const auto q_set = contentWordSet(question);
 
     std::vector<Candidate> candidates;
     for (std::size_t s = 0; s < sources.size() && candidates.size() < kMaxCandidates; ++s) {
@@ -154,7 +125,9 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
             c.source = s;
             c.start = span.start;
             c.end = span.end;
-            c.overlap = coverage(q_set, contentWordSet(span.text));
+            c.words = refusalWords(span.text);
+            c.overlap = coverage(question.word_set, c.words);
+            c.states_value = statesAskedValue(question, span.text);
             c.text = std::move(span.text);
             candidates.push_back(std::move(c));
             if (candidates.size() >= kMaxCandidates) break;
@@ -172,26 +145,48 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
             }
         }
     }
+    // The question's words weighted by their rarity among the candidate sentences: a code or a
+    // name only one sentence holds says more than a word every table row repeats.
+    std::map<std::string, double> weight;
+    double total_weight = 0;
+    const double n = static_cast<double>(candidates.size());
+    for (const auto& w : question.word_set) {
+        double holding = 0;
+        for (const auto& c : candidates) holding += static_cast<double>(c.words.count(w));
+        weight[w] = std::log((n + 1) / (holding + 0.5));
+        total_weight += weight[w];
+    }
     for (auto& c : candidates) {
         // A small prior for the better-ranked sources.
         const double rank_prior = 0.02 * (1.0 / (1.0 + static_cast<double>(c.source)));
-        c.support = 0.6 * std::max(0.0, c.cosine) + 0.4 * c.overlap + rank_prior;
+        double rare_overlap = 0;
+        for (const auto& [w, wt] : weight) rare_overlap += c.words.count(w) ? wt : 0.0;
+        rare_overlap = total_weight > 0 ? rare_overlap / total_weight : 0;
+        c.relevance = 0.6 * std::max(0.0, c.cosine) + 0.4 * rare_overlap + rank_prior;
+        c.support = c.relevance + (c.states_value ? options_.typed_bonus : 0.0);
     }
 
-    const auto best = std::max_element(
-        candidates.begin(), candidates.end(),
-        [](const Candidate& a, const Candidate& b) { return a.support < b.support; });
+    const auto by = [](double Candidate::*score) {
+        return [score](const Candidate& a, const Candidate& b) { return a.*score < b.*score; };
+    };
+    const auto best =
+        std::max_element(candidates.begin(), candidates.end(), by(&Candidate::support));
     out.best_support = best == candidates.end() ? 0 : best->support;
     if (best != candidates.end()) {
-        // The best sentence with its neighbours in the same chunk.
+        // The refusal judges the most relevant sentence, not the one the typed bonus chose: a
+        // sentence holding some date must not make a question the sources do not answer look
+        // answered (the bonus alone cost SQuAD's unanswerable "when" questions, decision 0077).
+        const auto judged =
+            std::max_element(candidates.begin(), candidates.end(), by(&Candidate::relevance));
+        // The judged sentence with its neighbours in the same chunk.
         std::string window;
-        const auto at = static_cast<std::size_t>(best - candidates.begin());
+        const auto at = static_cast<std::size_t>(judged - candidates.begin());
         for (std::size_t i = at == 0 ? 0 : at - 1; i <= at + 1 && i < candidates.size(); ++i) {
-            if (candidates[i].source == best->source) window += candidates[i].text + " ";
+            if (candidates[i].source == judged->source) window += candidates[i].text + " ";
         }
         std::vector<std::set<std::string>> sentence_words;
         sentence_words.reserve(candidates.size());
-        for (const auto& c : candidates) sentence_words.push_back(refusalWords(c.text));
+        for (const auto& c : candidates) sentence_words.push_back(c.words);
         double mean_cosine = 0;
         for (const auto& c : candidates) {
             mean_cosine += c.cosine / static_cast<double>(candidates.size());
@@ -199,8 +194,8 @@ Answer ExtractiveAnswerer::answer(const std::string& question,
         std::vector<std::string> source_texts;
         source_texts.reserve(sources.size());
         for (const auto& s : sources) source_texts.push_back(s.passage.chunk.text);
-        out.evidence = refusalEvidence(question, best->text, window, sentence_words, source_texts,
-                                       best->cosine, best->overlap, mean_cosine);
+        out.evidence = refusalEvidence(question, judged->text, window, sentence_words, source_texts,
+                                       judged->cosine, judged->overlap, mean_cosine);
         out.confidence = answerProbability(out.evidence);
     }
     if (best == candidates.end() || out.confidence < options_.refuse_below) {

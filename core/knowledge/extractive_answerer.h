@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "embed/sentence_encoder.h"
+#include "knowledge/question_analysis.h"
 #include "knowledge/refusal.h"
+#include "knowledge/sentence_spans.h"
 #include "storage/document_repository.h"
 
 namespace docintel::knowledge {
@@ -54,13 +56,18 @@ struct ExtractiveOptions {
     double refuse_below = 0.35;
     /// Sentences within this fraction of the best one's support join the answer.
     double keep_within = 0.85;
+    /// Added to the support of a sentence that states a value of the type the question asks
+    /// for (statesAskedValue: a date for "when", an amount for "how much … cost").
+    double typed_bonus = 0.15;
 };
 
-/// The default answerer (no LLM): picks the source sentences that best answer the question —
-/// cosine of the sentence to the question under the local encoder blended with the share of
-/// the question's content words it contains — keeps the best few in source order, and cites
-/// each one. With weak evidence (answerProbability of the RefusalEvidence below refuse_below) it
-/// refuses with kRefusal.
+/// The default answerer (no LLM): picks the source sentences (quotableSentences) that best
+/// answer the question — cosine of the sentence to the question under the local encoder blended
+/// with the rarity-weighted share of the question's words it contains, plus typed_bonus when it
+/// states a value of the type the question asks for (a date for "when") — keeps the best few in
+/// source order, and cites each one. With weak evidence (answerProbability of the
+/// RefusalEvidence of the most relevant sentence, bonus left out, below refuse_below) it refuses
+/// with kRefusal.
 ///
 /// Thread-safe (the encoder is).
 class ExtractiveAnswerer {
@@ -71,26 +78,13 @@ class ExtractiveAnswerer {
     ExtractiveAnswerer(const embed::SentenceEncoder* encoder, ExtractiveOptions options = {})
         : encoder_(encoder), options_(options) {}
 
-    Answer answer(const std::string& question, const std::vector<float>& question_vector,
+    Answer answer(const QuestionAnalysis& question, const std::vector<float>& question_vector,
                   const std::vector<Source>& sources) const;
 
   private:
     const embed::SentenceEncoder* encoder_;
     const ExtractiveOptions options_;
 };
-
-/// A sentence of a chunk: bytes [start, end) of the chunk's text, white space trimmed.
-struct SentenceSpan {
-    int start = 0;
-    int end = 0;
-    std::string text;
-};
-
-/// The sentences of a chunk's text an answer or a summary may quote: ICU sentence boundaries,
-/// the too short and too long left out. `skip_heading`: a chunk that opens with its section's
-/// heading (the chunker puts the heading text first) does not quote it as part of the first
-/// sentence.
-std::vector<SentenceSpan> quotableSentences(const storage::Chunk& chunk, bool skip_heading = false);
 
 /// `span` of the source's chunk as a cited answer sentence: the page and the character span in
 /// that page's text (chunk offsets plus the sentence's place in the chunk).

@@ -147,6 +147,10 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
             }
         }
     }
+    plan.analysis = analyseQuestion(plan.question);
+    plan.retrieval_analysis = plan.retrieval_query == plan.question
+                                  ? plan.analysis
+                                  : analyseQuestion(plan.retrieval_query);
     return plan;
 }
 
@@ -179,7 +183,6 @@ plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan&
     if (!passages) return passages.error();
 
     // Re-rank (reranker.h) the candidates whose passages still exist.
-    const auto q_set = contentWordSet(plan.retrieval_query);
     struct Scored {
         search::Candidate candidate;
         storage::Passage passage;
@@ -195,9 +198,9 @@ plugin::Result<KnowledgeService::Ranked> KnowledgeService::rank(const QueryPlan&
         if (p == by_key.end()) continue;  // deleted since it was indexed
         present.push_back(c);
         present_passages.push_back(p->second);
-        words.push_back(contentWordSet(p->second->chunk.text));
+        words.push_back(refusalWords(p->second->chunk.text));
     }
-    const auto order = rerank(q_set, present, words, options_.rerank);
+    const auto order = rerank(plan.retrieval_analysis, present, words, options_.rerank);
     std::vector<Scored> scored;
     scored.reserve(order.size());
     for (const std::size_t i : order) {
@@ -364,7 +367,7 @@ KnowledgeService::Composed KnowledgeService::extractive(
     ordered.insert(ordered.end(), first_run, ranked.sources.end());
     ordered.insert(ordered.end(), ranked.sources.begin(), first_run);
     const Answer answer =
-        ExtractiveAnswerer(ranked.encoder).answer(plan.question, ranked.question_vector, ordered);
+        ExtractiveAnswerer(ranked.encoder).answer(plan.analysis, ranked.question_vector, ordered);
     out.timings["answer"] = common::millisecondsSince(started);
     out.text = redactor ? redactor->redact(answer.text).text : answer.text;
     out.refused = answer.refused;

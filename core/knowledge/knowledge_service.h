@@ -26,6 +26,9 @@ namespace docintel::knowledge {
 struct QueryPlan {
     std::string question;
     std::string retrieval_query;  ///< the question with the context a follow-up needs
+    QuestionAnalysis analysis;    ///< the question, read once for re-ranking and answering
+    /// The retrieval query read for re-ranking: `analysis` unless a follow-up borrowed words.
+    QuestionAnalysis retrieval_analysis;
     search::SearchScope scope;
     bool redact_pii = false;
     std::string response_language;

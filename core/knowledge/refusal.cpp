@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "embed/encoder_set.h"
-#include "ingest/language_guess.h"
 #include "knowledge/extractive_answerer.h"
 
 namespace docintel::knowledge {
@@ -26,57 +25,6 @@ constexpr std::array<double, kRefusalFeatures> kWeights = {
 constexpr double kAnyLanguageBias = -2.7374;
 constexpr std::array<double, kRefusalFeatures> kAnyLanguageWeights = {
     3.7805, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.5280, 0.0735};
-
-/// Latin letters with diacritics (U+00C0–U+017F) as their base letters, so "Yesun Temur" matches
-/// "Yesün Temür".
-std::string foldLatin(const std::string& text) {
-    // U+00C0–U+00FF, two bytes C3 xx; "" keeps the character (× and ÷).
-    static const char* const latin1[64] = {
-        "A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I",  "I",
-        "D", "N", "O", "O", "O", "O", "O",  "",  "O", "U", "U", "U", "U", "Y", "TH", "ss",
-        "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i",  "i",
-        "d", "n", "o", "o", "o", "o", "o",  "",  "o", "u", "u", "u", "u", "y", "th", "y"};
-    // U+0100–U+017F by ranges: first code point of each run and its letter.
-    static const std::pair<int, const char*> extended[] = {
-        {0x100, "a"}, {0x106, "c"},  {0x10E, "d"}, {0x112, "e"}, {0x11C, "g"}, {0x124, "h"},
-        {0x128, "i"}, {0x132, "ij"}, {0x134, "j"}, {0x136, "k"}, {0x139, "l"}, {0x143, "n"},
-        {0x14C, "o"}, {0x152, "oe"}, {0x154, "r"}, {0x15A, "s"}, {0x162, "t"}, {0x168, "u"},
-        {0x174, "w"}, {0x176, "y"},  {0x179, "z"}, {0x17F, "s"}};
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto b = static_cast<unsigned char>(text[i]);
-        if (i + 1 < text.size() && (b == 0xC3 || b == 0xC4 || b == 0xC5)) {
-            const auto c = static_cast<unsigned char>(text[i + 1]);
-            if (c >= 0x80 && c <= 0xBF) {
-                const int code = ((b & 0x1F) << 6) | (c & 0x3F);
-                const char* base = "";
-                if (code >= 0xC0 && code <= 0xFF) {
-                    base = latin1[code - 0xC0];
-                } else if (code >= 0x100) {
-                    for (const auto& [first, letter] : extended) {
-                        if (code >= first) base = letter;
-                    }
-                }
-                if (*base != '\0') {
-                    out += base;
-                    ++i;
-                    continue;
-                }
-            }
-        }
-        out += text[i];
-    }
-    return out;
-}
-
-/// Contractions' stems ("didn't" is "didn" and "t"): the negation is weighed on its own.
-bool isContractionStem(const std::string& w) {
-    static const std::set<std::string> stems = {"didn",   "doesn",  "don",     "wasn",  "weren",
-                                                "isn",    "aren",   "hasn",    "haven", "hadn",
-                                                "couldn", "wouldn", "shouldn", "won",   "can"};
-    return stems.count(w) > 0;
-}
 
 bool isNumber(const std::string& w) {
     return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
@@ -118,94 +66,6 @@ bool hasNearDuplicate(const std::set<std::string>& words, const std::string& wor
     return false;
 }
 
-bool isNegation(const std::string& w) {
-    static const std::set<std::string> words = {"not",  "never", "no",      "non",     "without",
-                                                "none", "nor",   "nothing", "neither", "cannot"};
-    if (words.count(w)) return true;
-    // "doesn’t" with a typographic apostrophe stays one word.
-    const std::string curly = "n\xE2\x80\x99t";
-    return w.size() > curly.size() && w.compare(w.size() - curly.size(), curly.size(), curly) == 0;
-}
-
-bool negates(const std::string& text) {
-    bool found = false;
-    std::string previous;
-    forEachWord(text, [&](const std::string& w, char) {
-        // "doesn't" is the words "doesn" and "t".
-        if (isNegation(w) || (w == "t" && previous.size() > 1 && previous.back() == 'n')) {
-            found = true;
-        }
-        previous = w;
-    });
-    return found;
-}
-
-enum class Wanted { kAny, kDate, kQuantity, kName };
-
-bool containsPhrase(const std::string& lower, const char* phrase) {
-    return (" " + lower + " ").find(std::string(" ") + phrase + " ") != std::string::npos;
-}
-
-Wanted wantedType(const std::string& question) {
-    std::string lower;
-    forEachWord(question,
-                [&](const std::string& w, char) { lower += (lower.empty() ? "" : " ") + w; });
-    for (const char* p : {"how many", "how much", "how long", "how old", "how far", "how large",
-                          "how big", "how high", "what percentage", "what percent"}) {
-        if (containsPhrase(lower, p)) return Wanted::kQuantity;
-    }
-    for (const char* p : {"when", "what year", "which year", "what century", "what decade",
-                          "what date", "what month", "what day", "which century"}) {
-        if (containsPhrase(lower, p)) return Wanted::kDate;
-    }
-    for (const char* p : {"who", "whom", "whose", "where"}) {
-        if (containsPhrase(lower, p)) return Wanted::kName;
-    }
-    return Wanted::kAny;
-}
-
-bool hasDigit(const std::string& text) {
-    return std::any_of(text.begin(), text.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
-bool hasDate(const std::string& text) {
-    if (hasDigit(text)) return true;
-    static const std::set<std::string> words = {
-        "january",   "february", "march",    "april",    "may",     "june",      "july",   "august",
-        "september", "october",  "november", "december", "century", "centuries", "decade", "year",
-        "years",     "today",    "ago",      "spring",   "summer",  "autumn",    "winter"};
-    bool found = false;
-    forEachWord(text, [&](const std::string& w, char) { found = found || words.count(w) > 0; });
-    return found;
-}
-
-bool hasQuantity(const std::string& text) {
-    if (hasDigit(text)) return true;
-    static const std::set<std::string> words = {
-        "one",     "two",      "three",   "four",    "five",     "six",      "seven",
-        "eight",   "nine",     "ten",     "eleven",  "twelve",   "twenty",   "thirty",
-        "forty",   "fifty",    "sixty",   "hundred", "hundreds", "thousand", "thousands",
-        "million", "millions", "billion", "dozen",   "dozens",   "half",     "several",
-        "few",     "many",     "percent", "double",  "twice",    "single",   "once"};
-    bool found = false;
-    forEachWord(text, [&](const std::string& w, char) { found = found || words.count(w) > 0; });
-    return found;
-}
-
-/// A capitalised word of `text` (not its first) that the question does not contain.
-bool hasNewName(const std::string& text, const std::set<std::string>& question_words) {
-    bool found = false;
-    bool first = true;
-    forEachWord(text, [&](const std::string& w, char c) {
-        if (!first && std::isupper(static_cast<unsigned char>(c)) && !question_words.count(w)) {
-            found = true;
-        }
-        first = false;
-    });
-    return found;
-}
-
 /// Whether the question word `q` matches the source word `w`: the same word, the same first
 /// five letters (the whole word when shorter; words under three letters only exactly), or for a
 /// number the same digits followed by letters ("1950" matches "1950s" and "10" "10th", never
@@ -236,6 +96,47 @@ bool standTogether(const std::vector<std::string>& sequence, const std::string& 
 }
 
 }  // namespace
+
+std::string foldLatin(const std::string& text) {
+    // U+00C0–U+00FF, two bytes C3 xx; "" keeps the character (× and ÷).
+    static const char* const latin1[64] = {
+        "A", "A", "A", "A", "A", "A", "AE", "C", "E", "E", "E", "E", "I", "I", "I",  "I",
+        "D", "N", "O", "O", "O", "O", "O",  "",  "O", "U", "U", "U", "U", "Y", "TH", "ss",
+        "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i",  "i",
+        "d", "n", "o", "o", "o", "o", "o",  "",  "o", "u", "u", "u", "u", "y", "th", "y"};
+    // U+0100–U+017F by ranges: first code point of each run and its letter.
+    static const std::pair<int, const char*> extended[] = {
+        {0x100, "a"}, {0x106, "c"},  {0x10E, "d"}, {0x112, "e"}, {0x11C, "g"}, {0x124, "h"},
+        {0x128, "i"}, {0x132, "ij"}, {0x134, "j"}, {0x136, "k"}, {0x139, "l"}, {0x143, "n"},
+        {0x14C, "o"}, {0x152, "oe"}, {0x154, "r"}, {0x15A, "s"}, {0x162, "t"}, {0x168, "u"},
+        {0x174, "w"}, {0x176, "y"},  {0x179, "z"}, {0x17F, "s"}};
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        if (i + 1 < text.size() && (b == 0xC3 || b == 0xC4 || b == 0xC5)) {
+            const auto c = static_cast<unsigned char>(text[i + 1]);
+            if (c >= 0x80 && c <= 0xBF) {
+                const int code = ((b & 0x1F) << 6) | (c & 0x3F);
+                const char* base = "";
+                if (code >= 0xC0 && code <= 0xFF) {
+                    base = latin1[code - 0xC0];
+                } else if (code >= 0x100) {
+                    for (const auto& [first, letter] : extended) {
+                        if (code >= first) base = letter;
+                    }
+                }
+                if (*base != '\0') {
+                    out += base;
+                    ++i;
+                    continue;
+                }
+            }
+        }
+        out += text[i];
+    }
+    return out;
+}
 
 std::set<std::string> refusalWords(const std::string& text) {
     return contentWordSet(foldLatin(text));
@@ -294,7 +195,7 @@ double answerProbability(const RefusalEvidence& e) {
     return 1.0 / (1.0 + std::exp(-z));
 }
 
-RefusalEvidence refusalEvidence(const std::string& question, const std::string& best_sentence,
+RefusalEvidence refusalEvidence(const QuestionAnalysis& question, const std::string& best_sentence,
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
                                 const std::vector<std::string>& source_texts, double cosine,
@@ -307,16 +208,13 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
         source_words.insert(source_sequences.back().begin(), source_sequences.back().end());
     }
     RefusalEvidence e;
-    e.english = ingest::readsAsEnglish({question});
+    e.english = question.english;
     e.cosine = cosine;
     e.overlap = overlap;
     e.cosine_lift = cosine - mean_cosine;
     e.sentences = static_cast<int>(sentence_words.size());
     const auto best_words = refusalWords(best_sentence);
-    auto q_words = refusalWords(question);
-    for (auto it = q_words.begin(); it != q_words.end();) {
-        it = isContractionStem(*it) ? q_words.erase(it) : std::next(it);
-    }
+    const auto& q_words = question.word_set;
     const auto window_words = refusalWords(window);
     e.question_words = static_cast<int>(q_words.size());
 
@@ -338,21 +236,16 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
     e.window_coverage = total > 0 ? covered / total : 0;
     e.best_coverage = total > 0 ? in_best / total : 0;
 
-    for (const auto& term : keyTerms(foldLatin(question))) {
-        const auto normalised = contentWords(term);  // stop words out, plural "s" dropped
-        if (normalised.empty()) continue;
-        if (!fuzzyContains(source_words, normalised.front())) {
+    for (const auto& term : question.key_terms) {
+        if (!fuzzyContains(source_words, term)) {
             ++e.missing_names;
-        } else if (!fuzzyContains(window_words, normalised.front())) {
+        } else if (!fuzzyContains(window_words, term)) {
             ++e.displaced_names;
         }
     }
 
     // The question's adjacent content words, in order, that no source holds together.
-    std::vector<std::string> q_sequence;
-    for (auto& w : contentWords(foldLatin(question))) {
-        if (!isContractionStem(w)) q_sequence.push_back(std::move(w));
-    }
+    const auto& q_sequence = question.words;
     std::set<std::pair<std::string, std::string>> pairs;
     for (std::size_t i = 0; i + 1 < q_sequence.size(); ++i) {
         if (q_sequence[i] != q_sequence[i + 1]) pairs.emplace(q_sequence[i], q_sequence[i + 1]);
@@ -364,26 +257,10 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
             [&](const std::vector<std::string>& words) { return standTogether(words, a, b); });
     }
 
-    e.negation_unmatched = negates(question) && !negates(window);
-
-    std::set<std::string> question_lower;
-    forEachWord(question, [&](const std::string& w, char) { question_lower.insert(w); });
-    for (std::size_t i = 0; i < kQuestionWords.size(); ++i) {
-        e.asks[i] = question_lower.count(kQuestionWords[i]) > 0;
-    }
-    switch (wantedType(question)) {
-        case Wanted::kDate:
-            e.type_mismatch = !hasDate(best_sentence);
-            break;
-        case Wanted::kQuantity:
-            e.type_mismatch = !hasQuantity(best_sentence);
-            break;
-        case Wanted::kName:
-            e.type_mismatch = !hasNewName(best_sentence, question_lower);
-            break;
-        case Wanted::kAny:
-            break;
-    }
+    e.negation_unmatched = question.negated && !negates(window);
+    e.asks = question.asks;
+    e.type_mismatch =
+        question.expects != AnswerType::kAny && !statesAskedValue(question, best_sentence);
     return e;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "knowledge/question_analysis.h"
+
 namespace docintel::knowledge {
 
 /// What the extractive answerer weighs before answering: how well its best sentence matches the
@@ -31,8 +33,8 @@ struct RefusalEvidence {
     /// The question negates ("not", "never", "n't", "no", "non", "without") and neither the
     /// best sentence nor its neighbours do.
     bool negation_unmatched = false;
-    /// The question asks for a date (when, what year), a quantity (how many/much) or a person
-    /// or place (who, where) and the best sentence holds no date, number or new name.
+    /// The question asks for a value of a type (QuestionAnalysis::expects: a date, a number,
+    /// an amount, a person or place) and the best sentence states none (statesAskedValue).
     bool type_mismatch = false;
 
     // Added by decision 0057's amendment (chosen by bench/qa/select_refusal_features.py).
@@ -48,14 +50,10 @@ struct RefusalEvidence {
     double cosine_lift = 0;    ///< the best cosine minus the candidates' mean cosine
     int sentences = 0;         ///< candidate sentences
     double best_coverage = 0;  ///< window_coverage of the best sentence alone
-    /// The question reads as English (ingest::readsAsEnglish). Otherwise answerProbability()
+    /// The question reads as English (QuestionAnalysis::english). Otherwise answerProbability()
     /// weighs only the features that do not depend on English words (decision 0078).
     bool english = true;
 };
-
-/// The question words of RefusalEvidence::asks (English; no effect in other languages).
-constexpr std::array<const char*, 7> kQuestionWords = {"what", "who", "when", "which",
-                                                       "how",  "why", "where"};
 
 /// Features in the order of the fitted weights (bench/qa/fit_refusal.py).
 constexpr std::size_t kRefusalFeatures = 22;
@@ -79,7 +77,7 @@ double comparableCosine(const std::string& model, double cosine);
 /// included), the words of every candidate sentence (refusalWords; for the rarity of words),
 /// the sources' texts (their words and the words' positions) and the candidate sentences' mean
 /// cosine.
-RefusalEvidence refusalEvidence(const std::string& question, const std::string& best_sentence,
+RefusalEvidence refusalEvidence(const QuestionAnalysis& question, const std::string& best_sentence,
                                 const std::string& window,
                                 const std::vector<std::set<std::string>>& sentence_words,
                                 const std::vector<std::string>& source_texts, double cosine,
@@ -88,6 +86,10 @@ RefusalEvidence refusalEvidence(const std::string& question, const std::string& 
 /// The content words of a text as the refusal compares them: contentWordSet with Latin letters'
 /// diacritics dropped ("Temür" is "temur").
 std::set<std::string> refusalWords(const std::string& text);
+
+/// Latin letters with diacritics (U+00C0–U+017F) as their base letters, so "Yesun Temur" matches
+/// "Yesün Temür".
+std::string foldLatin(const std::string& text);
 
 /// Whether a question word matches a word of `words` (the rule of RefusalEvidence).
 bool fuzzyContains(const std::set<std::string>& words, const std::string& word);

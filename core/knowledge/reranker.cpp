@@ -7,7 +7,7 @@
 
 namespace docintel::knowledge {
 
-std::vector<std::size_t> rerank(const std::set<std::string>& question_words,
+std::vector<std::size_t> rerank(const QuestionAnalysis& question,
                                 std::vector<search::Candidate>& candidates,
                                 const std::vector<std::set<std::string>>& words,
                                 const RerankWeights& weights) {
@@ -17,7 +17,7 @@ std::vector<std::size_t> rerank(const std::set<std::string>& question_words,
         auto& c = candidates[i];
         c.rerank_score = weights.similarity * c.similarity.value_or(0) +
                          weights.bm25 * c.bm25.value_or(0) / max_bm25 +
-                         weights.coverage * coverage(question_words, words[i]);
+                         weights.coverage * coverage(question.word_set, words[i]);
     }
     std::vector<std::size_t> order(candidates.size());
     std::iota(order.begin(), order.end(), std::size_t{0});

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "knowledge/question_analysis.h"
 #include "search/hybrid_retriever.h"
 
 namespace docintel::knowledge {
@@ -19,8 +20,9 @@ struct RerankWeights {
 /// Re-scores fused candidates (best first, as HybridRetriever returns them) with a linear
 /// combination of their cosine, normalised BM25 and question-word coverage, sets each one's
 /// `rerank_score`, and returns their indices best first (ties keep the fused order).
-/// `words[i]` are the content words (contentWordSet) of candidate i's text.
-std::vector<std::size_t> rerank(const std::set<std::string>& question_words,
+/// `words[i]` are the content words (refusalWords, as QuestionAnalysis::word_set) of candidate
+/// i's text.
+std::vector<std::size_t> rerank(const QuestionAnalysis& question,
                                 std::vector<search::Candidate>& candidates,
                                 const std::vector<std::set<std::string>>& words,
                                 const RerankWeights& weights = {});

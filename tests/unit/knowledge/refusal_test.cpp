@@ -31,8 +31,8 @@ RefusalEvidence evidenceFor(const std::string& question, const std::string& best
         sentences.push_back(refusalWords(s));
     }
     const auto q = contentWordSet(question);
-    return refusalEvidence(question, best, window.empty() ? best : window, sentences, {kPassage},
-                           cosine, coverage(q, contentWordSet(best)), 0.4);
+    return refusalEvidence(analyseQuestion(question), best, window.empty() ? best : window,
+                           sentences, {kPassage}, cosine, coverage(q, contentWordSet(best)), 0.4);
 }
 
 TEST(Refusal, WordsMatchAcrossCasingPunctuationAndInflection) {

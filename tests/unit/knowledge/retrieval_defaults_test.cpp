@@ -77,7 +77,7 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
                 ingest::DocumentType::kTxt);
             for (const auto& page : parsed.pages) chunker.addPage(page);
             for (auto& c : chunker.finish()) {
-                words[{d.id, c.index}] = contentWordSet(c.text);
+                words[{d.id, c.index}] = refusalWords(c.text);
                 texts.push_back(c.text);
                 d.chunks.push_back(
                     storage::IndexedChunk{c.index, std::move(c.text), encoder.modelName(), {}});
@@ -150,7 +150,7 @@ TEST(RetrievalDefaults, HybridWithRerankBeatsBm25OnASciFactSubset) {
         std::vector<std::set<std::string>> head_words;
         for (const auto& c : head) head_words.push_back(words.at({c.document_id, c.chunk_index}));
         std::vector<search::Candidate> ranked;
-        for (const auto i : rerank(contentWordSet(text), head, head_words, defaults.rerank)) {
+        for (const auto i : rerank(analyseQuestion(text), head, head_words, defaults.rerank)) {
             ranked.push_back(head[i]);
         }
         product_total += search::ndcgAt(10, search::documentsInOrder(ranked), qrels[id]);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Grounded answers on real documents: the blind QA set (tests/data/eval/qa/qa.jsonl) over the
+# shared corpus (../shared/datasets/doc-corpus) through the real server. Each document the split's
+# questions name is uploaded and embedded, then each question asked through
+# POST /api/v1/knowledge/query/stream with `document_ids` = its document. Answerable: correct
+# when not refused and a gold value is in a citation's quote on the gold page; unanswerable:
+# correct when refused (bench/qa_corpus/qa_corpus_bench.py says how values are compared).
+# Needs `make model`.
+# Usage: bench/qa_corpus/run.sh tune|report [--details]
+#   --details prints each question (tune only: the report half is read as numbers).
+#   BUILD_DIR picks the build (e.g. a copy of main's for the baseline); BENCH_PORT the port.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+export DOCINTEL_MODELS_DIR=${DOCINTEL_MODELS_DIR:-$PWD/var/models}
+source bench/server.sh
+start_bench_server 18393 "documents:read documents:write knowledge:query"
+python3 bench/qa_corpus/qa_corpus_bench.py "$port" "$token" "$@"

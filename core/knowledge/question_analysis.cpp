@@ -1,0 +1,298 @@
+#include "knowledge/question_analysis.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "ingest/language_guess.h"
+#include "knowledge/extractive_answerer.h"
+#include "knowledge/refusal.h"
+
+namespace docintel::knowledge {
+namespace {
+
+/// Contractions' stems ("didn't" is "didn" and "t"): the negation is weighed on its own.
+bool isContractionStem(const std::string& w) {
+    static const std::set<std::string> stems = {"didn",   "doesn",  "don",     "wasn",  "weren",
+                                                "isn",    "aren",   "hasn",    "haven", "hadn",
+                                                "couldn", "wouldn", "shouldn", "won",   "can"};
+    return stems.count(w) > 0;
+}
+
+bool isNegation(const std::string& w) {
+    static const std::set<std::string> words = {"not",  "never", "no",      "non",     "without",
+                                                "none", "nor",   "nothing", "neither", "cannot"};
+    if (words.count(w)) return true;
+    // "doesn’t" with a typographic apostrophe stays one word.
+    const std::string curly = "n\xE2\x80\x99t";
+    return w.size() > curly.size() && w.compare(w.size() - curly.size(), curly.size(), curly) == 0;
+}
+
+bool containsPhrase(const std::string& lower, const std::string& phrase) {
+    return (" " + lower + " ").find(" " + phrase + " ") != std::string::npos;
+}
+
+bool containsAny(const std::string& lower, std::initializer_list<const char*> phrases) {
+    return std::any_of(phrases.begin(), phrases.end(),
+                       [&](const char* p) { return containsPhrase(lower, p); });
+}
+
+/// Nouns that, after "what" or "which" ("which city", "what hourly rate"), say what is asked.
+bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns) {
+    for (const char* noun : nouns) {
+        for (const char* wh : {"what", "which"}) {
+            // The noun within the next three words: "which Indonesian body", "what hourly
+            // labour rate".
+            const std::string w = std::string(" ") + wh + " ";
+            const std::string padded = " " + lower + " ";
+            for (auto at = padded.find(w); at != std::string::npos; at = padded.find(w, at + 1)) {
+                std::size_t pos = at + w.size() - 1;
+                for (int word = 0; word < 4 && pos < padded.size(); ++word) {
+                    const auto end = padded.find(' ', pos + 1);
+                    if (end == std::string::npos) break;
+                    std::string next = padded.substr(pos + 1, end - pos - 1);
+                    if (next.size() > 3 && next.back() == 's') next.pop_back();
+                    if (next == noun) return true;
+                    pos = end;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+AnswerType expectedType(const std::string& lower) {
+    const bool money_words = containsAny(
+        lower, {"cost", "costs", "paid", "pay", "spend", "spent", "price", "worth", "charge",
+                "charged", "fee", "salary", "earn", "earned", "budget", "fund", "money"});
+    if (asksFor(lower, {"price", "cost", "amount", "fee", "salary"}) ||
+        ((containsPhrase(lower, "how much") || asksFor(lower, {"rate"})) && money_words)) {
+        return AnswerType::kMoney;
+    }
+    if (containsAny(lower, {"how many", "how much", "how long", "how old", "how far", "how large",
+                            "how big", "how high", "what percentage", "what percent"}) ||
+        asksFor(lower, {"number", "percentage", "rate", "total", "count"})) {
+        return AnswerType::kNumber;
+    }
+    if (asksFor(lower, {"time", "hour"})) return AnswerType::kTime;
+    if (containsPhrase(lower, "when") ||
+        asksFor(lower, {"year", "date", "day", "month", "century", "decade"})) {
+        return AnswerType::kDate;
+    }
+    if (containsPhrase(lower, "where") ||
+        asksFor(lower, {"city", "town", "country", "place", "state", "location", "county", "region",
+                        "village", "province", "continent", "island", "address"})) {
+        return AnswerType::kPlace;
+    }
+    if (containsAny(lower, {"who", "whom", "whose"}) ||
+        asksFor(lower,
+                {"person",       "lawyer",    "attorney", "counsel",    "company",  "organization",
+                 "organisation", "body",      "agency",   "department", "firm",     "team",
+                 "member",       "payee",     "author",   "president",  "king",     "queen",
+                 "official",     "officer",   "judge",    "justice",    "employee", "group",
+                 "party",        "university"})) {
+        return AnswerType::kPerson;
+    }
+    return AnswerType::kAny;
+}
+
+bool hasDigit(const std::string& text) {
+    return std::any_of(text.begin(), text.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+bool hasWordOf(const std::string& text, const std::set<std::string>& words) {
+    bool found = false;
+    forEachWord(text, [&](const std::string& w, char) { found = found || words.count(w) > 0; });
+    return found;
+}
+
+/// A date or a year: a month's name ("May" only before a figure), a year (1000–2999, "1970s"),
+/// "09/28" style figures or a word of time ("century", "ago"). A bare figure is not one:
+/// transcripts and tables number their lines.
+bool hasDate(const std::string& text) {
+    static const std::set<std::string> words = {
+        "january",   "february", "march",    "april",     "june",   "july",   "august",
+        "september", "october",  "november", "december",  "jan",    "feb",    "mar",
+        "apr",       "jun",      "jul",      "aug",       "sep",    "sept",   "oct",
+        "nov",       "dec",      "century",  "centuries", "decade", "year",   "years",
+        "today",     "ago",      "spring",   "summer",    "autumn", "winter", "yesterday"};
+    bool found = false;
+    std::string previous;
+    forEachWord(text, [&](const std::string& w, char) {
+        if (previous == "may" && std::isdigit(static_cast<unsigned char>(w[0]))) found = true;
+        if (words.count(w)) found = true;
+        previous = w;
+    });
+    const auto digit = [&](std::size_t k) {
+        return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) != 0;
+    };
+    for (std::size_t i = 0; !found && i < text.size(); ++i) {
+        if (!digit(i) || (i > 0 && (digit(i - 1) || text[i - 1] == '-' ||
+                                    std::isalpha(static_cast<unsigned char>(text[i - 1]))))) {
+            continue;
+        }
+        std::size_t end = i;
+        while (digit(end)) ++end;
+        // A year (not a part of a code such as "07-1315"), or "09/28" style figures.
+        const bool year = end - i == 4 && (text[i] == '1' || text[i] == '2') &&
+                          (end == text.size() || text[end] != '-');
+        const bool slashed = end < text.size() && text[end] == '/' && digit(end + 1);
+        found = year || slashed;
+    }
+    return found;
+}
+
+/// A time of day: "1:01", "9 a.m.", "5 pm".
+bool hasTime(const std::string& text) {
+    for (std::size_t i = 1; i + 2 < text.size(); ++i) {
+        const auto digit = [&](std::size_t k) {
+            return std::isdigit(static_cast<unsigned char>(text[k])) != 0;
+        };
+        if (text[i] == ':' && digit(i - 1) && digit(i + 1) && digit(i + 2)) return true;
+    }
+    bool found = false;
+    std::string previous;
+    forEachWord(text, [&](const std::string& w, char) {
+        found =
+            found || (!previous.empty() && std::isdigit(static_cast<unsigned char>(previous[0])) &&
+                      (w == "am" || w == "pm" || w == "a" || w == "p"));
+        previous = w;
+    });
+    return found || text.find("a.m.") != std::string::npos ||
+           text.find("p.m.") != std::string::npos;
+}
+
+bool hasQuantity(const std::string& text) {
+    static const std::set<std::string> words = {
+        "one",     "two",      "three",   "four",    "five",     "six",      "seven",
+        "eight",   "nine",     "ten",     "eleven",  "twelve",   "twenty",   "thirty",
+        "forty",   "fifty",    "sixty",   "hundred", "hundreds", "thousand", "thousands",
+        "million", "millions", "billion", "dozen",   "dozens",   "half",     "several",
+        "few",     "many",     "percent", "double",  "twice",    "single",   "once"};
+    return hasDigit(text) || hasWordOf(text, words);
+}
+
+/// A figure with a currency sign or word, or a figure with cents ("920.68", a table's
+/// amount). A heading's "AMOUNT ($)" is none.
+bool hasMoney(const std::string& text) {
+    if (!hasDigit(text)) return false;
+    for (const char* sign : {"$", "\xC2\xA3", "\xE2\x82\xAC", "\xC2\xA5"}) {  // $ £ € ¥
+        if (text.find(sign) != std::string::npos) return true;
+    }
+    static const std::set<std::string> words = {"dollar", "dollars", "usd",   "pound", "pounds",
+                                                "euro",   "euros",   "cents", "yen"};
+    if (hasWordOf(text, words)) return true;
+    for (std::size_t i = 1; i + 2 < text.size(); ++i) {
+        const auto digit = [&](std::size_t k) {
+            return std::isdigit(static_cast<unsigned char>(text[k])) != 0;
+        };
+        if (text[i] == '.' && digit(i - 1) && digit(i + 1) && digit(i + 2) &&
+            (i + 3 == text.size() || !digit(i + 3))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// A capitalised word of `text` that the question does not contain, but the first word of the
+/// text and of a label's value ("Subject: Fake email" names nobody).
+bool hasNewName(const std::string& text, const std::set<std::string>& question_words) {
+    bool found = false;
+    bool first = true;
+    std::size_t at = 0;
+    forEachWord(text, [&](const std::string& w, char c) {
+        at = text.find(c, at);
+        std::size_t before = at;
+        while (before > 0 && text[before - 1] == ' ') --before;
+        const bool after_label = before > 0 && text[before - 1] == ':';
+        if (!first && !after_label && std::isupper(static_cast<unsigned char>(c)) &&
+            !question_words.count(w)) {
+            found = true;
+        }
+        first = false;
+        at += w.size();
+    });
+    return found;
+}
+
+}  // namespace
+
+std::string_view toString(AnswerType type) {
+    switch (type) {
+        case AnswerType::kDate:
+            return "date";
+        case AnswerType::kTime:
+            return "time";
+        case AnswerType::kNumber:
+            return "number";
+        case AnswerType::kMoney:
+            return "money";
+        case AnswerType::kPlace:
+            return "place";
+        case AnswerType::kPerson:
+            return "person";
+        case AnswerType::kAny:
+            break;
+    }
+    return "any";
+}
+
+bool negates(const std::string& text) {
+    bool found = false;
+    std::string previous;
+    forEachWord(text, [&](const std::string& w, char) {
+        // "doesn't" is the words "doesn" and "t".
+        if (isNegation(w) || (w == "t" && previous.size() > 1 && previous.back() == 'n')) {
+            found = true;
+        }
+        previous = w;
+    });
+    return found;
+}
+
+QuestionAnalysis analyseQuestion(const std::string& question) {
+    QuestionAnalysis q;
+    q.text = question;
+    q.english = ingest::readsAsEnglish({question});
+    const std::string folded = foldLatin(question);
+    for (auto& w : contentWords(folded)) {
+        if (!isContractionStem(w)) q.words.push_back(std::move(w));
+    }
+    q.word_set.insert(q.words.begin(), q.words.end());
+    for (const auto& term : keyTerms(folded)) {
+        const auto normalised = contentWords(term);  // stop words out, plural "s" dropped
+        if (!normalised.empty()) q.key_terms.insert(normalised.front());
+    }
+    std::string lower;
+    forEachWord(question, [&](const std::string& w, char) {
+        q.all_words.insert(w);
+        lower += (lower.empty() ? "" : " ") + w;
+    });
+    for (std::size_t i = 0; i < kQuestionWords.size(); ++i) {
+        q.asks[i] = q.all_words.count(kQuestionWords[i]) > 0;
+    }
+    q.expects = expectedType(lower);
+    q.negated = negates(question);
+    return q;
+}
+
+bool statesAskedValue(const QuestionAnalysis& question, const std::string& sentence) {
+    switch (question.expects) {
+        case AnswerType::kDate:
+            return hasDate(sentence);
+        case AnswerType::kTime:
+            return hasTime(sentence);
+        case AnswerType::kNumber:
+            return hasQuantity(sentence);
+        case AnswerType::kMoney:
+            return hasMoney(sentence);
+        case AnswerType::kPlace:
+        case AnswerType::kPerson:
+            return hasNewName(sentence, question.all_words);
+        case AnswerType::kAny:
+            break;
+    }
+    return false;
+}
+
+}  // namespace docintel::knowledge

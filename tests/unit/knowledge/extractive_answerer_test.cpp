@@ -1,0 +1,63 @@
+// Sentence choice of the extractive answerer (knowledge/extractive_answerer.h) on real document
+// text as ingestion chunked it (../shared/datasets/doc-corpus): the sentence stating a value of
+// the asked type is cited over lines that merely share the question's words. No encoder here,
+// so the choice rests on the words and the type; refusal is off to see the choice.
+
+#include <gtest/gtest.h>
+
+#include "knowledge/extractive_answerer.h"
+
+namespace docintel::knowledge {
+namespace {
+
+std::vector<Source> sourcesOf(const std::string& text) {
+    Source s;
+    s.number = 1;
+    s.passage.document_id = "doc";
+    s.passage.chunk.text = text;
+    s.passage.chunk.page_start = 1;
+    s.passage.chunk.char_end = static_cast<int>(text.size());
+    return {s};
+}
+
+std::string citedFor(const std::string& question, const std::string& text) {
+    ExtractiveOptions options;
+    options.refuse_below = -1;
+    options.max_sentences = 1;
+    const auto answer =
+        ExtractiveAnswerer(nullptr, options).answer(analyseQuestion(question), {}, sourcesOf(text));
+    EXPECT_FALSE(answer.refused);
+    return answer.sentences.empty() ? "" : answer.sentences.front().text;
+}
+
+// pdf/text/scotus-transcript-p1.pdf, page 1.
+const std::string kTranscript =
+    "5 Petitioner :\n6 v. : No. 07-1315\n7 ALEXANDRE MIRZAYANCE. :\n9 Washington, D.C.\n"
+    "10 Tuesday, January 13, 2009\n11\n12 The above-entitled matter came on for oral\n"
+    "13 argument before the Supreme Court of the United States\n14 at 1:01 p.m.\n"
+    "15 APPEARANCES:\n16 STEVEN E. MERCER, ESQ., Deputy Attorney General, Los\n"
+    "17 Angeles, Cal.; on behalf of the Petitioner.";
+
+TEST(ExtractiveAnswerer, CitesTheSentenceStatingTheAskedValue) {
+    EXPECT_EQ(citedFor("On what date was the case argued?", kTranscript),
+              "10 Tuesday, January 13, 2009");
+    EXPECT_EQ(citedFor("At what time did the oral argument begin?", kTranscript),
+              "12 The above-entitled matter came on for oral\n13 argument before the Supreme "
+              "Court of the United States\n14 at 1:01 p.m.");
+    EXPECT_EQ(citedFor("Who argued for the petitioner?", kTranscript),
+              "16 STEVEN E. MERCER, ESQ., Deputy Attorney General, Los\n17 Angeles, Cal.; on "
+              "behalf of the Petitioner.");
+}
+
+TEST(ExtractiveAnswerer, RareQuestionWordsOutweighCommonOnes) {
+    // email/fake-email-attachment.eml as the e-mail parser writes it.
+    const std::string email =
+        "From: Mallori Harrell <mallori@unstructured.io>\nTo: Mallori Harrell "
+        "<mallori@unstructured.io>\nSubject: Fake email with attachment\n"
+        "Date: Fri, 23 Dec 2022 12:08:48 -0600\nHello!\nHere's the attachments!";
+    EXPECT_EQ(citedFor("On what date was the message with the attachment sent?", email),
+              "Date: Fri, 23 Dec 2022 12:08:48 -0600");
+}
+
+}  // namespace
+}  // namespace docintel::knowledge

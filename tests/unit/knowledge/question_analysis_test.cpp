@@ -1,0 +1,73 @@
+// The question read once (knowledge/question_analysis.h): the type of value it asks for, its
+// words as every step compares them, and whether a sentence of a real document states a value
+// of that type (transcript lines are numbered, table headings name amounts without stating one).
+
+#include <gtest/gtest.h>
+
+#include "knowledge/question_analysis.h"
+
+namespace docintel::knowledge {
+namespace {
+
+AnswerType typeOf(const std::string& question) { return analyseQuestion(question).expects; }
+
+TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
+    EXPECT_EQ(typeOf("On what date was the case argued?"), AnswerType::kDate);
+    EXPECT_EQ(typeOf("When did the Lion Air Flight 610 accident happen?"), AnswerType::kDate);
+    EXPECT_EQ(typeOf("At what time did the oral argument begin?"), AnswerType::kTime);
+    EXPECT_EQ(typeOf("How many airplanes on the US register would the proposed AD affect?"),
+              AnswerType::kNumber);
+    EXPECT_EQ(typeOf("What hourly labour rate does the FAA use in its cost estimate?"),
+              AnswerType::kMoney);
+    EXPECT_EQ(typeOf("How much did Sen Hawley's train trip to New York cost?"), AnswerType::kMoney);
+    EXPECT_EQ(typeOf("What do bananas cost?"), AnswerType::kMoney);
+    EXPECT_EQ(typeOf("Which city is the respondent's lawyer from?"), AnswerType::kPlace);
+    EXPECT_EQ(typeOf("Which Indonesian body investigated the Lion Air accident?"),
+              AnswerType::kPerson);
+    EXPECT_EQ(typeOf("Who argued for the petitioner?"), AnswerType::kPerson);
+    EXPECT_EQ(typeOf("What does MCAS stand for?"), AnswerType::kAny);
+    EXPECT_EQ(toString(AnswerType::kMoney), "money");
+}
+
+TEST(QuestionAnalysis, WordsAreFoldedOnceForEveryStep) {
+    const auto q = analyseQuestion("Why didn't Yes\u00fcn Tem\u00fcr return to Shangdu in 1328?");
+    EXPECT_TRUE(q.word_set.count("temur"));  // diacritics folded
+    EXPECT_TRUE(q.word_set.count("shangdu"));
+    EXPECT_FALSE(q.word_set.count("didn"));  // the contraction's stem is left out
+    EXPECT_TRUE(q.negated);
+    EXPECT_TRUE(q.key_terms.count("1328"));
+    EXPECT_TRUE(q.key_terms.count("yesun"));
+    EXPECT_TRUE(q.asks[5]);  // "why"
+    EXPECT_FALSE(q.asks[0]);
+    EXPECT_EQ(q.words.front(), "yesun");
+}
+
+TEST(QuestionAnalysis, SentencesStateTheAskedValueOrNot) {
+    const auto date = analyseQuestion("On what date was the case argued?");
+    EXPECT_TRUE(statesAskedValue(date, "10 Tuesday, January 13, 2009"));
+    EXPECT_TRUE(statesAskedValue(date, "DATE: DISTRICT DIRECTOR FROM MAY 23"));
+    // A numbered transcript line holds a figure but no date.
+    EXPECT_FALSE(statesAskedValue(date, "19 of the Respondent."));
+    EXPECT_FALSE(statesAskedValue(date, "6 v. : No. 07-1315"));  // a docket number
+    EXPECT_TRUE(statesAskedValue(date, "05/28/2019"));
+    EXPECT_TRUE(statesAskedValue(date, "in the 1970s"));
+    EXPECT_FALSE(statesAskedValue(date, "Comments may be sent by fax."));
+
+    const auto time = analyseQuestion("At what time did the oral argument begin?");
+    EXPECT_TRUE(statesAskedValue(time, "14 at 1:01 p.m."));
+    EXPECT_FALSE(statesAskedValue(time, "10 Tuesday, January 13, 2009"));
+
+    const auto money = analyseQuestion("What is the amount of document DHAW20190001?");
+    EXPECT_TRUE(statesAskedValue(money, "STAFF TRANSPORTATION 920.68 AIRFARE FOR E JOHNSON"));
+    EXPECT_TRUE(statesAskedValue(money, "the average total cost per operator to be $7,650"));
+    EXPECT_FALSE(statesAskedValue(money, "DOCUMENT NO. | DATE | PAYEE NAME | AMOUNT ($)"));
+
+    const auto sender = analyseQuestion("Who sent the email with the attachment?");
+    EXPECT_TRUE(statesAskedValue(sender, "From: Mallori Harrell <mallori@unstructured.io>"));
+    EXPECT_FALSE(statesAskedValue(sender, "Subject: Fake email with attachment"));
+
+    EXPECT_FALSE(statesAskedValue(analyseQuestion("What does MCAS stand for?"), "MCAS 2019"));
+}
+
+}  // namespace
+}  // namespace docintel::knowledge
