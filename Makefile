@@ -155,6 +155,14 @@ bench-multilingual: build model
 bench-multilingual-answers: build db model
 	@bench/multilingual/answers.sh $(or $(SPLIT),tune)
 
+# The blind evaluation sets (tests/data/eval): SPLIT=tune while developing, report once.
+.PHONY: bench-qa-corpus bench-extraction
+bench-qa-corpus: build db model
+	@bench/qa_corpus/run.sh $(or $(SPLIT),tune)
+
+bench-extraction: build db model
+	@bench/extraction/run.sh $(or $(SPLIT),tune)
+
 bench-ingest: build db model
 	@bench/ingest/run.sh
 
