@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace docintel::knowledge {
 namespace {
@@ -186,7 +187,8 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         }
         std::vector<std::set<std::string>> sentence_words;
         sentence_words.reserve(candidates.size());
-        for (const auto& c : candidates) sentence_words.push_back(c.words);
+        // The candidates' words are read no more after this: moved, not copied.
+        for (auto& c : candidates) sentence_words.push_back(std::move(c.words));
         double mean_cosine = 0;
         for (const auto& c : candidates) {
             mean_cosine += c.cosine / static_cast<double>(candidates.size());
