@@ -50,23 +50,89 @@ std::vector<Line> groupLines(const std::vector<const Word*>& words) {
     return lines;
 }
 
-std::vector<std::string> lineCells(const Line& line, std::string& text) {
+/// A cell of a line: words closer than a wide gap, and their horizontal extent.
+struct Cell {
+    double x0 = 0, x1 = 0;
+    std::string text;
+};
+
+std::vector<Cell> lineCells(const Line& line, std::string& text) {
     double h = line.height();
-    std::vector<std::string> cells(1);
+    std::vector<Cell> cells;
     for (std::size_t i = 0; i < line.words.size(); ++i) {
         const Word* w = line.words[i];
-        if (i > 0) {
-            // Cells are separated by gaps much wider than a (justified) word space.
-            double gap = w->x0 - line.words[i - 1]->x1;
-            if (gap > std::max(1.5 * h, 10.0)) cells.emplace_back();
-            if (!cells.back().empty()) cells.back() += ' ';
-            text += ' ';
+        // Cells are separated by gaps much wider than a (justified) word space.
+        if (i == 0 || w->x0 - line.words[i - 1]->x1 > std::max(1.5 * h, 10.0)) {
+            cells.push_back(Cell{w->x0, w->x1, {}});
         }
-        cells.back() += w->text;
+        if (i > 0) text += ' ';
+        Cell& cell = cells.back();
+        if (!cell.text.empty()) cell.text += ' ';
+        cell.text += w->text;
+        cell.x1 = std::max(cell.x1, w->x1);
         text += w->text;
     }
     return cells;
 }
+
+std::vector<std::string> cellTexts(const std::vector<Cell>& cells) {
+    std::vector<std::string> out;
+    for (const auto& c : cells) out.push_back(c.text);
+    return out;
+}
+
+/// The table being read on a page. Its header is the first row that reads as a header
+/// (readsAsHeaderRow) and the lines right under it with fewer cells ("DATE" over "POSTED",
+/// "SERVICE DATES" over "START  END"); a data cell is labelled with the header words above it,
+/// so a row reads "DATE POSTED: 05/03/2019 | AMOUNT ($): 920.68" wherever its cells sit.
+/// Kept across the page's regions (blank space splits a table into bands); a heading or a
+/// paragraph of more than a few words ends it, a lone page number or mark does not.
+struct PageTable {
+    std::vector<std::vector<Cell>> header;  ///< the header's lines, top to bottom
+    bool growing = false;  ///< the last table line was a header line: the next may add to it
+    double header_bottom = 0;
+
+    void end() {
+        header.clear();
+        growing = false;
+    }
+
+    /// The label of a data cell: on each header line, the cell overlapping it most (on the
+    /// first line, the nearest when none overlaps), top to bottom.
+    std::string label(const Cell& cell) const {
+        std::string out;
+        for (std::size_t k = 0; k < header.size(); ++k) {
+            const Cell* best = nullptr;
+            double best_overlap = 0, nearest = 1e9;
+            for (const Cell& h : header[k]) {
+                const double overlap = std::min(cell.x1, h.x1 + 1) - std::max(cell.x0, h.x0 - 1);
+                if (overlap > best_overlap) {
+                    best_overlap = overlap;
+                    best = &h;
+                }
+            }
+            if (best == nullptr && k == 0) {
+                for (const Cell& h : header[k]) {
+                    const double d = std::fabs((h.x0 + h.x1) / 2 - (cell.x0 + cell.x1) / 2);
+                    if (d < nearest) {
+                        nearest = d;
+                        best = &h;
+                    }
+                }
+            }
+            if (best == nullptr) continue;
+            if (!out.empty()) out += ' ';
+            out += best->text;
+        }
+        return out;
+    }
+
+    std::vector<std::string> labels(const std::vector<Cell>& cells) const {
+        std::vector<std::string> out;
+        for (const auto& c : cells) out.push_back(label(c));
+        return out;
+    }
+};
 
 struct Cut {
     std::vector<const Word*> first, second;
@@ -221,15 +287,25 @@ std::vector<std::vector<const Word*>> horizontalBands(const std::vector<const Wo
     return bands;
 }
 
-void emitLines(const std::vector<const Word*>& words, double body_height, BlockBuilder& out) {
+void emitLines(const std::vector<const Word*>& words, double body_height, PageTable& table,
+               BlockBuilder& out) {
     auto lines = groupLines(words);
-    std::vector<std::vector<std::string>> cells(lines.size());
+    std::vector<std::vector<Cell>> cells(lines.size());
     std::vector<std::string> texts(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) cells[i] = lineCells(lines[i], texts[i]);
-    // A row of cells is a table row only next to another one; a lone wide gap is layout.
+    // A row of cells is a table row next to another one, or under a table's header; a lone wide
+    // gap is layout.
     auto multi = [&](std::size_t i) { return i < lines.size() && cells[i].size() > 1; };
     std::string para;
     const Line* prev = nullptr;
+    // The data row being read: a one-cell line right under it that starts where one of its
+    // cells starts continues that cell (a description wrapped onto a second line).
+    std::vector<Cell> row;
+    double row_bottom = 0;
+    auto flush_row = [&] {
+        if (!row.empty()) out.labelledRow(cellTexts(row), table.labels(row));
+        row.clear();
+    };
     auto flush = [&] {
         if (!para.empty()) out.paragraph(para);
         para.clear();
@@ -239,17 +315,53 @@ void emitLines(const std::vector<const Word*>& words, double body_height, BlockB
         const std::string& text = texts[i];
         double h = line.height();
         bool heading = h > 1.3 * body_height && line.words.size() <= 12 && body_height > 0;
-        if (multi(i) && ((i > 0 && multi(i - 1)) || multi(i + 1))) {
+        if (multi(i) && ((i > 0 && multi(i - 1)) || multi(i + 1) || !table.header.empty())) {
             flush();
-            out.tableRow(cells[i]);
+            flush_row();
+            const auto texts_i = cellTexts(cells[i]);
+            const bool header_like = readsAsHeaderRow(texts_i);
+            if (table.header.empty() && header_like) {
+                table.header = {cells[i]};
+                table.growing = true;
+                out.labelledRow(texts_i, {});
+            } else if (table.growing && header_like &&
+                       text.find_first_of("0123456789") == std::string::npos &&
+                       cells[i].size() < table.header.front().size() &&
+                       line.y0 - table.header_bottom < 0.6 * std::max(h, 1.0)) {
+                table.header.push_back(cells[i]);
+                out.labelledRow(texts_i, {});
+            } else {
+                table.growing = false;
+                row = cells[i];
+                row_bottom = line.y1;
+            }
+            if (table.growing) table.header_bottom = line.y1;
+        } else if (!row.empty() && cells[i].size() == 1 &&
+                   line.y0 - row_bottom < 0.6 * std::max(h, 1.0) &&
+                   std::any_of(row.begin(), row.end(), [&](const Cell& c) {
+                       return std::fabs(c.x0 - cells[i].front().x0) < std::max(2.0, 0.3 * h);
+                   })) {
+            for (Cell& c : row) {
+                if (std::fabs(c.x0 - cells[i].front().x0) < std::max(2.0, 0.3 * h)) {
+                    c.text += ' ' + cells[i].front().text;
+                    c.x1 = std::max(c.x1, cells[i].front().x1);
+                    break;
+                }
+            }
+            row_bottom = line.y1;
         } else if (heading) {
             flush();
+            flush_row();
+            table.end();
             out.heading(h > 1.8 * body_height ? 1 : 2, text);
         } else {
+            flush_row();
+            // A paragraph of a few words (a page number, a mark) between rows keeps the table.
+            if (line.words.size() > 3) table.end();
+            table.growing = false;
             bool new_para = prev == nullptr || line.y0 - prev->y1 > 0.8 * std::max(h, 1.0) ||
                             std::fabs(h - prev->height()) > 0.3 * std::max(h, 1.0) ||
-                            (i > 0 && multi(i - 1) && cells[i - 1].size() > 1 &&
-                             ((i > 1 && multi(i - 2)) || multi(i)));
+                            (i > 0 && multi(i - 1) && ((i > 1 && multi(i - 2)) || multi(i)));
             if (new_para) flush();
             if (!para.empty()) {
                 // Rejoin a word hyphenated at the line end.
@@ -261,37 +373,38 @@ void emitLines(const std::vector<const Word*>& words, double body_height, BlockB
                 }
             }
             para += text;
-            out.endTable();
         }
         prev = &line;
     }
+    flush_row();
     flush();
 }
 
 void layoutRegion(const std::vector<const Word*>& words, double body_height, int depth,
-                  BlockBuilder& out) {
+                  PageTable& table, BlockBuilder& out) {
     if (words.empty()) return;
     if (depth > 12) {
-        emitLines(words, body_height, out);
+        emitLines(words, body_height, table, out);
         return;
     }
     double min_vgap = std::max(5.0, 0.6 * body_height);
     Cut cut;
     if (verticalCut(words, min_vgap, cut)) {
         if (!cut.bands.empty()) {
-            for (const auto& band : cut.bands) layoutRegion(band, body_height, depth + 1, out);
+            for (const auto& band : cut.bands)
+                layoutRegion(band, body_height, depth + 1, table, out);
             return;
         }
-        layoutRegion(cut.first, body_height, depth + 1, out);
-        layoutRegion(cut.second, body_height, depth + 1, out);
+        layoutRegion(cut.first, body_height, depth + 1, table, out);
+        layoutRegion(cut.second, body_height, depth + 1, table, out);
         return;
     }
     auto bands = horizontalBands(words, std::max(4.0, 1.2 * body_height));
     if (bands.size() == 1) {
-        emitLines(words, body_height, out);
+        emitLines(words, body_height, table, out);
         return;
     }
-    for (const auto& band : bands) layoutRegion(band, body_height, depth + 1, out);
+    for (const auto& band : bands) layoutRegion(band, body_height, depth + 1, table, out);
 }
 
 }  // namespace
@@ -310,7 +423,8 @@ void layoutWords(std::vector<Word> words, BlockBuilder& out) {
         heights.push_back(w.y1 - w.y0);
         ptrs.push_back(&w);
     }
-    layoutRegion(ptrs, median(heights), 0, out);
+    PageTable table;
+    layoutRegion(ptrs, median(heights), 0, table, out);
 }
 
 }  // namespace docintel::ingest

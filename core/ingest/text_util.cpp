@@ -125,40 +125,42 @@ void BlockBuilder::listItem(const std::string& text) {
     add(Block::Kind::kListItem, text, 0);
 }
 
+bool readsAsHeaderRow(const std::vector<std::string>& cells) {
+    // A lone cell is a caption; a row with a purely numeric cell (line numbers, figures) is data.
+    const auto filled = std::count_if(cells.begin(), cells.end(), [](const std::string& c) {
+        return !collapseWhitespace(c).empty();
+    });
+    const bool numeric = std::any_of(cells.begin(), cells.end(), [](const std::string& c) {
+        const std::string clean = collapseWhitespace(c);
+        return !clean.empty() && clean.find_first_not_of("0123456789.,-+% ") == std::string::npos;
+    });
+    return filled > 1 && !numeric;
+}
+
 void BlockBuilder::tableRow(const std::vector<std::string>& cells) {
     std::vector<std::string> clean;
-    bool any = false;
-    for (const auto& c : cells) {
-        clean.push_back(collapseWhitespace(c));
-        any = any || !clean.back().empty();
-    }
-    if (!any) return;
-    std::string text;
+    for (const auto& c : cells) clean.push_back(collapseWhitespace(c));
     if (header_.empty()) {
-        // The first row with more than one filled cell is the header; a lone cell is a caption.
-        int filled = static_cast<int>(
-            std::count_if(clean.begin(), clean.end(), [](const auto& c) { return !c.empty(); }));
-        // A row with a purely numeric cell (line numbers, figures) is data, not a header.
-        bool numeric = std::any_of(clean.begin(), clean.end(), [](const std::string& c) {
-            return !c.empty() && c.find_first_not_of("0123456789.,-+% ") == std::string::npos;
-        });
-        if (filled > 1 && !numeric) header_ = clean;
-        for (const auto& c : clean) {
-            if (c.empty()) continue;
-            if (!text.empty()) text += " | ";
-            text += c;
-        }
+        // The first row that reads as a header is the header; it is itself written bare.
+        if (readsAsHeaderRow(clean)) header_ = clean;
+        labelledRow(clean, {});
     } else {
-        for (std::size_t i = 0; i < clean.size(); ++i) {
-            if (clean[i].empty()) continue;
-            if (!text.empty()) text += " | ";
-            if (i < header_.size() && !header_[i].empty() && header_[i] != clean[i]) {
-                text += header_[i] + ": ";
-            }
-            text += clean[i];
-        }
+        labelledRow(clean, header_);
     }
-    add(Block::Kind::kTableRow, text, 0);
+}
+
+void BlockBuilder::labelledRow(const std::vector<std::string>& cells,
+                               const std::vector<std::string>& labels) {
+    std::string text;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        const std::string cell = collapseWhitespace(cells[i]);
+        if (cell.empty()) continue;
+        if (!text.empty()) text += " | ";
+        const std::string label = i < labels.size() ? collapseWhitespace(labels[i]) : "";
+        if (!label.empty() && label != cell) text += label + ": ";
+        text += cell;
+    }
+    if (!text.empty()) add(Block::Kind::kTableRow, text, 0);
 }
 
 std::vector<Block> BlockBuilder::take() {

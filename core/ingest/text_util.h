@@ -28,6 +28,9 @@ std::string toLower(std::string text);
 /// The text of the first heading among `blocks` (a document's title), or "".
 std::string firstHeading(const std::vector<Block>& blocks);
 
+/// Whether a table row reads as a header: more than one filled cell, none purely numeric.
+bool readsAsHeaderRow(const std::vector<std::string>& cells);
+
 /// Collects blocks for one page while tracking the heading path and the current table's header
 /// row, so every format builds blocks the same way. Not thread-safe; one per parse.
 class BlockBuilder {
@@ -37,6 +40,10 @@ class BlockBuilder {
     void listItem(const std::string& text);
     /// A table row; the first row of a table becomes the header that prefixes later rows.
     void tableRow(const std::vector<std::string>& cells);
+    /// A table row whose cells' column labels the caller found itself (a PDF's header words
+    /// above the cell): "label: cell | ..."; an empty label leaves the cell bare. The header row
+    /// of tableRow() is neither read nor changed.
+    void labelledRow(const std::vector<std::string>& cells, const std::vector<std::string>& labels);
     /// Ends the current table so the next row starts a new one.
     void endTable() { header_.clear(); }
     /// Moves the collected blocks out (the heading path stays for the next page).

@@ -182,7 +182,15 @@ TEST(ParserCorpus, TablesAreRowsWithTheirHeaders) {
                "Column 1: Purple | Column 2: Orange | Column 3: Yellow"},
           Case{"office/xlsx/stanley-cups.xlsx", "Team: Flyers | Location: PHI"},
           Case{"html/fake-html.html", "Column 1: Row 2, Cell 1 | Column 2: Row 2, Cell 2"},
-          Case{"pdf/multicolumn/latex-multicolumn.pdf", "Country: Finland"}}) {
+          Case{"pdf/multicolumn/latex-multicolumn.pdf", "Country: Finland"},
+          // Cells labelled by the header words above them: a two-line header ("DATE" over
+          // "POSTED"), rows without ruling, a description wrapped onto the next line.
+          Case{"pdf/tables/senate-expenditures.pdf",
+               "DOCUMENT NO.: DHAW20190031 | DATE POSTED: 05/28/2019"},
+          Case{"pdf/tables/senate-expenditures.pdf",
+               "SENATOR'S TRANSPORTATION TRAIN FARE FOR SEN HAWLEY WASHINGTON DC TO NEW YORK NY "
+               "AND RETURN | AMOUNT ($): 618.00"},
+          Case{"pdf/tables/senate-expenditures.pdf", "PAYEE NAME: BAIN, J MATTHEW"}}) {
         auto doc = parseOrFail(c.path);
         bool found = false;
         for (const auto& page : doc.pages) {
