@@ -32,6 +32,11 @@ bool isNumber(const std::string& w) {
     });
 }
 
+bool hasDigit(const std::string& w) {
+    return std::any_of(w.begin(), w.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 std::size_t commonPrefix(const std::string& a, const std::string& b) {
     std::size_t n = 0;
     while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
@@ -45,11 +50,12 @@ std::size_t commonSuffix(const std::string& a, const std::string& b) {
 }
 
 /// A missing question word with a near-duplicate among `words`: another beginning of the same
-/// word, or a number one digit apart.
+/// word, or a number or code one character apart ("1979" for "1973", "DHAW20190033" for
+/// "DHAW20190030").
 bool hasNearDuplicate(const std::set<std::string>& words, const std::string& word) {
-    if (isNumber(word)) {
+    if (hasDigit(word)) {
         for (const auto& w : words) {
-            if (w.size() != word.size() || !isNumber(w)) continue;
+            if (w.size() != word.size() || !hasDigit(w)) continue;
             std::size_t differ = 0;
             for (std::size_t i = 0; i < w.size(); ++i) differ += w[i] != word[i];
             if (differ == 1) return true;
@@ -69,13 +75,15 @@ bool hasNearDuplicate(const std::set<std::string>& words, const std::string& wor
 /// Whether the question word `q` matches the source word `w`: the same word, the same first
 /// five letters (the whole word when shorter; words under three letters only exactly), or for a
 /// number the same digits followed by letters ("1950" matches "1950s" and "10" "10th", never
-/// "100").
+/// "100"). A code, a word with a digit ("DHAW20190030", "737max"), matches only itself: its
+/// first letters say nothing of which one it is.
 bool matchesWord(const std::string& q, const std::string& w) {
     if (q == w) return true;
     if (isNumber(q)) {
         return w.size() > q.size() && w.compare(0, q.size(), q) == 0 &&
                !std::isdigit(static_cast<unsigned char>(w[q.size()]));
     }
+    if (hasDigit(q)) return false;
     if (q.size() < 3) return false;
     const std::size_t need = std::min<std::size_t>(5, q.size());
     return w.size() >= need && w.compare(0, need, q, 0, need) == 0;
@@ -146,7 +154,7 @@ bool fuzzyContains(const std::set<std::string>& words, const std::string& word) 
     // Every word matchesWord accepts begins with the word's first five letters (a number's
     // digits, all of them), so only that range of the sorted set is looked at.
     const std::string prefix =
-        isNumber(word) ? word : word.substr(0, std::min<std::size_t>(5, word.size()));
+        hasDigit(word) ? word : word.substr(0, std::min<std::size_t>(5, word.size()));
     for (auto it = words.lower_bound(prefix);
          it != words.end() && it->compare(0, prefix.size(), prefix) == 0; ++it) {
         if (matchesWord(word, *it)) return true;
