@@ -44,6 +44,35 @@ struct Candidate {
     double support = 0;    ///< relevance plus the typed bonus
 };
 
+/// The cells of a table row ("label: value | label: value ...") holding a word of the question,
+/// joined as the row writes them, when one of them holds a name or number of the question (the
+/// row is the one the question names); "" for a sentence that is not a row, a row the question
+/// does not name, or when every cell holds a word of the question.
+std::string questionCells(const QuestionAnalysis& question, const std::string& text) {
+    static const std::string kSeparator = " | ";
+    if (question.key_terms.empty() || text.find(kSeparator) == std::string::npos) return "";
+    std::string out;
+    std::size_t cells = 0, kept = 0;
+    bool named = false;
+    for (std::size_t from = 0; from <= text.size();) {
+        std::size_t to = text.find(kSeparator, from);
+        if (to == std::string::npos) to = text.size();
+        const std::string cell = text.substr(from, to - from);
+        ++cells;
+        const auto words = refusalWords(cell);
+        if (std::any_of(question.word_set.begin(), question.word_set.end(),
+                        [&](const std::string& w) { return words.count(w) > 0; })) {
+            if (!out.empty()) out += kSeparator;
+            out += cell;
+            ++kept;
+        }
+        named = named || std::any_of(question.key_terms.begin(), question.key_terms.end(),
+                                     [&](const std::string& term) { return words.count(term); });
+        from = to + kSeparator.size();
+    }
+    return !named || kept == cells ? "" : out;
+}
+
 }  // namespace
 
 double cosine(const std::vector<float>& a, const std::vector<float>& b) {
@@ -139,10 +168,26 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         std::vector<std::string> texts;
         texts.reserve(candidates.size());
         for (const auto& c : candidates) texts.push_back(c.text);
+        // A table row is also compared by the cells the question names: a question about one
+        // column of a wide row is diluted by the others ("the service start date of document
+        // DHAW20190045" against a row of seven labelled cells).
+        std::vector<std::size_t> focused_of;
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            const std::string focus = questionCells(question, candidates[i].text);
+            if (focus.empty()) continue;
+            focused_of.push_back(i);
+            texts.push_back(focus);
+        }
         if (auto vectors = encoder_->encode(texts, 32)) {
-            for (std::size_t i = 0; i < candidates.size(); ++i) {
-                candidates[i].cosine =
-                    comparableCosine(encoder_->modelName(), cosine(question_vector, (*vectors)[i]));
+            const auto comparable = [&](std::size_t v) {
+                return comparableCosine(encoder_->modelName(),
+                                        cosine(question_vector, (*vectors)[v]));
+            };
+            for (std::size_t i = 0; i < candidates.size(); ++i)
+                candidates[i].cosine = comparable(i);
+            for (std::size_t k = 0; k < focused_of.size(); ++k) {
+                auto& c = candidates[focused_of[k]];
+                c.cosine = std::max(c.cosine, comparable(candidates.size() + k));
             }
         }
     }

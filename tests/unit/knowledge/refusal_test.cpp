@@ -47,6 +47,11 @@ TEST(Refusal, WordsMatchAcrossCasingPunctuationAndInflection) {
     EXPECT_FALSE(fuzzyContains(words, "1"));
     EXPECT_TRUE(fuzzyContains(refusalWords("When Yes\u00fcn Tem\u00fcr died in Shangdu"), "temur"));
     EXPECT_TRUE(fuzzyContains(refusalWords("Besan\u00e7on Hugues"), "besancon"));
+    // A code matches only itself: its first letters do not say which one it is.
+    const auto row = refusalWords("DOCUMENT NO.: DHAW20190033 | AMOUNT ($): 601.30");
+    EXPECT_TRUE(fuzzyContains(row, "dhaw20190033"));
+    EXPECT_FALSE(fuzzyContains(row, "dhaw20190030"));
+    EXPECT_FALSE(fuzzyContains(row, "dhaw2"));
 
     const auto plain = evidenceFor("when was the treaty of paris signed",
                                    "The Treaty of Paris was signed in 1763.");
@@ -74,6 +79,13 @@ TEST(Refusal, AlteredQuestionsShowTheirSigns) {
         evidenceFor("What was signed in 1769?", "The Treaty of Paris was signed in 1763.");
     EXPECT_EQ(year.missing_names, 1);
     EXPECT_EQ(year.altered, 1);
+
+    const std::string row = "DOCUMENT NO.: DHAW20190033 | AMOUNT ($): 601.30";
+    const auto code =
+        refusalEvidence(analyseQuestion("What is the amount of document DHAW20190030?"), row, row,
+                        {refusalWords(row)}, {row}, 0.7, 0.5, 0.4);
+    EXPECT_EQ(code.missing_names, 1);
+    EXPECT_EQ(code.altered, 1);
 
     const auto negated = evidenceFor("Which treaty was not signed in 1763?",
                                      "The Treaty of Paris was signed in 1763.");
