@@ -7,12 +7,18 @@
 // half (odd-numbered articles), then both figures at the product default.
 //
 // Usage: qa_bench <model_dir> <squad_dir> [--dump FILE] [--features FILE] [--fit-data]
+//                 [--pool article]
 //   --dump      writes each question's outcome and word evidence (JSON lines)
 //   --features  writes each question's refusal features and outcome (JSON lines), the input
 //               of bench/qa/fit_refusal.py
 //   --fit-data  also answers the questions of the other paragraphs of the even-numbered
 //               articles (original/dev-v2.0.json; about 2,500 questions, split "fit") for the
 //               features file; they never count in the figures
+//   --pool article  answers each question over the 6 chunks of its article (all its paragraphs)
+//               nearest the question by cosine, as the product answers over the 6 sources
+//               retrieval ranks from a whole document, instead of over its own passage alone:
+//               the answerer then weighs sentences of other paragraphs too, as it does in use
+//               (docs/decisions/0079)
 
 #include <algorithm>
 #include <cctype>
@@ -103,12 +109,13 @@ int main(int argc, char** argv) {
     const embed::SentenceEncoder& encoder = **loaded;
     const std::string dir = argv[2];
     std::ofstream dump, features;
-    bool fit_data = false;
+    bool fit_data = false, article_pool = false;
     for (int i = 3; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--dump" && i + 1 < argc) dump.open(argv[++i]);
         if (arg == "--features" && i + 1 < argc) features.open(argv[++i]);
         if (arg == "--fit-data") fit_data = true;
+        if (arg == "--pool" && i + 1 < argc) article_pool = std::string(argv[++i]) == "article";
     }
 
     std::map<std::string, std::string> passages;
@@ -143,6 +150,45 @@ int main(int argc, char** argv) {
             out.push_back(std::move(s));
         }
     }
+
+    // --pool article: every chunk of every passage, by article, with its vector.
+    struct PoolChunk {
+        const knowledge::Source* source;
+        std::vector<float> vector;
+    };
+    std::map<std::string, std::vector<PoolChunk>> article_chunks;
+    if (article_pool) {
+        std::vector<std::string> texts;
+        std::vector<std::pair<std::string, const knowledge::Source*>> owners;
+        for (const auto& [id, list] : sources) {
+            for (const auto& s : list) {
+                texts.push_back(s.passage.chunk.text);
+                owners.emplace_back(id.substr(0, id.find('-')), &s);
+            }
+        }
+        auto vectors = encoder.encode(texts, 32);
+        if (!vectors) return 1;
+        for (std::size_t i = 0; i < owners.size(); ++i) {
+            article_chunks[owners[i].first].push_back({owners[i].second, (*vectors)[i]});
+        }
+    }
+    constexpr std::size_t kPoolSources = 6;  // KnowledgeOptions::sources
+    const auto pool = [&](const std::string& context, const std::vector<float>& question_vector) {
+        const auto& chunks = article_chunks[context.substr(0, context.find('-'))];
+        std::vector<std::pair<double, const knowledge::Source*>> ranked;
+        for (const auto& c : chunks) {
+            ranked.emplace_back(knowledge::cosine(question_vector, c.vector), c.source);
+        }
+        const std::size_t keep = std::min(kPoolSources, ranked.size());
+        std::partial_sort(ranked.begin(), ranked.begin() + static_cast<long>(keep), ranked.end(),
+                          [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<knowledge::Source> out;
+        for (std::size_t i = 0; i < keep; ++i) {
+            out.push_back(*ranked[i].second);
+            out.back().number = static_cast<int>(i) + 1;
+        }
+        return out;
+    };
 
     std::vector<Question> questions;
     {
@@ -186,7 +232,8 @@ int main(int argc, char** argv) {
         auto qv = encoder.encodeQueries({question}, 1);
         if (!qv) return 1;
         const auto answer =
-            answerer.answer(knowledge::analyseQuestion(question), (*qv)[0], sources[context]);
+            answerer.answer(knowledge::analyseQuestion(question), (*qv)[0],
+                            article_pool ? pool(context, (*qv)[0]) : sources[context]);
         Outcome o;
         o.answerable = !j["is_impossible"].get<bool>();
         o.split = split;

@@ -10,12 +10,17 @@ namespace docintel::knowledge {
 namespace {
 
 // Logistic weights over refusalFeatures (bias first), fit by bench/qa/fit_refusal.py on the
-// even-numbered articles of the SQuAD v2 dev file (docs/decisions/0057). Regenerate with
-// `bench/qa/run.sh --features FILE --fit-data` then `bench/qa/fit_refusal.py FILE`.
-constexpr double kBias = -2.4976;
+// even-numbered articles of the SQuAD v2 dev file, each question answered as the product answers
+// it: over the 6 chunks of its article nearest the question, not its own passage alone (decision
+// 0079; 0057 before it). The candidates' mean cosine (cosine_lift) and their number weigh
+// nothing: they follow how many sources retrieval returned, not whether the answer is there.
+// Regenerate with `bench/qa/run.sh --pool article --features FILE --fit-data` then
+// `bench/qa/fit_refusal.py FILE 1.0 --only <every feature but cosine_lift,log1p_sentences>`;
+// the bias is the fit's own (the product's threshold 0.35 read as the probability it is).
+constexpr double kBias = -2.5912;
 constexpr std::array<double, kRefusalFeatures> kWeights = {
-    4.1527, -0.2019, 0.1610, 0.5610, -0.6163, -0.4788, -3.5696, -1.2635, 0.1319,  -1.0951, 0.1361,
-    0.3179, 0.8258,  0.8850, 0.0982, 0.4735,  0.4247,  1.9764,  0.0904,  -0.4386, -2.0361, 0.1354};
+    3.3709, -1.0985, -0.4279, 0.1886, -0.9608, -0.2012, -3.6476, -0.8057, -0.1111, -0.2891, 0.0880,
+    0.2668, 0.7790,  0.8500,  0.1163, 0.4818,  0.3997,  2.6013,  0.0485,  -0.4941, 0.0000,  0.0000};
 
 // The same for a question that does not read as English (docs/decisions/0078): the word features
 // count, stem and match English words, so only the cosine, its lift and the number of sentences
