@@ -287,6 +287,20 @@ std::vector<std::vector<const Word*>> horizontalBands(const std::vector<const Wo
     return bands;
 }
 
+/// Whether `text` ends in a hyphen or an en dash right after a letter or digit ("2020–", "M-").
+bool endsInJoiningDash(const std::string& text) {
+    static const std::string kEnDash = "\xE2\x80\x93";
+    std::size_t dash = 0;
+    if (!text.empty() && text.back() == '-') {
+        dash = 1;
+    } else if (text.size() >= kEnDash.size() &&
+               text.compare(text.size() - kEnDash.size(), kEnDash.size(), kEnDash) == 0) {
+        dash = kEnDash.size();
+    }
+    return dash > 0 && text.size() > dash &&
+           std::isalnum(static_cast<unsigned char>(text[text.size() - dash - 1]));
+}
+
 void emitLines(const std::vector<const Word*>& words, double body_height, PageTable& table,
                BlockBuilder& out) {
     auto lines = groupLines(words);
@@ -364,10 +378,12 @@ void emitLines(const std::vector<const Word*>& words, double body_height, PageTa
                             (i > 0 && multi(i - 1) && ((i > 1 && multi(i - 2)) || multi(i)));
             if (new_para) flush();
             if (!para.empty()) {
-                // Rejoin a word hyphenated at the line end.
-                if (para.size() > 1 && para.back() == '-' &&
-                    std::isalpha(static_cast<unsigned char>(para[para.size() - 2]))) {
-                    para.pop_back();
+                if (endsInJoiningDash(para) && std::isdigit(static_cast<unsigned char>(text[0]))) {
+                    // A number or code broken at its dash ("FAA–2020–" / "0686", "737–" / "9")
+                    // stays one token.
+                } else if (para.size() > 1 && para.back() == '-' &&
+                           std::isalpha(static_cast<unsigned char>(para[para.size() - 2]))) {
+                    para.pop_back();  // a word hyphenated at the line end
                 } else {
                     para += ' ';
                 }
