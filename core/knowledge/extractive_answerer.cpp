@@ -73,6 +73,25 @@ std::string questionCells(const QuestionAnalysis& question, const std::string& t
     return !named || kept == cells ? "" : out;
 }
 
+/// Whether a sentence holds nothing but the question's own words ("5 Petitioner :" for "Who
+/// argued for the petitioner?"): it says nothing the question does not, so no answer is in it.
+/// A number counts as new unless the question holds it or it opens the sentence (a line or item
+/// number): "Column 1: Row 2, Cell 1" says something to "the cell at row 2, column 2".
+bool restatesQuestion(const QuestionAnalysis& question, const std::string& sentence,
+                      const std::set<std::string>& words) {
+    if (!std::all_of(words.begin(), words.end(),
+                     [&](const std::string& w) { return question.word_set.count(w) > 0; })) {
+        return false;
+    }
+    bool opening = true, new_number = false;
+    forEachWord(sentence, [&](const std::string& w, char first) {
+        new_number = new_number || (!opening && std::isdigit(static_cast<unsigned char>(first)) &&
+                                    !question.all_words.count(w));
+        opening = false;
+    });
+    return !new_number;
+}
+
 }  // namespace
 
 double cosine(const std::vector<float>& a, const std::vector<float>& b) {
@@ -152,10 +171,11 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
     for (std::size_t s = 0; s < sources.size() && candidates.size() < kMaxCandidates; ++s) {
         for (auto& span : quotableSentences(sources[s].passage.chunk)) {
             Candidate c;
+            c.words = refusalWords(span.text);
+            if (restatesQuestion(question, span.text, c.words)) continue;
             c.source = s;
             c.start = span.start;
             c.end = span.end;
-            c.words = refusalWords(span.text);
             c.overlap = coverage(question.word_set, c.words);
             c.states_value = statesAskedValue(question, span.text);
             c.text = std::move(span.text);

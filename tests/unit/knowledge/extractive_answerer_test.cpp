@@ -49,6 +49,22 @@ TEST(ExtractiveAnswerer, CitesTheSentenceStatingTheAskedValue) {
               "behalf of the Petitioner.");
 }
 
+TEST(ExtractiveAnswerer, ASentenceOfTheQuestionsOwnWordsIsNeverTheAnswer) {
+    // "5 Petitioner :" shares the question's rarest word and nothing else; the refusal used to
+    // judge it (no person in it) and refuse.
+    ExtractiveOptions options;
+    options.refuse_below = -1;
+    const auto answer =
+        ExtractiveAnswerer(nullptr, options)
+            .answer(analyseQuestion("Who argued for the petitioner?"), {}, sourcesOf(kTranscript));
+    for (const auto& s : answer.sentences) EXPECT_NE(s.text, "5 Petitioner :");
+    // A data row's numbers are what the question does not hold: the row stays a candidate.
+    EXPECT_EQ(citedFor("What is in the cell at row 2, column 2 of the table?",
+                       "Column 1 | Column 2\nColumn 1: Row 2, Cell 1 | Column 2: Row 2, Cell 2")
+                  .rfind("Column 1: Row 2", 0),
+              0u);
+}
+
 TEST(ExtractiveAnswerer, RareQuestionWordsOutweighCommonOnes) {
     // email/fake-email-attachment.eml as the e-mail parser writes it.
     const std::string email =
