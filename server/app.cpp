@@ -339,6 +339,12 @@ void App::start(bool migrate) {
         p.comparer = std::make_unique<knowledge::DocumentComparer>(*p.summarizer);
         p.answer_traces = std::make_unique<storage::AnswerTraceRepository>(p.db);
         p.knowledge->setTraceStore(p.answer_traces.get());
+        p.knowledge->setIndexCatchUp([sync = p.index_sync.get()](std::int64_t changed) {
+            if (auto s = sync->catchUpTo(changed); !s) {
+                common::log(common::LogLevel::kWarning, "index_catch_up_failed",
+                            {{"error", s.error().message}});
+            }
+        });
         p.knowledge->enableLlm(
             {config_.llm_base_url, config_.llm_model, config_.llm_api_key, config_.llm_timeout_ms});
         p.chat_session_repo = std::make_unique<storage::ChatSessionRepository>(p.db);

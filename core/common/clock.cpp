@@ -22,6 +22,17 @@ std::string isoFromEpoch(std::int64_t epoch_seconds) {
     return buf;
 }
 
+std::int64_t epochSecondsFromIso(const std::string& iso) {
+    std::tm t{};
+    if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
+                    &t.tm_min, &t.tm_sec) != 6) {
+        return -1;
+    }
+    t.tm_year -= 1900;
+    t.tm_mon -= 1;
+    return static_cast<std::int64_t>(timegm(&t));
+}
+
 std::string nowIso8601() {
     const auto now = std::chrono::system_clock::now();
     const auto ms =

@@ -71,14 +71,9 @@ const char* const kStatuses[] = {"pending_review", "changes_requested", "approve
 }  // namespace
 
 std::string ageText(const std::string& iso) {
-    std::tm t{};
-    if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour,
-                    &t.tm_min, &t.tm_sec) != 6) {
-        return {};
-    }
-    t.tm_year -= 1900;
-    t.tm_mon -= 1;
-    const std::int64_t age = common::nowEpochSeconds() - static_cast<std::int64_t>(timegm(&t));
+    const std::int64_t at = common::epochSecondsFromIso(iso);
+    if (at < 0) return {};
+    const std::int64_t age = common::nowEpochSeconds() - at;
     if (age < 60) return "just now";
     if (age < 3600) return std::to_string(age / 60) + " min";
     if (age < 86400) return std::to_string(age / 3600) + " h";

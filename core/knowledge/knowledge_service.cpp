@@ -99,6 +99,7 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
     plan.caller = caller;
 
     const auto& ids = request.value("document_ids", nlohmann::json::array());
+    std::int64_t latest_change = -1;
     for (const auto& id_json : ids) {
         const std::string id = id_json.get<std::string>();
         if (!common::isUuid(id))
@@ -117,12 +118,14 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
                 "document " + id + " is " + status + "; it can be asked about once it is chunked");
         }
         plan.scope.document_ids.push_back(id);
+        latest_change = std::max(latest_change, common::epochSecondsFromIso((*doc)->updated_at));
         if (plan.workspace_id.empty()) plan.workspace_id = (*doc)->workspace_id;
         if (std::find(plan.run_workspaces.begin(), plan.run_workspaces.end(),
                       (*doc)->workspace_id) == plan.run_workspaces.end()) {
             plan.run_workspaces.push_back((*doc)->workspace_id);
         }
     }
+    if (index_catch_up_ && latest_change >= 0) index_catch_up_(latest_change);
     if (plan.scope.document_ids.empty()) {
         std::string workspace = header_workspace;
         if (request.contains("workspace_id") && request["workspace_id"].is_string()) {

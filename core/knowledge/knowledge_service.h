@@ -87,6 +87,14 @@ class KnowledgeService {
     /// serving (the workflow engine provides it; this library does not link the engine).
     void setRunFacts(RunFactsFn run_facts) { run_facts_ = std::move(run_facts); }
 
+    /// Read-your-writes for the search indexes: called with the latest updated_at (epoch
+    /// seconds) of the documents a question names, before retrieval, so a document embedded a
+    /// moment ago is found (search::IndexSync::catchUpTo). Unset = the indexes follow on their
+    /// own. Set once before serving.
+    void setIndexCatchUp(std::function<void(std::int64_t)> catch_up) {
+        index_catch_up_ = std::move(catch_up);
+    }
+
   private:
     struct Ranked {
         std::vector<Source> sources;
@@ -145,6 +153,7 @@ class KnowledgeService {
     storage::AnswerTraceRepository* traces_ = nullptr;
     std::unique_ptr<LlmClient> llm_;
     RunFactsFn run_facts_;
+    std::function<void(std::int64_t)> index_catch_up_;
     const SupportChecker support_;
 };
 

@@ -98,9 +98,17 @@ double IndexSync::lagSeconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::duration(now - from)).count();
 }
 
+plugin::Status IndexSync::catchUpTo(std::int64_t changed_epoch_seconds) {
+    if (synced_from_epoch_.load() > changed_epoch_seconds + kClockMarginSeconds) return {};
+    auto synced = syncNow();
+    if (!synced) return synced.error();
+    return {};
+}
+
 plugin::Result<std::size_t> IndexSync::syncNow() {
     std::lock_guard lock(sync_mutex_);
     const auto started = std::chrono::steady_clock::now().time_since_epoch().count();
+    const auto started_epoch = common::nowEpochSeconds();
     auto batch = feed_.changesSince(position_);
     if (!batch) return batch.error();
     // Rows at or above the watermark were applied already when their xid is remembered.
@@ -138,6 +146,7 @@ plugin::Result<std::size_t> IndexSync::syncNow() {
     }
     applied_.erase(applied_.begin(), applied_.lower_bound(position_));
     synced_from_ = started;
+    synced_from_epoch_ = started_epoch;
     return ids.size();
 }
 

@@ -38,6 +38,14 @@ class IndexSync {
     /// Applies every change committed so far; returns how many documents it re-read.
     plugin::Result<std::size_t> syncNow();
 
+    /// Makes a change committed at `changed_epoch_seconds` (a row's updated_at) searchable on
+    /// this node before returning: at once when the last sync started after it (by more than
+    /// kClockMarginSeconds, for the database's clock and second-rounded times), else by syncing
+    /// now. A question naming a document that was embedded a moment ago then finds it, instead
+    /// of waiting for the next poll (docs/knowledge.md, "Freshness").
+    plugin::Status catchUpTo(std::int64_t changed_epoch_seconds);
+    static constexpr std::int64_t kClockMarginSeconds = 2;
+
     /// Seconds since the start of the last successful sync: everything committed before then
     /// is searchable on this node (the index's lag behind the change feed); -1 before the
     /// first sync.
@@ -54,6 +62,7 @@ class IndexSync {
     std::uint64_t position_ = 0;       ///< feed rows below it are applied
     std::set<std::uint64_t> applied_;  ///< transactions at or above position_ applied already
     std::atomic<std::chrono::steady_clock::rep> synced_from_{0};  ///< start of the last sync
+    std::atomic<std::int64_t> synced_from_epoch_{0};              ///< the same, in epoch seconds
     std::mutex thread_mutex_;                                     // guards stopping_
     std::condition_variable wake_;
     bool stopping_ = false;

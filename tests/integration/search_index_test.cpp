@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 
+#include "common/clock.h"
 #include "common/id.h"
 #include "search/index_sync.h"
 #include "search/keyword_index.h"
@@ -160,6 +161,24 @@ TEST_F(SearchIndexTest, FollowsDocumentsThroughTheirLife) {
     EXPECT_EQ(keywords_->size(), 0u);
     EXPECT_EQ(vectors_->size(), 0u);
     EXPECT_EQ(sync_->syncNow().value(), 0u) << "nothing applied twice";
+}
+
+TEST_F(SearchIndexTest, CatchingUpToAChangeMakesItSearchable) {
+    // No poll thread (start(0)): only catchUpTo brings the change in.
+    const auto a = addDocument({"The lessee shall pay rent monthly"}, "embedded", 100);
+    const auto changed = common::epochSecondsFromIso(documents_.find(a).value()->updated_at);
+    ASSERT_GT(changed, 0);
+    ASSERT_TRUE(sync_->catchUpTo(changed));
+    EXPECT_EQ(keywordDocs("rent", personal()), std::vector<std::string>{a});
+
+    // A change older than the last sync (by more than the clock margin) needs no sync: a
+    // document added since stays out until the next one.
+    const auto b = addDocument({"Invoice for consulting services rendered"}, "embedded", 200);
+    ASSERT_TRUE(sync_->catchUpTo(changed - search::IndexSync::kClockMarginSeconds - 60));
+    EXPECT_TRUE(keywordDocs("consulting", personal()).empty());
+    const auto b_changed = common::epochSecondsFromIso(documents_.find(b).value()->updated_at);
+    ASSERT_TRUE(sync_->catchUpTo(b_changed));
+    EXPECT_EQ(keywordDocs("consulting", personal()), std::vector<std::string>{b});
 }
 
 TEST_F(SearchIndexTest, ATransactionThatCommitsLateIsNotSkipped) {
