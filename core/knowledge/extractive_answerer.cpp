@@ -73,6 +73,13 @@ std::string questionCells(const QuestionAnalysis& question, const std::string& t
     return !named || kept == cells ? "" : out;
 }
 
+/// Whether a sentence is one of the headings its chunk stands under (a title for "what is the
+/// slide's title?").
+bool isHeading(const storage::Chunk& chunk, const std::string& sentence) {
+    return std::find(chunk.section_path.begin(), chunk.section_path.end(), sentence) !=
+           chunk.section_path.end();
+}
+
 /// Whether a sentence holds nothing but the question's own words ("5 Petitioner :" for "Who
 /// argued for the petitioner?"): it says nothing the question does not, so no answer is in it.
 /// A number counts as new unless the question holds it or it opens the sentence (a line or item
@@ -177,7 +184,9 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             c.start = span.start;
             c.end = span.end;
             c.overlap = coverage(question.word_set, c.words);
-            c.states_value = statesAskedValue(question, span.text);
+            c.states_value = question.expects == AnswerType::kTitle
+                                 ? isHeading(sources[s].passage.chunk, span.text)
+                                 : statesAskedValue(question, span.text);
             c.text = std::move(span.text);
             candidates.push_back(std::move(c));
             if (candidates.size() >= kMaxCandidates) break;

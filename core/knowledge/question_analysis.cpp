@@ -50,6 +50,7 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns)
                     const auto end = padded.find(' ', pos + 1);
                     if (end == std::string::npos) break;
                     std::string next = padded.substr(pos + 1, end - pos - 1);
+                    if (next.size() == 1) --word;  // a possessive's "s" ("the slide's title")
                     if (next.size() > 3 && next.back() == 's') next.pop_back();
                     if (next == noun) return true;
                     pos = end;
@@ -78,6 +79,7 @@ AnswerType expectedType(const std::string& lower) {
         asksFor(lower, {"year", "date", "day", "month", "century", "decade"})) {
         return AnswerType::kDate;
     }
+    if (asksFor(lower, {"title", "heading", "headline"})) return AnswerType::kTitle;
     if (containsPhrase(lower, "where") ||
         asksFor(lower, {"city", "town", "country", "place", "state", "location", "county", "region",
                         "village", "province", "continent", "island", "address"})) {
@@ -231,6 +233,8 @@ std::string_view toString(AnswerType type) {
             return "place";
         case AnswerType::kPerson:
             return "person";
+        case AnswerType::kTitle:
+            return "title";
         case AnswerType::kAny:
             break;
     }
@@ -289,6 +293,7 @@ bool statesAskedValue(const QuestionAnalysis& question, const std::string& sente
         case AnswerType::kPlace:
         case AnswerType::kPerson:
             return hasNewName(sentence, question.all_words);
+        case AnswerType::kTitle:
         case AnswerType::kAny:
             break;
     }

@@ -18,6 +18,7 @@ enum class AnswerType {
     kMoney,   ///< how much … cost/paid, what price/amount/fee/rate
     kPlace,   ///< where, which city/country/town
     kPerson,  ///< who, which lawyer/company/body: a person or an organisation
+    kTitle,   ///< what title/heading/headline: a heading of the document
 };
 
 std::string_view toString(AnswerType type);
@@ -50,7 +51,8 @@ QuestionAnalysis analyseQuestion(const std::string& question);
 /// Whether `sentence` states a value of the type the question asks for: a date or a year for
 /// kDate, a figure or a number word for kNumber, an amount (a currency, or a figure with cents)
 /// for kMoney, a capitalised word the question does not hold for kPlace and kPerson. Always
-/// false for kAny.
+/// false for kAny and kTitle (a heading is told by where the sentence stands, not by its words:
+/// the answerer asks the chunk's section path).
 bool statesAskedValue(const QuestionAnalysis& question, const std::string& sentence);
 
 /// Whether a text negates ("not", "never", "doesn't", "no", "without", "none" …).

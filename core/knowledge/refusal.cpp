@@ -272,8 +272,9 @@ RefusalEvidence refusalEvidence(const QuestionAnalysis& question, const std::str
 
     e.negation_unmatched = question.negated && !negates(window);
     e.asks = question.asks;
-    e.type_mismatch =
-        question.expects != AnswerType::kAny && !statesAskedValue(question, best_sentence);
+    e.type_mismatch = question.expects != AnswerType::kAny &&
+                      question.expects != AnswerType::kTitle &&
+                      !statesAskedValue(question, best_sentence);
     return e;
 }
 

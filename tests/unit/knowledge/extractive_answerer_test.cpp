@@ -65,6 +65,22 @@ TEST(ExtractiveAnswerer, ASentenceOfTheQuestionsOwnWordsIsNeverTheAnswer) {
               0u);
 }
 
+TEST(ExtractiveAnswerer, AQuestionForATitleIsAnsweredWithAHeading) {
+    // office/pptx/fake-power-point.pptx as the slide parser and the chunker write it, the
+    // heading last so that only the type, not the order, can choose it.
+    auto sources = sourcesOf(
+        "Find the bullet slide layout\nUse _TextFrame.text for first bullet\nUse "
+        "_TextFrame.add_paragraph() for subsequent bullets\nAdding a Bullet Slide");
+    sources[0].passage.chunk.section_path = {"Adding a Bullet Slide"};
+    ExtractiveOptions options;
+    options.refuse_below = -1;
+    options.max_sentences = 1;
+    const auto answer = ExtractiveAnswerer(nullptr, options)
+                            .answer(analyseQuestion("What is the slide's title?"), {}, sources);
+    ASSERT_EQ(answer.sentences.size(), 1u);
+    EXPECT_EQ(answer.sentences.front().text, "Adding a Bullet Slide");
+}
+
 TEST(ExtractiveAnswerer, RareQuestionWordsOutweighCommonOnes) {
     // email/fake-email-attachment.eml as the e-mail parser writes it.
     const std::string email =

@@ -26,6 +26,8 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
               AnswerType::kPerson);
     EXPECT_EQ(typeOf("Who argued for the petitioner?"), AnswerType::kPerson);
     EXPECT_EQ(typeOf("What does MCAS stand for?"), AnswerType::kAny);
+    EXPECT_EQ(typeOf("What is the slide's title?"), AnswerType::kTitle);  // past the "'s"
+    EXPECT_EQ(typeOf("What is the heading of the table?"), AnswerType::kTitle);
     EXPECT_EQ(toString(AnswerType::kMoney), "money");
 }
 
