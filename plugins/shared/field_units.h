@@ -6,6 +6,7 @@
 // blanked so that a label reads the same in every layout; offsets into the document text are
 // kept for citations. Header-only.
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -162,6 +163,15 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
         if (start != std::string::npos) out.push_back(start);
     }
     return out;
+}
+
+/// Whether a unit is a line of a message's header ("From: Ann Roe <ann@x.example>", "To:",
+/// "Subject:"): it names the message's sender and recipients, not the parties of what the
+/// message is about.
+inline bool isMessageHeader(const std::string& unit_text) {
+    static const std::regex header(R"(^\s*(?:from|to|cc|bcc|sent|date|subject|reply-to)\s*:)",
+                                   std::regex::icase);
+    return std::regex_search(unit_text, header);
 }
 
 /// The cells of a table row as a document parser writes it ("Period: 2025 | Monthly Base
