@@ -345,6 +345,7 @@ inline std::vector<Found> names(const std::string& text) {
             continue;
         }
         std::size_t start = i, end = i, last_cap_end = i;
+        int words_so_far = 0, caps_words = 0;
         while (true) {
             std::size_t w = end;
             while (w < text.size() && wordChar(text[w])) ++w;
@@ -361,6 +362,12 @@ inline std::vector<Found> names(const std::string& text) {
             bool is_suffix = false;
             for (const auto& x : suffixes) is_suffix = is_suffix || lower(x) == lower(word);
             if (cap && all_caps && title_before && end != start && !is_suffix) break;
+            // "RUAIRI ROE Phoenix, Arizona": so does a Title-case word after an upper-case name.
+            if (cap && !all_caps && caps_words >= 2 && caps_words == words_so_far && !is_suffix) {
+                break;
+            }
+            ++words_so_far;
+            if (all_caps) ++caps_words;
             const bool join = std::find(joiners.begin(), joiners.end(), word) != joiners.end();
             if (!cap && !join) break;
             end = w;
