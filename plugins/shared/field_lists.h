@@ -284,7 +284,10 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
         }
         out.push_back(field(value, doc.source(pos, len), conf));
     };
-    for (const auto& piece : sectionPieces(spec, doc)) {
+    auto pieces = sectionPieces(spec, doc);
+    // No section, label or column gives any: items named in running sentences.
+    if (pieces.empty() && spec.item == "text") pieces = prosePieces(spec, doc);
+    for (const auto& piece : pieces) {
         if (saysNone(piece.text)) continue;
         if (spec.item == "dose") {
             const auto found = doses(piece.text);

@@ -29,6 +29,7 @@ struct FieldSpec {
     std::string item = "text";       ///< for type list: text, dose or measurement
     std::string key;                 ///< for a text item: its key in the record ("" = the text)
     std::vector<std::string> units;  ///< for a measurement item: the units its values take
+    std::vector<std::string> prose;  ///< for a text item: words after which a sentence lists items
 };
 
 /// The descriptors of `fields` whose path starts with one of `prefixes` ({""}: all).
@@ -67,6 +68,7 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
         s.avoid = strings(f.value("avoid", nlohmann::json::array()));
         s.item = f.value("item", "text");
         s.key = f.value("key", "");
+        s.prose = strings(f.value("prose", nlohmann::json::array()));
         for (const auto& u : f.value("units", nlohmann::json::array())) {
             if (u.is_string()) s.units.push_back(u.get<std::string>());
         }

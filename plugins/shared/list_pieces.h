@@ -227,4 +227,57 @@ inline std::size_t foldedHeading(const FieldSpec& spec, const std::string& t) {
     return best;
 }
 
+/// The items a running sentence names after one of the field's `prose` words ("Known type 2
+/// diabetes and hypertension.", "a history of asthma"): the rest of the sentence, cut at commas
+/// and "and", each piece of at most six words (a longer one is a clause, not an item). A word
+/// after a negation ("no known", "not diagnosed with") names nothing.
+inline std::vector<ListPiece> prosePieces(const FieldSpec& spec, const DocText& doc) {
+    std::vector<ListPiece> out;
+    if (spec.prose.empty()) return out;
+    const std::string lower_text = typed::lower(doc.text);
+    static const std::regex negated(R"(\b(?:no|not|none|denies|without|never)\s+$)");
+    for (const auto& cue : spec.prose) {
+        std::size_t end = 0;
+        for (auto at = findPhrase(lower_text, cue, 0, &end); at != std::string::npos;
+             at = findPhrase(lower_text, cue, end, &end)) {
+            if (at > 0 && doc.text[at - 1] == '-') continue;  // "well-known"
+            const std::size_t from = at > 20 ? at - 20 : 0;
+            if (std::regex_search(lower_text.substr(from, at - from), negated)) continue;
+            // "family history of ...": another subject's words just before.
+            const std::string before = lower_text.substr(at > 30 ? at - 30 : 0, at > 30 ? 30 : at);
+            if (std::any_of(spec.avoid.begin(), spec.avoid.end(), [&](const std::string& a) {
+                    return findPhrase(before + cue, a) != std::string::npos;
+                })) {
+                continue;
+            }
+            std::size_t stop = end;
+            while (stop < doc.text.size() &&
+                   std::string(".;:!?\n(").find(doc.text[stop]) == std::string::npos) {
+                ++stop;
+            }
+            const std::string rest = doc.text.substr(end, stop - end);
+            std::size_t piece_from = 0;
+            auto take = [&](std::size_t to) {
+                ListPiece p = trimmedPiece(
+                    {end + piece_from, to - piece_from, rest.substr(piece_from, to - piece_from)});
+                const auto words = std::count(p.text.begin(), p.text.end(), ' ') + 1;
+                if (p.text.size() >= 3 && words <= 6 && !saysNone(p.text)) {
+                    out.push_back(std::move(p));
+                }
+            };
+            for (std::size_t i = 0; i < rest.size(); ++i) {
+                if (rest[i] == ',') {
+                    take(i);
+                    piece_from = i + 1;
+                } else if (rest.compare(i, 5, " and ") == 0) {
+                    take(i);
+                    piece_from = i + 5;
+                }
+            }
+            take(rest.size());
+        }
+    }
+    return out;
+}
+
 }  // namespace docintel::plugins
