@@ -155,6 +155,24 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
                         start = p;
                     }
                 }
+                // "Date of Service", "Name of Insured": a Title Case label goes on over a small
+                // joining word to the capitalised word before it.
+                static const std::vector<std::string> joiners = {"of",  "and", "for", "to",
+                                                                 "the", "&",   "or"};
+                for (int more = 0; more < 2 && start == w && start >= 2; ++more) {
+                    std::size_t j = start - 1;
+                    if (clean[j] != ' ') break;
+                    while (j > 0 && clean[j - 1] != ' ' && clean[j - 1] != ':') --j;
+                    const std::string joiner = clean.substr(j, start - 1 - j);
+                    if (std::find(joiners.begin(), joiners.end(), joiner) == joiners.end() ||
+                        j < 2 || clean[j - 1] != ' ') {
+                        break;
+                    }
+                    std::size_t c = j - 1;
+                    while (c > 0 && clean[c - 1] != ' ' && clean[c - 1] != ':') --c;
+                    if (c == j - 1 || !std::isupper(static_cast<unsigned char>(clean[c]))) break;
+                    start = w = c;
+                }
                 break;
             }
             if (!std::isalpha(static_cast<unsigned char>(first)) && first != '(') break;
