@@ -48,12 +48,12 @@ inline void tableRowPieces(const FieldSpec& spec, const DocText::Line& line, boo
         const std::size_t c = line.text.find(cell, offset);
         out.push_back({line.pos + c, cell.size(), cell});
     };
-    if (table.column >= 0) {
+    if (table.column >= 0 && spec.item == "text") {
         const auto k = static_cast<std::size_t>(table.column);
         if (k < cells.size() && words(cells[k].second)) add(cells[k].first, cells[k].second);
         return;
     }
-    if (!in_section) return;
+    if (!in_section && table.column < 0) return;
     if (spec.item != "text") {
         std::string row;
         for (const auto& [offset, cell] : cells) row += (row.empty() ? "" : " ") + cell;
@@ -64,6 +64,45 @@ inline void tableRowPieces(const FieldSpec& spec, const DocText::Line& line, boo
     for (const auto& [offset, cell] : cells) {
         if (words(cell)) add(offset, cell);
     }
+}
+
+/// A table row as a parser writes it ("Test: TSH | Result: 7.8 | Units: mIU/L") read as one
+/// record of its cells' values ("TSH 7.8 mIU/L 0.4-4.0"), for items that are records (a dose, a
+/// measurement) rather than text; the piece spans the row.
+inline ListPiece rowRecordPiece(const std::string& bars, std::size_t pos) {
+    std::string joined;
+    std::size_t start = 0;
+    while (start <= bars.size()) {
+        std::size_t end = bars.find(" | ", start);
+        if (end == std::string::npos) end = bars.size();
+        std::string cell = bars.substr(start, end - start);
+        const auto colon = cell.find(": ");
+        if (colon != std::string::npos && colon < 30 &&
+            std::count(cell.begin(), cell.begin() + static_cast<std::ptrdiff_t>(colon), ' ') < 3) {
+            cell = cell.substr(colon + 2);
+        }
+        cell = trimmed(cell);
+        if (!cell.empty()) joined += (joined.empty() ? "" : " ") + cell;
+        start = end + 3;
+    }
+    return {pos, bars.size(), joined};
+}
+
+/// Whether one of a parsed row's cell labels states the meaning ("Result: 7.8").
+inline bool rowStatesMeaning(const FieldSpec& spec, const std::string& bars) {
+    std::size_t start = 0;
+    while (start <= bars.size()) {
+        std::size_t end = bars.find(" | ", start);
+        if (end == std::string::npos) end = bars.size();
+        const std::string cell = bars.substr(start, end - start);
+        const auto colon = cell.find(": ");
+        if (colon != std::string::npos && colon < 30 &&
+            statesMeaning(spec, cell.substr(0, colon))) {
+            return true;
+        }
+        start = end + 3;
+    }
+    return false;
 }
 
 /// The pieces of the sections of `doc` whose heading states the meaning of `spec`, of the lines
@@ -194,12 +233,22 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             caps_items = item;
         }
         const std::size_t at = line.text.find_first_not_of(" \t");
+        const bool record_row = spec.item != "text" && bars.find(" | ") != std::string::npos;
+        if (!inside && record_row && rowStatesMeaning(spec, bars)) {
+            // "Test: TSH | Result: 7.8 | Units: mIU/L": a row of a table with a column that
+            // states the meaning is one record.
+            out.push_back(rowRecordPiece(bars, line.pos + at));
+            continue;
+        }
         if (!inside) {
             // "Meds: Albuterol HFA 90 mcg ...": a label stating the meaning opens a one-line list.
             const auto colon = bars.find(':');  // a colon written, not a cleaned "|"
-            if (colon == std::string::npos || colon > 40 ||
-                std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(colon), ' ') > 4 ||
-                !statesMeaning(spec, t.substr(0, colon))) {
+            const bool stating_cell = bars.find(" | ") != std::string::npos &&
+                                      rowStatesMeaning(spec, bars);  // "DOB: ... | Allergies: ..."
+            if (!stating_cell &&
+                (colon == std::string::npos || colon > 40 ||
+                 std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(colon), ' ') > 4 ||
+                 !statesMeaning(spec, t.substr(0, colon)))) {
                 continue;
             }
             // A table row written "Skill: SQL | Level: 3" gives the parts its label states.
@@ -253,6 +302,16 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         if (bar != std::string::npos && bars.find(':') == std::string::npos &&
             li + 1 < lines.size() &&
             lines[li + 1].text.find(bars.substr(0, bar) + ":") != std::string::npos) {
+            continue;
+        }
+        if (record_row) {
+            // A labelled row is one record when a label states the meaning, and about another
+            // subject when none does ("Patient: Ann Roe | DOB: ... | Allergies: ...").
+            const auto colon = bars.find(": ");
+            const bool labelled = colon != std::string::npos && colon < bars.find(" | ");
+            if (!labelled || rowStatesMeaning(spec, bars)) {
+                out.push_back(rowRecordPiece(bars, line.pos + at));
+            }
             continue;
         }
         auto pieces = linePieces(bars, line.pos + at, commas, &spec);
