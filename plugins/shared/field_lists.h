@@ -202,11 +202,16 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         // A short line right after a table titles what comes next (DOCX text has no blank lines).
         const bool after_table = li > 0 && (trimmed(lines[li - 1].text).rfind('|', 0) == 0 ||
                                             lines[li - 1].text.find(" | ") != std::string::npos);
-        const bool heading =
-            bulletMarker(line.text) == 0 &&
-            (isHeadingLine(line.text, clean) || ((blank_before || after_table) && titleLine(t)) ||
-             (t.back() == ':' && t.size() <= 60) ||
-             (!inside && titleLine(t) && li + 1 < lines.size()));
+        // A short line that opens a passage: a Markdown parser drops the "#" of a heading and
+        // the blank lines around it, and its chunks start at headings.
+        const bool opens_passage =
+            std::binary_search(doc.starts.begin(), doc.starts.end(), line.pos) &&
+            li + 1 < lines.size();
+        const bool heading = bulletMarker(line.text) == 0 &&
+                             (isHeadingLine(line.text, clean) ||
+                              ((blank_before || after_table || opens_passage) && titleLine(t)) ||
+                              (t.back() == ':' && t.size() <= 60) ||
+                              (!inside && titleLine(t) && li + 1 < lines.size()));
         blank_before = false;
         if (heading) {
             std::string name = t;
