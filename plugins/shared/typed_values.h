@@ -334,8 +334,9 @@ inline std::vector<Found> names(const std::string& text) {
     };
     static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
     static const std::vector<std::string> suffixes = {
-        "LLC", "L.L.C.", "Inc.", "Inc",  "L.P.", "LP", "LLP",  "Ltd.", "Ltd", "Corp.", "Corp",
-        "Co.", "N.A.",   "MD",   "M.D.", "DO",   "NP", "PA-C", "RN",   "PhD", "Jr.",   "Sr."};
+        "LLC",   "L.L.C.", "Inc.", "Inc",  "L.P.", "LP",   "LLP",  "Ltd.",    "Ltd",
+        "Corp.", "Corp",   "Co.",  "N.A.", "MD",   "M.D.", "DO",   "NP",      "PA-C",
+        "RN",    "PhD",    "Jr.",  "Sr.",  "PC",   "P.C.", "PLLC", "P.L.L.C."};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -373,9 +374,9 @@ inline std::vector<Found> names(const std::string& text) {
             end = w;
             if (cap) last_cap_end = w;
             // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
-            static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc",
-                                                           "l.p.", "lp",     "llp",  "ltd.",
-                                                           "ltd",  "corp.",  "n.a."};
+            static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc", "l.p.",
+                                                           "lp",   "llp",    "ltd.", "ltd", "corp.",
+                                                           "n.a.", "pc",     "p.c.", "pllc"};
             if (std::find(legal.begin(), legal.end(), lower(word)) != legal.end()) break;
             // One space or tab between words; a comma only before a suffix.
             std::size_t next = end;
