@@ -112,6 +112,7 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
     const auto lines = doc.lines();
     const bool commas = spec.item == "measurement";
     bool inside = false, taken = false, blank_before = true, bulleted = false, caps_items = false;
+    bool labelled_items = false;  // the section's first item line had a label ("Current: ...")
     // A sentence that announces the list ("... when all of the following are met:") is no item,
     // and the lines after it are items even when written as sentences.
     bool announced = false;
@@ -286,6 +287,26 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         if (announces(t)) {
             announced = taken = true;
             continue;
+        }
+        // A label of another subject ("Salary: ...", "HOW TO APPLY: ...") after items without
+        // one, and a sentence after a bulleted list ("It would be a bonus if ..."), end the list.
+        if (taken && bulletMarker(line.text) == 0 && bars.find(" | ") == std::string::npos &&
+            std::isupper(static_cast<unsigned char>(t[0]))) {
+            const auto colon = t.find(": ");
+            const std::string label = colon == std::string::npos ? "" : t.substr(0, colon);
+            const bool other_label = !label.empty() && label.size() <= 30 &&
+                                     std::count(label.begin(), label.end(), ' ') < 3 &&
+                                     !labelled_items && !statesMeaning(spec, label);
+            const bool sentence =
+                bulleted && t.back() == '.' && std::count(t.begin(), t.end(), ' ') >= 5;
+            if (other_label || sentence) {
+                inside = announced = false;
+                continue;
+            }
+        }
+        if (!taken) {
+            const auto colon = t.find(": ");
+            labelled_items = colon != std::string::npos && colon <= 30;
         }
         const bool plain_before = taken && !bulleted && !announced;
         taken = true;

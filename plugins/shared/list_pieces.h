@@ -128,9 +128,13 @@ inline std::vector<ListPiece> linePieces(const std::string& text, std::size_t po
         const std::string part = t.substr(s, n);
         std::vector<std::size_t> cuts;
         for (std::size_t i = 0; i < part.size(); ++i) {
-            // A comma inside brackets belongs to the item ("Excel (pivot tables, XLOOKUP)").
+            // A comma inside brackets belongs to the item ("Excel (pivot tables, XLOOKUP)"), as
+            // does one between digits ("$72,000").
             if (part[i] == '(') i = std::min(part.find(')', i), part.size());
-            if (i < part.size() && part[i] == ',') cuts.push_back(i);
+            const bool in_number = i > 0 && i + 1 < part.size() &&
+                                   std::isdigit(static_cast<unsigned char>(part[i - 1])) &&
+                                   std::isdigit(static_cast<unsigned char>(part[i + 1]));
+            if (i < part.size() && part[i] == ',' && !in_number) cuts.push_back(i);
         }
         bool short_pieces = one_part && cuts.size() >= 2;
         for (std::size_t k = 0, from = 0; short_pieces && k <= cuts.size(); ++k) {
@@ -228,9 +232,9 @@ inline std::size_t foldedHeading(const FieldSpec& spec, const std::string& t) {
 }
 
 /// The items a running sentence names after one of the field's `prose` words ("Known type 2
-/// diabetes and hypertension.", "a history of asthma"): the rest of the sentence, cut at commas
-/// and "and", each piece of at most six words (a longer one is a clause, not an item). A word
-/// after a negation ("no known", "not diagnosed with") names nothing.
+/// diabetes and hypertension.", "a bonus if you have ISTQB certification"): the rest of the
+/// sentence, cut at commas and "and", each piece of at most twelve words that is no clause of
+/// its own ("I ..."). A word after a negation ("no known", "not diagnosed with") names nothing.
 inline std::vector<ListPiece> prosePieces(const FieldSpec& spec, const DocText& doc) {
     std::vector<ListPiece> out;
     if (spec.prose.empty()) return out;
@@ -260,8 +264,12 @@ inline std::vector<ListPiece> prosePieces(const FieldSpec& spec, const DocText& 
             auto take = [&](std::size_t to) {
                 ListPiece p = trimmedPiece(
                     {end + piece_from, to - piece_from, rest.substr(piece_from, to - piece_from)});
+                // A clause of its own ("I run my own research") is no item.
+                static const std::regex clause(R"(^(?:i|we|you|he|she|they|it|this|that|there)\b)",
+                                               std::regex::icase);
                 const auto words = std::count(p.text.begin(), p.text.end(), ' ') + 1;
-                if (p.text.size() >= 3 && words <= 6 && !saysNone(p.text)) {
+                if (p.text.size() >= 3 && words <= 12 && !saysNone(p.text) &&
+                    !std::regex_search(p.text, clause)) {
                     out.push_back(std::move(p));
                 }
             };
