@@ -193,6 +193,17 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                     lower_text.substr(hit.pos, hit.phrase_end - hit.pos)) {
                 continue;
             }
+            if (spec.type == "party" && !hit.in_heading && v.pos >= hit.pos &&
+                v.pos < hit.phrase_end && v.pos + v.len > hit.phrase_end + 1) {
+                // "Endorsement of Callum Roe": the name joined to the phrase is what follows it.
+                std::size_t from = hit.phrase_end;
+                while (from < v.pos + v.len && unit.text[from] == ' ') ++from;
+                const std::string rest = trimmed(unit.text.substr(from, v.pos + v.len - from));
+                if (rest.find(' ') == std::string::npos) continue;
+                v.len = v.pos + v.len - from;
+                v.pos = from;
+                v.value = rest;
+            }
             double distance;
             const bool overlaps = v.pos < hit.end && v.pos + v.len > hit.pos;
             if (overlaps && spec.type == "party" && v.pos < hit.pos && !hit.in_heading &&

@@ -77,6 +77,27 @@ inline std::optional<ProfileFact> headerPerson(const DocText& doc) {
     return ProfileFact{name, line.pos + start, name.size()};
 }
 
+/// The name written with an e-mail address ("From: Ann Roe <ann.roe@x.example>"): a person's
+/// name of two to four words right before the address in angle brackets on its line.
+inline std::optional<ProfileFact> nameWithAddress(const DocText& doc, const std::string& email) {
+    if (email.empty()) return std::nullopt;
+    const auto at = doc.text.find("<" + email + ">");
+    if (at == std::string::npos) return std::nullopt;
+    const auto line = doc.text.rfind('\n', at);
+    const std::size_t from = line == std::string::npos ? 0 : line + 1;
+    const auto found = typed::names(doc.text.substr(from, at - from));
+    if (found.empty()) return std::nullopt;
+    const auto& last = found.back();
+    std::string name = last.value.get<std::string>();
+    const auto words = std::count(name.begin(), name.end(), ' ') + 1;
+    if (words < 2 || words > 4 ||
+        trimmed(doc.text.substr(from + last.pos + last.len, at - from - last.pos - last.len))
+                .size() > 1) {
+        return std::nullopt;
+    }
+    return ProfileFact{name, from + last.pos, last.len};
+}
+
 /// The role of an experience entry's first line ("Senior Data Engineer — Tessellate Freight,
 /// Seattle, WA", "Accounts Payable Specialist, Sonoran Supply Co., Tempe, AZ"): the words
 /// before the dash, bar or " at " that separates it from the employer, else before the first
@@ -161,7 +182,7 @@ inline std::optional<std::pair<ProfileFact, std::string>> currentRole(const DocT
             employer);
     }
     static const std::regex currently(
-        R"(\b(?:I am|I'm|is)\s+currently\s+(?:working as\s+|serving as\s+)?(?:an?|the)\s+((?:[A-Z][\w&/+.-]*)(?:\s+(?:[A-Z][\w&/+.-]*|of|and|&))*)(?:\s+(?:at|with|for|in)\s+((?:[A-Z][\w&'.-]*)(?:\s+[A-Z][\w&'.-]*)*))?)");
+        R"(\b(?:(?:I am|I'm|is),?\s+)?currently,?\s+(?:working as\s+|serving as\s+)?(?:an?|the)\s+((?:[A-Z][\w&/+.-]*)(?:\s+(?:[A-Z][\w&/+.-]*|of|and|&))*)(?:\s+(?:at|with|for|in)\s+((?:[A-Z][\w&'.-]*)(?:\s+[A-Z][\w&'.-]*)*))?)");
     std::smatch m;
     if (std::regex_search(doc.text, m, currently)) {
         return std::make_pair(ProfileFact{m[1].str(), static_cast<std::size_t>(m.position(1)),

@@ -208,6 +208,12 @@ Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& run)
                 src(static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0))),
                 0.95);
         }
+        if (name["value"].is_null() && email["value"].is_string()) {
+            // A message from the candidate: the name with its sender's address.
+            if (const auto sender = plugins::nameWithAddress(doc, email["value"])) {
+                name = field(sender->value, src(sender->pos, sender->len), 0.75);
+            }
+        }
         if (title["value"].is_null()) {
             if (auto l = labeled(doc, {"Current Title", "Title"})) {
                 title = plugins::labeledField(l);
