@@ -133,6 +133,15 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
         }
         std::size_t end = colon;
         while (end > 0 && clean[end - 1] == ' ') --end;
+        // "Capital gain (included in box 2a):": a label may end with a bracketed note.
+        if (end > 0 && clean[end - 1] == ')') {
+            const auto open = clean.rfind('(', end - 1);
+            if (open != std::string::npos && open > 0 && end - open <= 40 &&
+                clean.find(':', open) >= end) {
+                end = open;
+                while (end > 0 && clean[end - 1] == ' ') --end;
+            }
+        }
         std::size_t start = std::string::npos;
         std::size_t w_end = end;
         for (int words = 0; words < 4 && w_end > 0; ++words) {
