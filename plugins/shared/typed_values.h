@@ -266,7 +266,8 @@ inline std::vector<Found> emails(const std::string& text) {
 }
 
 /// Codes of a kind: "npi" (10 digits), "cpt" (5 digits or a HCPCS letter and 4 digits),
-/// "icd10" (A00–Z99 with an optional dotted part), anything else an identifier (letters and
+/// "icd10" (A00–Z99 with an optional dotted part), "short" (one or two letters or digits, a
+/// form's distribution code), anything else an identifier (letters and
 /// digits with dashes, at least one digit, 5–24 characters).
 inline std::vector<Found> codes(const std::string& text, const std::string& kind) {
     static const std::regex npi(R"(\b\d{10}\b)");
@@ -277,6 +278,10 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
     if (kind == "cpt") return matches(text, cpt);
     if (kind == "icd10") return matches(text, icd);
     if (kind == "email") return emails(text);
+    if (kind == "short") {  // a form's code of one or two letters or digits ("7", "G", "1D")
+        static const std::regex brief(R"((?:^|[\s:])([0-9A-Z]{1,2})(?=$|[\s,;.]))");
+        return matches(text, brief, 1);
+    }
     std::vector<Found> out;
     for (auto& f : matches(text, id)) {
         const std::string v = f.value.get<std::string>();
