@@ -153,25 +153,9 @@ const char* degreeName(int level) {
     }
 }
 
-/// The run without its primary documents that are also its job description: a posting names
-/// the role and the employer, not a candidate.
-StepInput withoutPosting(const StepInput& in) {
-    StepInput out = in;
-    std::set<std::string> postings;
-    for (const auto& d : in.documents) {
-        if (d.role == kJobDescription) postings.insert(d.document_id);
-    }
-    out.documents.erase(std::remove_if(out.documents.begin(), out.documents.end(),
-                                       [&](const plugin::StepDocument& d) {
-                                           return d.role == "primary" &&
-                                                  postings.count(d.document_id) > 0;
-                                       }),
-                        out.documents.end());
-    return out;
-}
-
 Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& run) {
-    const StepInput in = withoutPosting(run);
+    // A posting names the role and the employer, not a candidate.
+    const StepInput in = plugins::withoutRole(run, kJobDescription);
     auto docs = plugins::loadDocTexts(host, in, "primary", kHeadings);
     if (!docs) return docs.error();
     nlohmann::json name = missingField(), email = missingField(), title = missingField(),
