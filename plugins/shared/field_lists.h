@@ -278,7 +278,8 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         // A heading of another subject folded into its line ("Exclusions Revision ...").
         if (std::any_of(spec.avoid.begin(), spec.avoid.end(), [&](const std::string& a) {
                 std::size_t end = 0;
-                return findPhrase(typed::lower(t), a, 0, &end) == 0 && end + 1 < t.size() &&
+                const std::size_t lead = sectionNumberLength(t);
+                return findPhrase(typed::lower(t), a, lead, &end) == lead && end + 1 < t.size() &&
                        t[end] == ' ' && std::isupper(static_cast<unsigned char>(t[end + 1]));
             })) {
             inside = announced = false;

@@ -204,6 +204,18 @@ inline std::size_t foldedCapsHeading(const std::string& t) {
     return 0;  // the whole line is upper case: a heading line of its own
 }
 
+/// The length of a section number that opens a line ("I. ", "2. ", "B) ", "Section 4 "), or 0.
+inline std::size_t sectionNumberLength(const std::string& t) {
+    static const std::regex number(
+        R"(^(?:(?:[Ss]ection|SECTION|[Aa]rticle|ARTICLE)\s+)?(?:[IVX]{1,4}|\d{1,2}(?:\.\d{1,2})?|[A-Z])[.)]?\s+)");
+    std::smatch m;
+    if (!std::regex_search(t, m, number)) return 0;
+    // "A. THE MEMBER": a lone letter or numeral needs its full stop or bracket.
+    const std::string n = trimmed(m.str());
+    if (n.back() != '.' && n.back() != ')' && n.find(' ') == std::string::npos) return 0;
+    return static_cast<std::size_t>(m.length(0));
+}
+
 /// Where the content starts after a heading stating the meaning of `spec` that a parser folded
 /// into its line ("Skills SAP S/4HANA; ...", "MEDICATIONS Metformin 500 mg ...", "PRINCIPAL
 /// DIAGNOSIS Community-acquired ..."): the line starts with a capitalised meaning phrase
@@ -216,10 +228,14 @@ inline std::size_t foldedHeading(const FieldSpec& spec, const std::string& t) {
     }
     if (t.empty() || !std::isupper(static_cast<unsigned char>(t[0]))) return 0;
     const std::string l = typed::lower(t);
+    // After the heading's number ("I. COVERAGE CRITERIA IN-LAB ...", "2. Requirements SQL").
+    const std::size_t lead = sectionNumberLength(t);
     std::size_t best = 0;
     for (const auto& m : spec.meaning) {
         std::size_t end = 0;
-        if (findPhrase(l, m, 0, &end) != 0 || end + 1 >= t.size() || t[end] != ' ') continue;
+        if (findPhrase(l, m, lead, &end) != lead || end + 1 >= t.size() || t[end] != ' ') {
+            continue;
+        }
         const char next = t[end + 1];
         if (!std::isupper(static_cast<unsigned char>(next)) &&
             !std::isdigit(static_cast<unsigned char>(next))) {
