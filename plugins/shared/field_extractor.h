@@ -78,6 +78,32 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
     return out;
 }
 
+/// Whether every word of `name` is a meaning word of `spec`, an article, a joining word or an
+/// initial ("A. THE MEMBER", "OR D. THE MEMBER": a policy's sentence, not a member's name).
+inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
+    const std::string v = typed::lower(name);
+    if (std::find(spec.meaning.begin(), spec.meaning.end(), v) != spec.meaning.end()) return true;
+    std::size_t i = 0;
+    bool any = false;
+    while (i < v.size()) {
+        std::size_t j = v.find(' ', i);
+        if (j == std::string::npos) j = v.size();
+        std::string word = v.substr(i, j - i);
+        while (!word.empty() && (word.back() == '.' || word.back() == ',')) word.pop_back();
+        i = j + 1;
+        if (word.empty()) continue;
+        any = true;
+        if (word.size() == 1 || word == "the" || word == "an" || word == "or" || word == "and" ||
+            word == "of") {
+            continue;
+        }
+        if (std::find(spec.meaning.begin(), spec.meaning.end(), word) == spec.meaning.end()) {
+            return false;
+        }
+    }
+    return any;
+}
+
 /// Values of the spec's type in `text`.
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
                                              std::size_t label_end) {
@@ -174,16 +200,16 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     }
     for (const auto& hit : hits) {
         auto values = typedValues(spec, unit.text, hit.label ? hit.end : 0);
-        // A name that is only a meaning word ("Landlord") is no party.
+        // A name that is only meaning words, articles and initials ("Landlord", "A. THE
+        // MEMBER") is no party.
         values.erase(std::remove_if(values.begin(), values.end(),
                                     [&](const typed::Found& f) {
                                         if (spec.type != "party" || !f.value.is_string()) {
                                             return false;
                                         }
-                                        const std::string v =
-                                            typed::lower(f.value.get<std::string>());
-                                        return std::find(spec.meaning.begin(), spec.meaning.end(),
-                                                         v) != spec.meaning.end();
+                                        const std::string v = f.value.get<std::string>();
+                                        return onlyMeaningWords(spec, v) ||
+                                               (spec.person && !typed::personName(v));
                                     }),
                      values.end());
         for (auto v : values) {
@@ -213,6 +239,10 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 // REQUEST").
                 v.len = hit.phrase_end - v.pos;
                 v.value = trimmed(unit.text.substr(v.pos, v.len));
+                const std::string name = v.value.get<std::string>();
+                if (onlyMeaningWords(spec, name) || (spec.person && !typed::personName(name))) {
+                    continue;  // "THE MEMBER"
+                }
             }
             if (overlaps && (spec.type == "enumeration" || v.pos < hit.pos)) {
                 // "URGENT request", "five years of experience": the value is part of the phrase.
@@ -225,6 +255,9 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 distance = 3.0 * static_cast<double>(v.pos - hit.end) + 20.0;
             } else if (v.pos >= hit.end) {
                 distance = static_cast<double>(v.pos - hit.end);
+                // A person named without a label is named next to the word ("the member, Ann
+                // Roe"), not somewhere later in the sentence.
+                if (spec.person && !hit.label && distance > 25) continue;
             } else if (v.pos + v.len <= hit.pos) {
                 distance = 3.0 * static_cast<double>(hit.pos - v.pos - v.len) + 20.0;
             } else {

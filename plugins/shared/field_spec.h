@@ -25,6 +25,7 @@ struct FieldSpec {
     bool list = false;
     std::vector<std::pair<std::string, std::vector<std::string>>> values;
     std::vector<std::string> roles;
+    bool person = false;  ///< for type party: a person's name, not an organisation's
     std::vector<std::string> avoid;
     std::string item = "text";       ///< for type list: text, dose or measurement
     std::string key;                 ///< for a text item: its key in the record ("" = the text)
@@ -65,6 +66,7 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
             s.values.emplace_back(k, words);
         }
         s.roles = strings(f.value("roles", nlohmann::json::array()));
+        s.person = f.value("person", false);
         s.avoid = strings(f.value("avoid", nlohmann::json::array()));
         s.item = f.value("item", "text");
         s.key = f.value("key", "");
