@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 
 #include "shared/doc_text.h"
 #include "shared/field_lists.h"
+#include "shared/field_merge.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
@@ -461,61 +463,6 @@ inline const nlohmann::json& fieldsFor(const WorkflowFields& all, const std::str
     static const nlohmann::json none = nlohmann::json::array();
     const auto it = all.find(workflow);
     return it == all.end() ? none : it->second;
-}
-
-/// The JSON pointer of a dotted path ("abstract.base_rent" → /abstract/base_rent).
-inline nlohmann::json::json_pointer pointerOf(const std::string& path) {
-    std::string p = "/" + path;
-    std::replace(p.begin(), p.end(), '.', '/');
-    return nlohmann::json::json_pointer(p);
-}
-
-/// Whether a rule's value ran on into the next field of a form or table ("Northwest Cascade
-/// Health Member number: NWC600418227", "Date of birth | Ann Roe: May 2, 1978", "Ann Roe Work
-/// e-mail ...... ann@x.example"): it holds a table cell break or a label after its first word.
-inline bool ranOn(const nlohmann::json& value) {
-    if (!value.is_string()) return false;
-    const std::string v = value.get<std::string>();
-    if (v.find(" | ") != std::string::npos) return true;
-    const auto labels = labelStarts(cleanLine(v));
-    return std::any_of(labels.begin(), labels.end(), [](std::size_t at) { return at > 0; });
-}
-
-/// Puts the typed fields into a step's result: a field the step's rules left empty takes the
-/// typed value; where both found one, the rules' value stays and agreement raises its
-/// confidence, unless the rules' value ran on into another field (ranOn). `result` paths are
-/// relative to the packet.
-inline void mergeTypedFields(nlohmann::json& result,
-                             const std::map<std::string, nlohmann::json>& typed_fields) {
-    for (const auto& [path, f] : typed_fields) {
-        const auto ptr = pointerOf(path);
-        if (f.is_array()) {
-            // A list: the typed items when the rules found none.
-            if (!result.contains(ptr) || !result[ptr].is_array() || result[ptr].empty()) {
-                result[ptr] = f;
-            }
-            continue;
-        }
-        // A rule's default without a source ("standard" when no urgency is stated) is no
-        // evidence: the typed field, found or missing, replaces it; a found typed field also
-        // replaces a rule's value that ran on into another field.
-        const bool default_only = result.contains(ptr) && result[ptr].is_object() &&
-                                  !result[ptr]["value"].is_null() &&
-                                  (result[ptr].value("source", nlohmann::json()).is_null() ||
-                                   (ranOn(result[ptr]["value"]) && !f["value"].is_null()));
-        if (default_only || !result.contains(ptr) || !result[ptr].is_object() ||
-            result[ptr]["value"].is_null() ||
-            (result[ptr]["value"].is_array() && result[ptr]["value"].empty())) {
-            if (!f["value"].is_null() || !result.contains(ptr) || default_only) result[ptr] = f;
-            continue;
-        }
-        if (result[ptr]["value"] == f["value"]) {
-            const double agreed = std::min(0.99, std::max(result[ptr]["confidence"].get<double>(),
-                                                          f["confidence"].get<double>()) +
-                                                     0.05);
-            result[ptr]["confidence"] = std::round(agreed * 100.0) / 100.0;
-        }
-    }
 }
 
 }  // namespace docintel::plugins
