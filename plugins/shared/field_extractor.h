@@ -204,15 +204,23 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         auto values = typedValues(spec, unit.text, hit.label ? hit.end : 0);
         // A name that is only meaning words, articles and initials ("Landlord", "A. THE
         // MEMBER") is no party.
-        values.erase(std::remove_if(values.begin(), values.end(),
-                                    [&](const typed::Found& f) {
-                                        if (spec.type != "party" || !f.value.is_string()) {
-                                            return false;
-                                        }
-                                        const std::string v = f.value.get<std::string>();
-                                        return onlyMeaningWords(spec, v) ||
-                                               (spec.person && !typed::personName(v));
-                                    }),
+        values.erase(std::remove_if(
+                         values.begin(), values.end(),
+                         [&](const typed::Found& f) {
+                             if (spec.type != "party" || !f.value.is_string()) {
+                                 return false;
+                             }
+                             const std::string v = f.value.get<std::string>();
+                             // Words right before a colon are a label ("COVERAGE
+                             // CRITERIA:"), not a name.
+                             std::size_t after = f.pos + f.len;
+                             while (after < unit.text.size() && unit.text[after] == ' ') {
+                                 ++after;
+                             }
+                             const bool label = after < unit.text.size() && unit.text[after] == ':';
+                             return onlyMeaningWords(spec, v) || label ||
+                                    (spec.person && !typed::personName(v));
+                         }),
                      values.end());
         for (auto v : values) {
             // A caption alone ("Current position") names a text but does not state it.
