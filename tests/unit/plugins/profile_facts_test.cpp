@@ -66,6 +66,20 @@ TEST(ProfileFacts, TheRoleHeldNow) {
     EXPECT_EQ(role("Data Analyst — Evergreen, Tacoma | July 2019 – June 2023"), "");
 }
 
+TEST(ProfileFacts, TheNameWithASendersAddress) {
+    const auto doc = docOf("From: Ingrid Solberg-Achebe <ingrid.sa@corvantis.example>\nTo: HR\n");
+    const auto sender = nameWithAddress(doc, "ingrid.sa@corvantis.example");
+    ASSERT_TRUE(sender.has_value());
+    EXPECT_EQ(sender->value, "Ingrid Solberg-Achebe");
+    EXPECT_FALSE(nameWithAddress(doc, "someone@else.example").has_value());
+    // "currently a <Title>" without "I am".
+    const auto role =
+        currentRole(docOf("I endorse Callum Roe, currently a Field Service "
+                          "Engineer II on my team."));
+    ASSERT_TRUE(role.has_value());
+    EXPECT_EQ(role->first.value, "Field Service Engineer II");
+}
+
 TEST(ProfileFacts, AnUpperCaseNameEndsWhereTitleCaseWordsBegin) {
     const auto found = typed::names("RUAIRI CASTELLANOS-OBI Phoenix, Arizona");
     ASSERT_FALSE(found.empty());
