@@ -185,10 +185,13 @@ def scalar_equal(got, gold_value, ftype, entry):
 
 
 def item_key(item):
+    """An item's name: `name`, `substance`, `text` or `description` (a problem's); a record
+    without one is read by its values, never by its keys' names."""
     if isinstance(item, dict):
-        for k in ("name", "substance", "text"):
+        for k in ("name", "substance", "text", "description"):
             if k in item:
                 return item[k]
+        return text_of(item)
     return item
 
 

@@ -154,10 +154,12 @@ Result<nlohmann::json> classifyForms(plugin::HostServices& host, const StepInput
                                    {"amounts", amounts}};
             // The typed fields of this form type read its payer and box amounts by their
             // labels' meaning, in any layout; the box rule above adds evidence. The candidates
-            // are the form's units and the statement's header.
+            // are the form's units and the statement's header; an e-mail's header lines name
+            // its sender (the client), not a form's payer.
             std::vector<plugins::FieldUnit> units;
             for (const auto& u : all_units) {
-                if ((u.pos >= span.begin && u.pos < span.end) || u.pos < spans.front().begin) {
+                if ((u.pos >= span.begin && u.pos < span.end) ||
+                    (u.pos < spans.front().begin && !plugins::isMessageHeader(u.text))) {
                     units.push_back(u);
                 }
             }

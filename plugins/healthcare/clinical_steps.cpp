@@ -127,7 +127,14 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
             return missingField();
         };
         auto text = [](const std::string& v) { return nlohmann::json(squeezed(v)); };
-        auto date = [](const std::string& v) { return nlohmann::json(isoish(v)); };
+        // A labelled date in any form ("5 August 1956"); what reads as no date is none.
+        auto date = [](const std::string& v) {
+            if (const auto found = plugins::typed::dates(v); !found.empty()) {
+                return found.front().value;
+            }
+            const std::string iso = isoish(v);
+            return iso == v ? nlohmann::json(nullptr) : nlohmann::json(iso);
+        };
         if (patient["name"]["value"].is_null()) {
             patient["name"] = lab_field({"Patient Name", "Patient"}, text);
             patient["date_of_birth"] = lab_field({"Date of Birth", "DOB"}, date);
@@ -135,6 +142,9 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
             visit["date"] = lab_field({"Visit Date"}, date);
             visit["provider"] = lab_field({"Provider"}, text);
             visit["chief_complaint"] = lab_field({"Chief Complaint"}, text);
+            for (auto* f : {&patient["date_of_birth"], &visit["date"]}) {
+                if ((*f)["value"].is_null()) *f = missingField();
+            }
         }
         for (const auto& item : listItems(doc, {"problem list", "problems", "active problems"})) {
             std::smatch m;
@@ -304,6 +314,14 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
     const bool has_htn = mentions(problems, "description", htn) || mentions(problems, "icd10", htn);
 
     nlohmann::json gaps = nlohmann::json::array(), risks = nlohmann::json::array();
+    // The care gaps the document states ("Things you are due for"), read by meaning in the
+    // extraction step; the ones derived from the record follow.
+    for (const auto& f : p.value("care_gaps", nlohmann::json::array())) {
+        const auto& v = f.is_object() && f.contains("value") ? f["value"] : f;
+        if (v.is_string() && std::find(gaps.begin(), gaps.end(), v) == gaps.end()) {
+            gaps.push_back(v);
+        }
+    }
     auto labValue = [&](const char* pattern) -> std::optional<double> {
         const std::regex re(pattern, std::regex::icase);
         if (const auto* f = labNamed(labs, re)) return (*f)["value"].value("value", 0.0);

@@ -4,6 +4,7 @@
 #include <regex>
 #include <string_view>
 
+#include "shared/amount_schedule.h"
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
 #include "shared/field_extractor.h"
@@ -178,6 +179,10 @@ Result<nlohmann::json> abstractStep(plugin::HostServices& host, const StepInput&
     if (!typed_fields) return typed_fields.error();
     nlohmann::json out{{"abstract", keyTerms(*doc)}};
     plugins::mergeTypedFields(out, *typed_fields);
+    // A rent that rises by a schedule of amounts escalates without a percentage.
+    if (out["abstract"]["escalations"]["value"].is_null()) {
+        out["abstract"]["escalations"] = plugins::amountSchedule(*doc, "rent");
+    }
     return out;
 }
 

@@ -155,6 +155,25 @@ inline plugin::Result<DocText> loadDocText(plugin::EvidenceFinder& finder,
     return doc;
 }
 
+/// The run without its primary documents that it also names under `role` (a job description,
+/// a payer policy): such a document is read for what that role states, not for the primary
+/// documents' subject (a candidate, a patient).
+inline plugin::StepInput withoutRole(const plugin::StepInput& in, const std::string& role) {
+    plugin::StepInput out = in;
+    std::vector<std::string> named;
+    for (const auto& d : in.documents) {
+        if (d.role == role) named.push_back(d.document_id);
+    }
+    out.documents.erase(std::remove_if(out.documents.begin(), out.documents.end(),
+                                       [&](const plugin::StepDocument& d) {
+                                           return d.role == "primary" &&
+                                                  std::find(named.begin(), named.end(),
+                                                            d.document_id) != named.end();
+                                       }),
+                        out.documents.end());
+    return out;
+}
+
 /// The run's documents with `role`, each joined (loadDocText); with `headings`, the line breaks a
 /// parser folded are put back (restoreLines).
 inline plugin::Result<std::vector<DocText>> loadDocTexts(

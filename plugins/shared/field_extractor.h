@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 
 #include "shared/doc_text.h"
 #include "shared/field_lists.h"
+#include "shared/field_merge.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
@@ -76,6 +78,32 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
     }
     if (out.empty() && heading_hit.weight > 0) out.push_back(heading_hit);
     return out;
+}
+
+/// Whether every word of `name` is a meaning word of `spec`, an article, a joining word or an
+/// initial ("A. THE MEMBER", "OR D. THE MEMBER": a policy's sentence, not a member's name).
+inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
+    const std::string v = typed::lower(name);
+    if (std::find(spec.meaning.begin(), spec.meaning.end(), v) != spec.meaning.end()) return true;
+    std::size_t i = 0;
+    bool any = false;
+    while (i < v.size()) {
+        std::size_t j = v.find(' ', i);
+        if (j == std::string::npos) j = v.size();
+        std::string word = v.substr(i, j - i);
+        while (!word.empty() && (word.back() == '.' || word.back() == ',')) word.pop_back();
+        i = j + 1;
+        if (word.empty()) continue;
+        any = true;
+        if (word.size() == 1 || word == "the" || word == "an" || word == "or" || word == "and" ||
+            word == "of") {
+            continue;
+        }
+        if (std::find(spec.meaning.begin(), spec.meaning.end(), word) == spec.meaning.end()) {
+            return false;
+        }
+    }
+    return any;
 }
 
 /// Values of the spec's type in `text`.
@@ -174,17 +202,25 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     }
     for (const auto& hit : hits) {
         auto values = typedValues(spec, unit.text, hit.label ? hit.end : 0);
-        // A name that is only a meaning word ("Landlord") is no party.
-        values.erase(std::remove_if(values.begin(), values.end(),
-                                    [&](const typed::Found& f) {
-                                        if (spec.type != "party" || !f.value.is_string()) {
-                                            return false;
-                                        }
-                                        const std::string v =
-                                            typed::lower(f.value.get<std::string>());
-                                        return std::find(spec.meaning.begin(), spec.meaning.end(),
-                                                         v) != spec.meaning.end();
-                                    }),
+        // A name that is only meaning words, articles and initials ("Landlord", "A. THE
+        // MEMBER") is no party.
+        values.erase(std::remove_if(
+                         values.begin(), values.end(),
+                         [&](const typed::Found& f) {
+                             if (spec.type != "party" || !f.value.is_string()) {
+                                 return false;
+                             }
+                             const std::string v = f.value.get<std::string>();
+                             // Words right before a colon are a label ("COVERAGE
+                             // CRITERIA:"), not a name.
+                             std::size_t after = f.pos + f.len;
+                             while (after < unit.text.size() && unit.text[after] == ' ') {
+                                 ++after;
+                             }
+                             const bool label = after < unit.text.size() && unit.text[after] == ':';
+                             return onlyMeaningWords(spec, v) || label ||
+                                    (spec.person && !typed::personName(v));
+                         }),
                      values.end());
         for (auto v : values) {
             // A caption alone ("Current position") names a text but does not state it.
@@ -192,6 +228,17 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 typed::lower(v.value.get<std::string>()) ==
                     lower_text.substr(hit.pos, hit.phrase_end - hit.pos)) {
                 continue;
+            }
+            if (spec.type == "party" && !hit.in_heading && v.pos >= hit.pos &&
+                v.pos < hit.phrase_end && v.pos + v.len > hit.phrase_end + 1) {
+                // "Endorsement of Callum Roe": the name joined to the phrase is what follows it.
+                std::size_t from = hit.phrase_end;
+                while (from < v.pos + v.len && unit.text[from] == ' ') ++from;
+                const std::string rest = trimmed(unit.text.substr(from, v.pos + v.len - from));
+                if (rest.find(' ') == std::string::npos) continue;
+                v.len = v.pos + v.len - from;
+                v.pos = from;
+                v.value = rest;
             }
             double distance;
             const bool overlaps = v.pos < hit.end && v.pos + v.len > hit.pos;
@@ -202,6 +249,10 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 // REQUEST").
                 v.len = hit.phrase_end - v.pos;
                 v.value = trimmed(unit.text.substr(v.pos, v.len));
+                const std::string name = v.value.get<std::string>();
+                if (onlyMeaningWords(spec, name) || (spec.person && !typed::personName(name))) {
+                    continue;  // "THE MEMBER"
+                }
             }
             if (overlaps && (spec.type == "enumeration" || v.pos < hit.pos)) {
                 // "URGENT request", "five years of experience": the value is part of the phrase.
@@ -214,6 +265,9 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 distance = 3.0 * static_cast<double>(v.pos - hit.end) + 20.0;
             } else if (v.pos >= hit.end) {
                 distance = static_cast<double>(v.pos - hit.end);
+                // A person named without a label is named next to the word ("the member, Ann
+                // Roe"), not somewhere later in the sentence.
+                if (spec.person && !hit.label && distance > 25) continue;
             } else if (v.pos + v.len <= hit.pos) {
                 distance = 3.0 * static_cast<double>(hit.pos - v.pos - v.len) + 20.0;
             } else {
@@ -417,61 +471,6 @@ inline const nlohmann::json& fieldsFor(const WorkflowFields& all, const std::str
     static const nlohmann::json none = nlohmann::json::array();
     const auto it = all.find(workflow);
     return it == all.end() ? none : it->second;
-}
-
-/// The JSON pointer of a dotted path ("abstract.base_rent" → /abstract/base_rent).
-inline nlohmann::json::json_pointer pointerOf(const std::string& path) {
-    std::string p = "/" + path;
-    std::replace(p.begin(), p.end(), '.', '/');
-    return nlohmann::json::json_pointer(p);
-}
-
-/// Whether a rule's value ran on into the next field of a form or table ("Northwest Cascade
-/// Health Member number: NWC600418227", "Date of birth | Ann Roe: May 2, 1978", "Ann Roe Work
-/// e-mail ...... ann@x.example"): it holds a table cell break or a label after its first word.
-inline bool ranOn(const nlohmann::json& value) {
-    if (!value.is_string()) return false;
-    const std::string v = value.get<std::string>();
-    if (v.find(" | ") != std::string::npos) return true;
-    const auto labels = labelStarts(cleanLine(v));
-    return std::any_of(labels.begin(), labels.end(), [](std::size_t at) { return at > 0; });
-}
-
-/// Puts the typed fields into a step's result: a field the step's rules left empty takes the
-/// typed value; where both found one, the rules' value stays and agreement raises its
-/// confidence, unless the rules' value ran on into another field (ranOn). `result` paths are
-/// relative to the packet.
-inline void mergeTypedFields(nlohmann::json& result,
-                             const std::map<std::string, nlohmann::json>& typed_fields) {
-    for (const auto& [path, f] : typed_fields) {
-        const auto ptr = pointerOf(path);
-        if (f.is_array()) {
-            // A list: the typed items when the rules found none.
-            if (!result.contains(ptr) || !result[ptr].is_array() || result[ptr].empty()) {
-                result[ptr] = f;
-            }
-            continue;
-        }
-        // A rule's default without a source ("standard" when no urgency is stated) is no
-        // evidence: the typed field, found or missing, replaces it; a found typed field also
-        // replaces a rule's value that ran on into another field.
-        const bool default_only = result.contains(ptr) && result[ptr].is_object() &&
-                                  !result[ptr]["value"].is_null() &&
-                                  (result[ptr].value("source", nlohmann::json()).is_null() ||
-                                   (ranOn(result[ptr]["value"]) && !f["value"].is_null()));
-        if (default_only || !result.contains(ptr) || !result[ptr].is_object() ||
-            result[ptr]["value"].is_null() ||
-            (result[ptr]["value"].is_array() && result[ptr]["value"].empty())) {
-            if (!f["value"].is_null() || !result.contains(ptr) || default_only) result[ptr] = f;
-            continue;
-        }
-        if (result[ptr]["value"] == f["value"]) {
-            const double agreed = std::min(0.99, std::max(result[ptr]["confidence"].get<double>(),
-                                                          f["confidence"].get<double>()) +
-                                                     0.05);
-            result[ptr]["confidence"] = std::round(agreed * 100.0) / 100.0;
-        }
-    }
 }
 
 }  // namespace docintel::plugins

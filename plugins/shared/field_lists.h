@@ -48,12 +48,12 @@ inline void tableRowPieces(const FieldSpec& spec, const DocText::Line& line, boo
         const std::size_t c = line.text.find(cell, offset);
         out.push_back({line.pos + c, cell.size(), cell});
     };
-    if (table.column >= 0) {
+    if (table.column >= 0 && spec.item == "text") {
         const auto k = static_cast<std::size_t>(table.column);
         if (k < cells.size() && words(cells[k].second)) add(cells[k].first, cells[k].second);
         return;
     }
-    if (!in_section) return;
+    if (!in_section && table.column < 0) return;
     if (spec.item != "text") {
         std::string row;
         for (const auto& [offset, cell] : cells) row += (row.empty() ? "" : " ") + cell;
@@ -66,6 +66,45 @@ inline void tableRowPieces(const FieldSpec& spec, const DocText::Line& line, boo
     }
 }
 
+/// A table row as a parser writes it ("Test: TSH | Result: 7.8 | Units: mIU/L") read as one
+/// record of its cells' values ("TSH 7.8 mIU/L 0.4-4.0"), for items that are records (a dose, a
+/// measurement) rather than text; the piece spans the row.
+inline ListPiece rowRecordPiece(const std::string& bars, std::size_t pos) {
+    std::string joined;
+    std::size_t start = 0;
+    while (start <= bars.size()) {
+        std::size_t end = bars.find(" | ", start);
+        if (end == std::string::npos) end = bars.size();
+        std::string cell = bars.substr(start, end - start);
+        const auto colon = cell.find(": ");
+        if (colon != std::string::npos && colon < 30 &&
+            std::count(cell.begin(), cell.begin() + static_cast<std::ptrdiff_t>(colon), ' ') < 3) {
+            cell = cell.substr(colon + 2);
+        }
+        cell = trimmed(cell);
+        if (!cell.empty()) joined += (joined.empty() ? "" : " ") + cell;
+        start = end + 3;
+    }
+    return {pos, bars.size(), joined};
+}
+
+/// Whether one of a parsed row's cell labels states the meaning ("Result: 7.8").
+inline bool rowStatesMeaning(const FieldSpec& spec, const std::string& bars) {
+    std::size_t start = 0;
+    while (start <= bars.size()) {
+        std::size_t end = bars.find(" | ", start);
+        if (end == std::string::npos) end = bars.size();
+        const std::string cell = bars.substr(start, end - start);
+        const auto colon = cell.find(": ");
+        if (colon != std::string::npos && colon < 30 &&
+            statesMeaning(spec, cell.substr(0, colon))) {
+            return true;
+        }
+        start = end + 3;
+    }
+    return false;
+}
+
 /// The pieces of the sections of `doc` whose heading states the meaning of `spec`, of the lines
 /// labelled with it ("Allergies: NKDA") and of the table columns headed with it.
 inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText& doc) {
@@ -73,6 +112,7 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
     const auto lines = doc.lines();
     const bool commas = spec.item == "measurement";
     bool inside = false, taken = false, blank_before = true, bulleted = false, caps_items = false;
+    bool labelled_items = false;  // the section's first item line had a label ("Current: ...")
     // A sentence that announces the list ("... when all of the following are met:") is no item,
     // and the lines after it are items even when written as sentences.
     bool announced = false;
@@ -163,11 +203,16 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         // A short line right after a table titles what comes next (DOCX text has no blank lines).
         const bool after_table = li > 0 && (trimmed(lines[li - 1].text).rfind('|', 0) == 0 ||
                                             lines[li - 1].text.find(" | ") != std::string::npos);
-        const bool heading =
-            bulletMarker(line.text) == 0 &&
-            (isHeadingLine(line.text, clean) || ((blank_before || after_table) && titleLine(t)) ||
-             (t.back() == ':' && t.size() <= 60) ||
-             (!inside && titleLine(t) && li + 1 < lines.size()));
+        // A short line that opens a passage: a Markdown parser drops the "#" of a heading and
+        // the blank lines around it, and its chunks start at headings.
+        const bool opens_passage =
+            std::binary_search(doc.starts.begin(), doc.starts.end(), line.pos) &&
+            li + 1 < lines.size();
+        const bool heading = bulletMarker(line.text) == 0 &&
+                             (isHeadingLine(line.text, clean) ||
+                              ((blank_before || after_table || opens_passage) && titleLine(t)) ||
+                              (t.back() == ':' && t.size() <= 60) ||
+                              (!inside && titleLine(t) && li + 1 < lines.size()));
         blank_before = false;
         if (heading) {
             std::string name = t;
@@ -194,12 +239,22 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             caps_items = item;
         }
         const std::size_t at = line.text.find_first_not_of(" \t");
+        const bool record_row = spec.item != "text" && bars.find(" | ") != std::string::npos;
+        if (!inside && record_row && rowStatesMeaning(spec, bars)) {
+            // "Test: TSH | Result: 7.8 | Units: mIU/L": a row of a table with a column that
+            // states the meaning is one record.
+            out.push_back(rowRecordPiece(bars, line.pos + at));
+            continue;
+        }
         if (!inside) {
             // "Meds: Albuterol HFA 90 mcg ...": a label stating the meaning opens a one-line list.
             const auto colon = bars.find(':');  // a colon written, not a cleaned "|"
-            if (colon == std::string::npos || colon > 40 ||
-                std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(colon), ' ') > 4 ||
-                !statesMeaning(spec, t.substr(0, colon))) {
+            const bool stating_cell = bars.find(" | ") != std::string::npos &&
+                                      rowStatesMeaning(spec, bars);  // "DOB: ... | Allergies: ..."
+            if (!stating_cell &&
+                (colon == std::string::npos || colon > 40 ||
+                 std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(colon), ' ') > 4 ||
+                 !statesMeaning(spec, t.substr(0, colon)))) {
                 continue;
             }
             // A table row written "Skill: SQL | Level: 3" gives the parts its label states.
@@ -223,7 +278,8 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         // A heading of another subject folded into its line ("Exclusions Revision ...").
         if (std::any_of(spec.avoid.begin(), spec.avoid.end(), [&](const std::string& a) {
                 std::size_t end = 0;
-                return findPhrase(typed::lower(t), a, 0, &end) == 0 && end + 1 < t.size() &&
+                const std::size_t lead = sectionNumberLength(t);
+                return findPhrase(typed::lower(t), a, lead, &end) == lead && end + 1 < t.size() &&
                        t[end] == ' ' && std::isupper(static_cast<unsigned char>(t[end + 1]));
             })) {
             inside = announced = false;
@@ -232,6 +288,26 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         if (announces(t)) {
             announced = taken = true;
             continue;
+        }
+        // A label of another subject ("Salary: ...", "HOW TO APPLY: ...") after items without
+        // one, and a sentence after a bulleted list ("It would be a bonus if ..."), end the list.
+        if (taken && bulletMarker(line.text) == 0 && bars.find(" | ") == std::string::npos &&
+            std::isupper(static_cast<unsigned char>(t[0]))) {
+            const auto colon = t.find(": ");
+            const std::string label = colon == std::string::npos ? "" : t.substr(0, colon);
+            const bool other_label = !label.empty() && label.size() <= 30 &&
+                                     std::count(label.begin(), label.end(), ' ') < 3 &&
+                                     !labelled_items && !statesMeaning(spec, label);
+            const bool sentence =
+                bulleted && t.back() == '.' && std::count(t.begin(), t.end(), ' ') >= 5;
+            if (other_label || sentence) {
+                inside = announced = false;
+                continue;
+            }
+        }
+        if (!taken) {
+            const auto colon = t.find(": ");
+            labelled_items = colon != std::string::npos && colon <= 30;
         }
         const bool plain_before = taken && !bulleted && !announced;
         taken = true;
@@ -253,6 +329,16 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         if (bar != std::string::npos && bars.find(':') == std::string::npos &&
             li + 1 < lines.size() &&
             lines[li + 1].text.find(bars.substr(0, bar) + ":") != std::string::npos) {
+            continue;
+        }
+        if (record_row) {
+            // A labelled row is one record when a label states the meaning, and about another
+            // subject when none does ("Patient: Ann Roe | DOB: ... | Allergies: ...").
+            const auto colon = bars.find(": ");
+            const bool labelled = colon != std::string::npos && colon < bars.find(" | ");
+            if (!labelled || rowStatesMeaning(spec, bars)) {
+                out.push_back(rowRecordPiece(bars, line.pos + at));
+            }
             continue;
         }
         auto pieces = linePieces(bars, line.pos + at, commas, &spec);
@@ -284,7 +370,10 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
         }
         out.push_back(field(value, doc.source(pos, len), conf));
     };
-    for (const auto& piece : sectionPieces(spec, doc)) {
+    auto pieces = sectionPieces(spec, doc);
+    // No section, label or column gives any: items named in running sentences.
+    if (pieces.empty() && spec.item == "text") pieces = prosePieces(spec, doc);
+    for (const auto& piece : pieces) {
         if (saysNone(piece.text)) continue;
         if (spec.item == "dose") {
             const auto found = doses(piece.text);

@@ -25,10 +25,12 @@ struct FieldSpec {
     bool list = false;
     std::vector<std::pair<std::string, std::vector<std::string>>> values;
     std::vector<std::string> roles;
+    bool person = false;  ///< for type party: a person's name, not an organisation's
     std::vector<std::string> avoid;
     std::string item = "text";       ///< for type list: text, dose or measurement
     std::string key;                 ///< for a text item: its key in the record ("" = the text)
     std::vector<std::string> units;  ///< for a measurement item: the units its values take
+    std::vector<std::string> prose;  ///< for a text item: words after which a sentence lists items
 };
 
 /// The descriptors of `fields` whose path starts with one of `prefixes` ({""}: all).
@@ -64,9 +66,11 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
             s.values.emplace_back(k, words);
         }
         s.roles = strings(f.value("roles", nlohmann::json::array()));
+        s.person = f.value("person", false);
         s.avoid = strings(f.value("avoid", nlohmann::json::array()));
         s.item = f.value("item", "text");
         s.key = f.value("key", "");
+        s.prose = strings(f.value("prose", nlohmann::json::array()));
         for (const auto& u : f.value("units", nlohmann::json::array())) {
             if (u.is_string()) s.units.push_back(u.get<std::string>());
         }

@@ -6,6 +6,7 @@
 // blanked so that a label reads the same in every layout; offsets into the document text are
 // kept for citations. Header-only.
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,15 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
         }
         std::size_t end = colon;
         while (end > 0 && clean[end - 1] == ' ') --end;
+        // "Capital gain (included in box 2a):": a label may end with a bracketed note.
+        if (end > 0 && clean[end - 1] == ')') {
+            const auto open = clean.rfind('(', end - 1);
+            if (open != std::string::npos && open > 0 && end - open <= 40 &&
+                clean.find(':', open) >= end) {
+                end = open;
+                while (end > 0 && clean[end - 1] == ' ') --end;
+            }
+        }
         std::size_t start = std::string::npos;
         std::size_t w_end = end;
         for (int words = 0; words < 4 && w_end > 0; ++words) {
@@ -154,6 +164,24 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
                         start = p;
                     }
                 }
+                // "Date of Service", "Name of Insured": a Title Case label goes on over a small
+                // joining word to the capitalised word before it.
+                static const std::vector<std::string> joiners = {"of",  "and", "for", "to",
+                                                                 "the", "&",   "or"};
+                for (int more = 0; more < 2 && start == w && start >= 2; ++more) {
+                    std::size_t j = start - 1;
+                    if (clean[j] != ' ') break;
+                    while (j > 0 && clean[j - 1] != ' ' && clean[j - 1] != ':') --j;
+                    const std::string joiner = clean.substr(j, start - 1 - j);
+                    if (std::find(joiners.begin(), joiners.end(), joiner) == joiners.end() ||
+                        j < 2 || clean[j - 1] != ' ') {
+                        break;
+                    }
+                    std::size_t c = j - 1;
+                    while (c > 0 && clean[c - 1] != ' ' && clean[c - 1] != ':') --c;
+                    if (c == j - 1 || !std::isupper(static_cast<unsigned char>(clean[c]))) break;
+                    start = w = c;
+                }
                 break;
             }
             if (!std::isalpha(static_cast<unsigned char>(first)) && first != '(') break;
@@ -162,6 +190,15 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
         if (start != std::string::npos) out.push_back(start);
     }
     return out;
+}
+
+/// Whether a unit is a line of a message's header ("From: Ann Roe <ann@x.example>", "To:",
+/// "Subject:"): it names the message's sender and recipients, not the parties of what the
+/// message is about.
+inline bool isMessageHeader(const std::string& unit_text) {
+    static const std::regex header(R"(^\s*(?:from|to|cc|bcc|sent|date|subject|reply-to)\s*:)",
+                                   std::regex::icase);
+    return std::regex_search(unit_text, header);
 }
 
 /// The cells of a table row as a document parser writes it ("Period: 2025 | Monthly Base

@@ -128,9 +128,13 @@ inline std::vector<ListPiece> linePieces(const std::string& text, std::size_t po
         const std::string part = t.substr(s, n);
         std::vector<std::size_t> cuts;
         for (std::size_t i = 0; i < part.size(); ++i) {
-            // A comma inside brackets belongs to the item ("Excel (pivot tables, XLOOKUP)").
+            // A comma inside brackets belongs to the item ("Excel (pivot tables, XLOOKUP)"), as
+            // does one between digits ("$72,000").
             if (part[i] == '(') i = std::min(part.find(')', i), part.size());
-            if (i < part.size() && part[i] == ',') cuts.push_back(i);
+            const bool in_number = i > 0 && i + 1 < part.size() &&
+                                   std::isdigit(static_cast<unsigned char>(part[i - 1])) &&
+                                   std::isdigit(static_cast<unsigned char>(part[i + 1]));
+            if (i < part.size() && part[i] == ',' && !in_number) cuts.push_back(i);
         }
         bool short_pieces = one_part && cuts.size() >= 2;
         for (std::size_t k = 0, from = 0; short_pieces && k <= cuts.size(); ++k) {
@@ -200,6 +204,18 @@ inline std::size_t foldedCapsHeading(const std::string& t) {
     return 0;  // the whole line is upper case: a heading line of its own
 }
 
+/// The length of a section number that opens a line ("I. ", "2. ", "B) ", "Section 4 "), or 0.
+inline std::size_t sectionNumberLength(const std::string& t) {
+    static const std::regex number(
+        R"(^(?:(?:[Ss]ection|SECTION|[Aa]rticle|ARTICLE)\s+)?(?:[IVX]{1,4}|\d{1,2}(?:\.\d{1,2})?|[A-Z])[.)]?\s+)");
+    std::smatch m;
+    if (!std::regex_search(t, m, number)) return 0;
+    // "A. THE MEMBER": a lone letter or numeral needs its full stop or bracket.
+    const std::string n = trimmed(m.str());
+    if (n.back() != '.' && n.back() != ')' && n.find(' ') == std::string::npos) return 0;
+    return static_cast<std::size_t>(m.length(0));
+}
+
 /// Where the content starts after a heading stating the meaning of `spec` that a parser folded
 /// into its line ("Skills SAP S/4HANA; ...", "MEDICATIONS Metformin 500 mg ...", "PRINCIPAL
 /// DIAGNOSIS Community-acquired ..."): the line starts with a capitalised meaning phrase
@@ -212,10 +228,14 @@ inline std::size_t foldedHeading(const FieldSpec& spec, const std::string& t) {
     }
     if (t.empty() || !std::isupper(static_cast<unsigned char>(t[0]))) return 0;
     const std::string l = typed::lower(t);
+    // After the heading's number ("I. COVERAGE CRITERIA IN-LAB ...", "2. Requirements SQL").
+    const std::size_t lead = sectionNumberLength(t);
     std::size_t best = 0;
     for (const auto& m : spec.meaning) {
         std::size_t end = 0;
-        if (findPhrase(l, m, 0, &end) != 0 || end + 1 >= t.size() || t[end] != ' ') continue;
+        if (findPhrase(l, m, lead, &end) != lead || end + 1 >= t.size() || t[end] != ' ') {
+            continue;
+        }
         const char next = t[end + 1];
         if (!std::isupper(static_cast<unsigned char>(next)) &&
             !std::isdigit(static_cast<unsigned char>(next))) {
@@ -225,6 +245,63 @@ inline std::size_t foldedHeading(const FieldSpec& spec, const std::string& t) {
     }
     if (best == 0 || !statesMeaning(spec, t.substr(0, best))) return 0;
     return best;
+}
+
+/// The items a running sentence names after one of the field's `prose` words ("Known type 2
+/// diabetes and hypertension.", "a bonus if you have ISTQB certification"): the rest of the
+/// sentence, cut at commas and "and", each piece of at most twelve words that is no clause of
+/// its own ("I ..."). A word after a negation ("no known", "not diagnosed with") names nothing.
+inline std::vector<ListPiece> prosePieces(const FieldSpec& spec, const DocText& doc) {
+    std::vector<ListPiece> out;
+    if (spec.prose.empty()) return out;
+    const std::string lower_text = typed::lower(doc.text);
+    static const std::regex negated(R"(\b(?:no|not|none|denies|without|never)\s+$)");
+    for (const auto& cue : spec.prose) {
+        std::size_t end = 0;
+        for (auto at = findPhrase(lower_text, cue, 0, &end); at != std::string::npos;
+             at = findPhrase(lower_text, cue, end, &end)) {
+            if (at > 0 && doc.text[at - 1] == '-') continue;  // "well-known"
+            const std::size_t from = at > 20 ? at - 20 : 0;
+            if (std::regex_search(lower_text.substr(from, at - from), negated)) continue;
+            // "family history of ...": another subject's words just before.
+            const std::string before = lower_text.substr(at > 30 ? at - 30 : 0, at > 30 ? 30 : at);
+            if (std::any_of(spec.avoid.begin(), spec.avoid.end(), [&](const std::string& a) {
+                    return findPhrase(before + cue, a) != std::string::npos;
+                })) {
+                continue;
+            }
+            std::size_t stop = end;
+            while (stop < doc.text.size() &&
+                   std::string(".;:!?\n(").find(doc.text[stop]) == std::string::npos) {
+                ++stop;
+            }
+            const std::string rest = doc.text.substr(end, stop - end);
+            std::size_t piece_from = 0;
+            auto take = [&](std::size_t to) {
+                ListPiece p = trimmedPiece(
+                    {end + piece_from, to - piece_from, rest.substr(piece_from, to - piece_from)});
+                // A clause of its own ("I run my own research") is no item.
+                static const std::regex clause(R"(^(?:i|we|you|he|she|they|it|this|that|there)\b)",
+                                               std::regex::icase);
+                const auto words = std::count(p.text.begin(), p.text.end(), ' ') + 1;
+                if (p.text.size() >= 3 && words <= 12 && !saysNone(p.text) &&
+                    !std::regex_search(p.text, clause)) {
+                    out.push_back(std::move(p));
+                }
+            };
+            for (std::size_t i = 0; i < rest.size(); ++i) {
+                if (rest[i] == ',') {
+                    take(i);
+                    piece_from = i + 1;
+                } else if (rest.compare(i, 5, " and ") == 0) {
+                    take(i);
+                    piece_from = i + 5;
+                }
+            }
+            take(rest.size());
+        }
+    }
+    return out;
 }
 
 }  // namespace docintel::plugins

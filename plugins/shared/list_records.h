@@ -47,6 +47,21 @@ inline std::string nameBefore(const std::string& text, std::size_t pos, std::siz
         if (last == ',' || last == ';' || last == ':' || last == '.' || last == '|') break;
         std::string bare = typed::lower(word);
         if (function_words.count(bare) || bare.find_first_of("0123456789") == 0) break;
+        // A lab report's run-on line ("Sodium 131 mmol/L (136-145) L Potassium 6.8 ..."): the
+        // reference range and flag before a name are the previous result's, and an upper-case
+        // heading folded in ("METABOLIC PANEL Sodium") is no part of the name.
+        if (word[0] == '(' && word.find_first_of("0123456789") != std::string::npos) break;
+        if (words > 0 && (word == "H" || word == "L" || word == "HH" || word == "LL" ||
+                          word == "A" || word == "N" || word == "(H)" || word == "(L)")) {
+            break;
+        }
+        if (words > 0 && word.size() >= 4 &&
+            std::none_of(word.begin(), word.end(),
+                         [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
+            from < text.size() && std::isupper(static_cast<unsigned char>(text[from])) &&
+            from + 1 < text.size() && std::islower(static_cast<unsigned char>(text[from + 1]))) {
+            break;
+        }
         if (!std::isalpha(static_cast<unsigned char>(word[0])) && word[0] != '(' &&
             static_cast<unsigned char>(word[0]) < 0x80) {
             break;
@@ -209,9 +224,16 @@ inline std::vector<typed::Found> measurements(const FieldSpec& spec, const std::
             static const std::regex flag(
                 R"(^\s*(?:\((?:h|l|hh|ll|high|low|normal|n)\)|\[[^\]]*\]|\((?:ref|reference)[^)]*\))+)",
                 std::regex::icase);
+            // ... as do a bare range and an upper-case flag ("(136-145) L", "(3.5-5.1) HH").
+            static const std::regex bare(
+                R"(^\s*(?:\(\s*[<>]?\d+(?:\.\d+)?\s*-\s*\d+(?:\.\d+)?\s*\))?(?:\s*\b(?:HH|LL|H|L|A|N)\b)?)");
             std::smatch f;
             const std::string after = text.substr(end);
-            if (std::regex_search(after, f, flag)) end += static_cast<std::size_t>(f.length(0));
+            if (std::regex_search(after, f, flag)) {
+                end += static_cast<std::size_t>(f.length(0));
+            } else if (std::regex_search(after, f, bare)) {
+                end += static_cast<std::size_t>(f.length(0));
+            }
             auto record = measurement(spec, text.substr(name_at, end - name_at));
             if (record.is_null()) continue;
             out.push_back({name_at, end - name_at, record});

@@ -266,7 +266,8 @@ inline std::vector<Found> emails(const std::string& text) {
 }
 
 /// Codes of a kind: "npi" (10 digits), "cpt" (5 digits or a HCPCS letter and 4 digits),
-/// "icd10" (A00–Z99 with an optional dotted part), anything else an identifier (letters and
+/// "icd10" (A00–Z99 with an optional dotted part), "short" (one or two letters or digits, a
+/// form's distribution code), anything else an identifier (letters and
 /// digits with dashes, at least one digit, 5–24 characters).
 inline std::vector<Found> codes(const std::string& text, const std::string& kind) {
     static const std::regex npi(R"(\b\d{10}\b)");
@@ -277,6 +278,10 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
     if (kind == "cpt") return matches(text, cpt);
     if (kind == "icd10") return matches(text, icd);
     if (kind == "email") return emails(text);
+    if (kind == "short") {  // a form's code of one or two letters or digits ("7", "G", "1D")
+        static const std::regex brief(R"((?:^|[\s:])([0-9A-Z]{1,2})(?=$|[\s,;.]))");
+        return matches(text, brief, 1);
+    }
     std::vector<Found> out;
     for (auto& f : matches(text, id)) {
         const std::string v = f.value.get<std::string>();
@@ -293,7 +298,7 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
 /// just before ("Suite 410, ... at 225 ...") is included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:[A-Z][A-Za-z.'-]*\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre)\b(?:,?\s+(?:Suite|Ste\.?|Unit|Floor|Fl\.?|#|Ground Floor|Room)\s*[A-Za-z0-9-]*)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
+        R"(\b\d{1,6}\s+(?:[A-Z][A-Za-z.'-]*\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre)\b(?:,?\s+(?:Suite|Ste\.?|Unit|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
     static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
@@ -334,8 +339,9 @@ inline std::vector<Found> names(const std::string& text) {
     };
     static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
     static const std::vector<std::string> suffixes = {
-        "LLC", "L.L.C.", "Inc.", "Inc",  "L.P.", "LP", "LLP",  "Ltd.", "Ltd", "Corp.", "Corp",
-        "Co.", "N.A.",   "MD",   "M.D.", "DO",   "NP", "PA-C", "RN",   "PhD", "Jr.",   "Sr."};
+        "LLC",   "L.L.C.", "Inc.", "Inc",  "L.P.", "LP",   "LLP",  "Ltd.",    "Ltd",
+        "Corp.", "Corp",   "Co.",  "N.A.", "MD",   "M.D.", "DO",   "NP",      "PA-C",
+        "RN",    "PhD",    "Jr.",  "Sr.",  "PC",   "P.C.", "PLLC", "P.L.L.C."};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -345,6 +351,7 @@ inline std::vector<Found> names(const std::string& text) {
             continue;
         }
         std::size_t start = i, end = i, last_cap_end = i;
+        int words_so_far = 0, caps_words = 0;
         while (true) {
             std::size_t w = end;
             while (w < text.size() && wordChar(text[w])) ++w;
@@ -361,14 +368,20 @@ inline std::vector<Found> names(const std::string& text) {
             bool is_suffix = false;
             for (const auto& x : suffixes) is_suffix = is_suffix || lower(x) == lower(word);
             if (cap && all_caps && title_before && end != start && !is_suffix) break;
+            // "RUAIRI ROE Phoenix, Arizona": so does a Title-case word after an upper-case name.
+            if (cap && !all_caps && caps_words >= 2 && caps_words == words_so_far && !is_suffix) {
+                break;
+            }
+            ++words_so_far;
+            if (all_caps) ++caps_words;
             const bool join = std::find(joiners.begin(), joiners.end(), word) != joiners.end();
             if (!cap && !join) break;
             end = w;
             if (cap) last_cap_end = w;
             // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
-            static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc",
-                                                           "l.p.", "lp",     "llp",  "ltd.",
-                                                           "ltd",  "corp.",  "n.a."};
+            static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc", "l.p.",
+                                                           "lp",   "llp",    "ltd.", "ltd", "corp.",
+                                                           "n.a.", "pc",     "p.c.", "pllc"};
             if (std::find(legal.begin(), legal.end(), lower(word)) != legal.end()) break;
             // One space or tab between words; a comma only before a suffix.
             std::size_t next = end;
@@ -424,6 +437,19 @@ inline std::vector<Found> names(const std::string& text) {
         i = std::max(last_cap_end, start + 1);
     }
     return out;
+}
+
+/// Whether `name` reads as a person's: two to five words before any credentials (", MD"), no
+/// digits, no article or conjunction ("THE MEMBER", "EXCLUSIONS OF ..."), no company's legal
+/// form, not opened by a section number ("II.").
+inline bool personName(const std::string& name) {
+    const std::string bare = name.substr(0, name.find(','));
+    static const std::regex not_person(
+        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance)(?:\s|$)|\d|^[ivx]+\.)",
+        std::regex::icase);
+    if (std::regex_search(bare, not_person)) return false;
+    const auto words = std::count(bare.begin(), bare.end(), ' ') + 1;
+    return words >= 2 && words <= 5;
 }
 
 }  // namespace docintel::plugins::typed

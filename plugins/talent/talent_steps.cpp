@@ -9,6 +9,7 @@
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
 #include "shared/field_extractor.h"
+#include "shared/profile_facts.h"
 
 namespace docintel::talent_files {
 const std::map<std::string_view, std::string_view>& embeddedFiles();
@@ -47,16 +48,6 @@ void replaceSameLength(std::string& text, const std::string& from, const std::st
     }
 }
 
-/// `text` with em and en dashes as "-" (offsets change; for matching only).
-std::string asciiPunctuation(std::string text) {
-    for (const char* dash : {"\xE2\x80\x94", "\xE2\x80\x93"}) {
-        for (auto at = text.find(dash); at != std::string::npos; at = text.find(dash, at + 1)) {
-            text.replace(at, 3, "-");
-        }
-    }
-    return text;
-}
-
 /// Headings that open a section (a line that starts with one of these, short, no full stop).
 const std::vector<std::string> kHeadings = {"summary",
                                             "profile",
@@ -68,6 +59,8 @@ const std::vector<std::string> kHeadings = {"summary",
                                             "professional experience",
                                             "work experience",
                                             "employment history",
+                                            "work history",
+                                            "career history",
                                             "prior experience",
                                             "education",
                                             "certifications",
@@ -160,34 +153,9 @@ const char* degreeName(int level) {
     }
 }
 
-/// The leading capitalised words at `pos` of `text` that also appear in the local part of the
-/// first e-mail address (e.g. "Priya Raman" from "Priya Raman Seattle, WA · priya.raman@…").
-std::string nameBeforeContact(const std::string& text, std::size_t pos) {
-    static const std::regex email(R"(([A-Za-z0-9._%+-]+)@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)");
-    std::smatch m;
-    if (!std::regex_search(text, m, email)) return {};
-    const std::string local = lower(m[1].str());
-    std::string name;
-    std::size_t i = pos;
-    while (i < text.size()) {
-        std::size_t j = i;
-        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
-        const std::string word = text.substr(i, j - i);
-        if (word.empty() || !std::isupper(static_cast<unsigned char>(word[0]))) break;
-        std::string letters;
-        for (const char c : word) {
-            if (std::isalpha(static_cast<unsigned char>(c))) {
-                letters += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            }
-        }
-        if (letters.size() < 2 || local.find(letters) == std::string::npos) break;
-        name = text.substr(pos, j - pos);
-        i = j + 1;
-    }
-    return name.find(' ') == std::string::npos ? std::string() : name;
-}
-
-Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) {
+Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& run) {
+    // A posting names the role and the employer, not a candidate.
+    const StepInput in = plugins::withoutRole(run, kJobDescription);
     auto docs = plugins::loadDocTexts(host, in, "primary", kHeadings);
     if (!docs) return docs.error();
     nlohmann::json name = missingField(), email = missingField(), title = missingField(),
@@ -198,11 +166,6 @@ Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) 
     std::set<std::string> seen_skills;
 
     static const std::regex email_re(R"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)");
-    static const std::regex name_re(R"(^[A-Z][A-Za-z'.-]+(?: [A-Z][A-Za-z'.-]*){1,3}$)");
-    // "Title — Employer, City | March 2021 – Present" (dashes normalised to "-" first).
-    static const std::regex role_re(
-        R"(^(.+?)\s+-\s+([^,|]+)[^|]*\|\s*[A-Za-z]+\.? \d{4}\s*(?:-|to)\s*(?:Present|Current|Now)\b)",
-        std::regex::icase);
     static const std::regex years_re(
         R"((\d{1,2})\+?\s+years?\s+of\s+(?:[a-z-]+\s+){0,2}experience)", std::regex::icase);
     static const std::regex number_re(R"(\d{1,2})");
@@ -214,23 +177,12 @@ Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) 
         auto src = [&](std::size_t pos, std::size_t len, std::size_t max = 120) {
             return doc.source(pos, len, max);
         };
-        const auto lines = doc.lines();
         if (name["value"].is_null()) {
             if (auto l = labeled(doc, {"Employee Name", "Candidate Name", "Name"})) {
                 name = plugins::labeledField(l);
-            } else {
-                for (const auto& line : lines) {
-                    const std::string t = plugins::trimmed(line.text);
-                    if (t.empty()) continue;
-                    if (std::regex_match(t, name_re)) {
-                        name = field(t, src(line.pos, line.text.size()), 0.8);
-                    } else if (auto n = nameBeforeContact(doc.text, line.pos); !n.empty()) {
-                        // The heading line also holds the contact details: the leading
-                        // capitalised words that the e-mail address spells.
-                        name = field(n, src(line.pos, n.size()), 0.75);
-                    }
-                    break;
-                }
+            } else if (const auto person = plugins::headerPerson(doc)) {
+                // A résumé or letter headed with its person's name and contact details.
+                name = field(person->value, src(person->pos, person->len), 0.8);
             }
         }
         std::smatch m;
@@ -240,20 +192,20 @@ Result<nlohmann::json> profile(plugin::HostServices& host, const StepInput& in) 
                 src(static_cast<std::size_t>(m.position(0)), static_cast<std::size_t>(m.length(0))),
                 0.95);
         }
+        if (name["value"].is_null() && email["value"].is_string()) {
+            // A message from the candidate: the name with its sender's address.
+            if (const auto sender = plugins::nameWithAddress(doc, email["value"])) {
+                name = field(sender->value, src(sender->pos, sender->len), 0.75);
+            }
+        }
         if (title["value"].is_null()) {
             if (auto l = labeled(doc, {"Current Title", "Title"})) {
                 title = plugins::labeledField(l);
-            } else {
-                for (const auto& line : lines) {
-                    const std::string plain = asciiPunctuation(line.text);
-                    std::smatch r;
-                    if (!std::regex_search(plain, r, role_re)) continue;
-                    title =
-                        field(plugins::trimmed(r[1].str()), src(line.pos, line.text.size()), 0.85);
-                    employer =
-                        field(plugins::trimmed(r[2].str()), src(line.pos, line.text.size()), 0.8);
-                    break;
-                }
+            } else if (const auto role = plugins::currentRole(doc)) {
+                // The entry whose dates run to the present, or "I am currently a ...".
+                const auto& [held, at] = *role;
+                title = field(held.value, src(held.pos, held.len), 0.85);
+                if (!at.empty()) employer = field(at, src(held.pos, held.len), 0.8);
             }
         }
         if (years["value"].is_null()) {

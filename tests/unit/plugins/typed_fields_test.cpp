@@ -307,6 +307,16 @@ TEST(FieldExtractor, TwoColumnsOfAFormFoldedIntoOneLine) {
     EXPECT_EQ(got["payer"]["value"], "Ostrander & Vale Design Studio LLC");
 }
 
+TEST(FieldExtractor, ATitleCaseLabelInTheSecondColumnOfAForm) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "planned", "type": "date", "meaning": ["date of service", "planned date"]}
+    ])");
+    const auto got = extract(fields,
+                             "CPT: 95810                  ICD-10: G47.33\n"
+                             "Requested Date of Service: 04/14/2025      Priority: Routine\n");
+    EXPECT_EQ(got["planned"]["value"], "2025-04-14");
+}
+
 TEST(FieldExtractor, ACaptionLineNamesTheTextUnderIt) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "current_title", "type": "text", "meaning": ["current position", "position"]},

@@ -1,0 +1,74 @@
+#pragma once
+
+// How a step's layout rules and the typed fields (field_extractor.h, docs/decisions/0064) make
+// one result: a field the rules left empty takes the typed value, agreement raises the
+// confidence, and a rule's default without a source or a value that ran on into the next field
+// of a form yields to a typed value. Header-only; pure.
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "shared/field_units.h"
+
+namespace docintel::plugins {
+
+/// The JSON pointer of a dotted path ("abstract.base_rent" → /abstract/base_rent).
+inline nlohmann::json::json_pointer pointerOf(const std::string& path) {
+    std::string p = "/" + path;
+    std::replace(p.begin(), p.end(), '.', '/');
+    return nlohmann::json::json_pointer(p);
+}
+
+/// Whether a rule's value ran on into the next field of a form or table ("Northwest Cascade
+/// Health Member number: NWC600418227", "Date of birth | Ann Roe: May 2, 1978", "Ann Roe Work
+/// e-mail ...... ann@x.example"): it holds a table cell break or a label after its first word.
+inline bool ranOn(const nlohmann::json& value) {
+    if (!value.is_string()) return false;
+    const std::string v = value.get<std::string>();
+    if (v.find(" | ") != std::string::npos) return true;
+    const auto labels = labelStarts(cleanLine(v));
+    return std::any_of(labels.begin(), labels.end(), [](std::size_t at) { return at > 0; });
+}
+
+/// Puts the typed fields into a step's result: a field the step's rules left empty takes the
+/// typed value; where both found one, the rules' value stays and agreement raises its
+/// confidence, unless the rules' value ran on into another field (ranOn). `result` paths are
+/// relative to the packet.
+inline void mergeTypedFields(nlohmann::json& result,
+                             const std::map<std::string, nlohmann::json>& typed_fields) {
+    for (const auto& [path, f] : typed_fields) {
+        const auto ptr = pointerOf(path);
+        if (f.is_array()) {
+            // A list: the typed items when the rules found none.
+            if (!result.contains(ptr) || !result[ptr].is_array() || result[ptr].empty()) {
+                result[ptr] = f;
+            }
+            continue;
+        }
+        // A rule's default without a source ("standard" when no urgency is stated) is no
+        // evidence: the typed field, found or missing, replaces it; a found typed field also
+        // replaces a rule's value that ran on into another field.
+        const bool default_only = result.contains(ptr) && result[ptr].is_object() &&
+                                  !result[ptr]["value"].is_null() &&
+                                  (result[ptr].value("source", nlohmann::json()).is_null() ||
+                                   (ranOn(result[ptr]["value"]) && !f["value"].is_null()));
+        if (default_only || !result.contains(ptr) || !result[ptr].is_object() ||
+            result[ptr]["value"].is_null() ||
+            (result[ptr]["value"].is_array() && result[ptr]["value"].empty())) {
+            if (!f["value"].is_null() || !result.contains(ptr) || default_only) result[ptr] = f;
+            continue;
+        }
+        if (result[ptr]["value"] == f["value"]) {
+            const double agreed = std::min(0.99, std::max(result[ptr]["confidence"].get<double>(),
+                                                          f["confidence"].get<double>()) +
+                                                     0.05);
+            result[ptr]["confidence"] = std::round(agreed * 100.0) / 100.0;
+        }
+    }
+}
+
+}  // namespace docintel::plugins

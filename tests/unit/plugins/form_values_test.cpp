@@ -1,0 +1,74 @@
+// Values of forms and letters as the typed extractor reads them (plugins/shared/field_units.h,
+// typed_values.h, field_extractor.h): a Title Case label with a bracketed note, a short code
+// after its label, a professional corporation's name, an apartment in an address, and party
+// fields that take only a person's name.
+
+#include <gtest/gtest.h>
+
+#include "shared/field_extractor.h"
+
+namespace docintel::plugins {
+namespace {
+
+nlohmann::json extract(const nlohmann::json& fields, const std::string& text) {
+    DocText doc;
+    doc.document_id = "d1";
+    plugin::Passage p;
+    p.document_id = "d1";
+    p.chunk_id = "c1";
+    p.page = 1;
+    p.text = text;
+    doc.passages.push_back(p);
+    doc.starts.push_back(0);
+    doc.text = text;
+    const auto units = fieldUnits(doc);
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& spec : fieldSpecs(fields)) {
+        out[spec.path] = extractField(spec, doc, units, {});
+    }
+    return out;
+}
+
+TEST(FormValues, ALabelWithABracketedNoteAndAShortCode) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "box_3", "type": "money", "meaning": ["capital gain", "box 3"]},
+      {"path": "box_7", "type": "code", "code": "short", "meaning": ["distribution code"]}
+    ])");
+    const auto got = extract(fields,
+                             "1 Gross distribution ...... 18,500.00 2a Taxable amount ...... "
+                             "18,500.00 3 Capital gain (included in box 2a) ...... 0.00 7 "
+                             "Distribution code(s) ...... G\n");
+    EXPECT_EQ(got["box_3"]["value"], "$0.00");
+    EXPECT_EQ(got["box_7"]["value"], "G");
+}
+
+TEST(FormValues, LegalFormsAndApartments) {
+    EXPECT_EQ(typed::names("and Coastal Pediatric Partners PC, a California professional "
+                           "corporation")
+                  .front()
+                  .value,
+              "Coastal Pediatric Partners PC");
+    EXPECT_EQ(typed::addresses("Property: 48 Alder Lane, Apt 3B, Portland, OR 97214").front().value,
+              "48 Alder Lane, Apt 3B, Portland, OR 97214");
+}
+
+TEST(FormValues, APersonFieldTakesOnlyAPersonsName) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "patient", "type": "party", "person": true, "meaning": ["patient", "member"]},
+      {"path": "candidate", "type": "party", "person": true,
+       "meaning": ["endorsement of", "endorse"], "avoid": ["from", "director"]}
+    ])");
+    const auto policy = extract(fields,
+                                "COVERAGE CRITERIA: A. THE MEMBER HAS SYMPTOMS OF SLEEP APNEA "
+                                "(LOUD SNORING OR WITNESSED APNEAS).\n");
+    EXPECT_TRUE(policy["patient"]["value"].is_null()) << policy["patient"].dump();
+    const auto memo = extract(fields,
+                              "From: Harriet Osei, Director of Field Service Re: Endorsement of "
+                              "Callum Ferreira-Nakashima for Regional Service Lead\n");
+    EXPECT_EQ(memo["candidate"]["value"], "Callum Ferreira-Nakashima");
+    EXPECT_TRUE(typed::personName("Samuel Okafor, MD"));
+    EXPECT_FALSE(typed::personName("II. EXCLUSIONS SCREENING OF ASYMPTOMATIC MEMBERS"));
+}
+
+}  // namespace
+}  // namespace docintel::plugins

@@ -1,0 +1,120 @@
+// plugins/shared/field_lists.h in the layouts parsers leave: a lab report's results run into one
+// line, a table's rows written "Header: cell | ...", Markdown headings without their "#" that
+// open a chunk, a policy's lettered criteria after a numbered upper-case heading, and the lines
+// that end a list (another subject's label, a sentence after bullets).
+
+#include <gtest/gtest.h>
+
+#include "shared/field_extractor.h"
+
+namespace docintel::plugins {
+namespace {
+
+/// A document of `chunks`, each a passage of page 1 (a new passage starts a new line).
+DocText docOf(const std::vector<std::string>& chunks) {
+    DocText doc;
+    doc.document_id = "d1";
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+        plugin::Passage p;
+        p.document_id = "d1";
+        p.chunk_id = "c" + std::to_string(i);
+        p.page = 1;
+        p.text = chunks[i];
+        doc.starts.push_back(doc.text.size());
+        doc.text += chunks[i] + "\n";
+        doc.passages.push_back(p);
+    }
+    return doc;
+}
+
+FieldSpec specOf(const std::string& json) {
+    return fieldSpecs(nlohmann::json::array({nlohmann::json::parse(json)})).front();
+}
+
+std::vector<std::string> texts(const nlohmann::json& list, const std::string& key = "") {
+    std::vector<std::string> out;
+    for (const auto& item : list) {
+        out.push_back(key.empty() ? item["value"].get<std::string>()
+                                  : item["value"][key].get<std::string>());
+    }
+    return out;
+}
+
+const char* kLabs = R"({"path": "labs", "type": "list", "item": "measurement",
+  "meaning": ["lab results", "labs", "results"], "units": ["mmol/L", "mg/dL", "mIU/L", "ng/dL"]})";
+
+TEST(ListLayouts, ALabReportsResultsRunIntoOneLine) {
+    const auto labs = extractList(
+        specOf(kLabs), docOf({"REFERENCE LAB\nBASIC METABOLIC PANEL Sodium 131 mmol/L (136-145) L "
+                              "Potassium 6.8 mmol/L (3.5-5.1) HH Chloride 99 mmol/L (98-107) "
+                              "Glucose 142 mg/dL (70-99) H"}));
+    std::map<std::string, std::string> flags;
+    for (const auto& l : labs) flags[l["value"]["name"]] = l["value"]["flag"].get<std::string>();
+    EXPECT_EQ(flags,
+              (std::map<std::string, std::string>{
+                  {"Sodium", "L"}, {"Potassium", "H"}, {"Chloride", "N"}, {"Glucose", "H"}}));
+}
+
+TEST(ListLayouts, ATableRowOfRecordsIsOneRecord) {
+    const auto labs = extractList(
+        specOf(kLabs), docOf({"O\nTest | Result | Units | Reference\n"
+                              "Test: TSH | Result: 7.8 | Units: mIU/L | Reference: 0.4-4.0\n"
+                              "Test: Free T4 | Result: 0.8 | Units: ng/dL | Reference: 0.9-1.7"}));
+    ASSERT_EQ(labs.size(), 2u);
+    EXPECT_EQ(labs[0]["value"]["name"], "TSH");
+    EXPECT_EQ(labs[0]["value"]["value"], 7.8);
+    EXPECT_EQ(labs[0]["value"]["flag"], "H");
+    EXPECT_EQ(labs[1]["value"]["flag"], "L");
+    const auto meds = extractList(
+        specOf(R"({"path": "medications", "type": "list", "item": "dose",
+                   "meaning": ["medications", "medication"], "avoid": ["allergies"]})"),
+        docOf({"Medication Reconciliation\nPatient: Ann Roe | DOB: 29 Feb 1944 | Allergies: "
+               "Sulfa\nMedication | Dose | Frequency\n"
+               "Medication: Furosemide | Dose: 40 mg | Frequency: once daily"}));
+    ASSERT_EQ(meds.size(), 1u);
+    EXPECT_EQ(meds[0]["value"]["name"], "Furosemide");
+    EXPECT_EQ(meds[0]["value"]["dose"], "40 mg");
+}
+
+TEST(ListLayouts, AShortLineThatOpensAChunkIsAHeading) {
+    const auto problems = extractList(
+        specOf(R"({"path": "problems", "type": "list", "item": "text", "key": "description",
+                   "meaning": ["health conditions", "problems"]})"),
+        docOf({"Your health conditions\nHigh blood pressure\nPrediabetes",
+               "Your medicines\nAmlodipine 5 mg, one tablet daily"}));
+    EXPECT_EQ(texts(problems, "description"),
+              (std::vector<std::string>{"High blood pressure", "Prediabetes"}));
+}
+
+TEST(ListLayouts, LetteredCriteriaAfterANumberedUpperCaseHeading) {
+    const auto criteria = extractList(
+        specOf(R"({"path": "criteria", "type": "list", "item": "text", "key": "text",
+                   "meaning": ["coverage criteria", "criteria"], "avoid": ["exclusions"]})"),
+        docOf({"PLAN MEDICAL POLICY: SLEEP TESTING\nI. COVERAGE CRITERIA IN-LAB TESTING IS "
+               "CONSIDERED MEDICALLY NECESSARY WHEN ALL OF THE FOLLOWING ARE MET: A. THE MEMBER "
+               "HAS SYMPTOMS OF SLEEP APNEA. B. AN EPWORTH SCORE OF 10 OR GREATER IS DOCUMENTED.\n"
+               "II. EXCLUSIONS SCREENING OF ASYMPTOMATIC MEMBERS IS NOT COVERED."}));
+    EXPECT_EQ(texts(criteria, "text"),
+              (std::vector<std::string>{"THE MEMBER HAS SYMPTOMS OF SLEEP APNEA",
+                                        "AN EPWORTH SCORE OF 10 OR GREATER IS DOCUMENTED"}));
+}
+
+TEST(ListLayouts, AListEndsAtAnotherSubjectsLabelOrASentenceAfterItsBullets) {
+    const auto required = specOf(R"({"path": "requirements.required", "type": "list",
+        "item": "text", "meaning": ["requirements", "need"], "avoid": ["bonus"]})");
+    EXPECT_EQ(texts(extractList(required, docOf({"Requirements\nAdvanced SQL\nLooker or Tableau\n"
+                                                 "Salary: $72,000 - $85,000"}))),
+              (std::vector<std::string>{"Advanced SQL", "Looker or Tableau"}));
+    EXPECT_EQ(texts(extractList(required, docOf({"What they need:\n- strong SQL\n- Playwright\n"
+                                                 "It would be a bonus if you have ISTQB."}))),
+              (std::vector<std::string>{"strong SQL", "Playwright"}));
+    const auto preferred = specOf(R"({"path": "requirements.preferred", "type": "list",
+        "item": "text", "meaning": ["preferred", "bonus"], "prose": ["bonus if you have"]})");
+    EXPECT_EQ(texts(extractList(preferred, docOf({"What they need:\n- strong SQL\n"
+                                                  "It would be a bonus if you have ISTQB "
+                                                  "certification or banking experience."}))),
+              std::vector<std::string>{"ISTQB certification or banking experience"});
+}
+
+}  // namespace
+}  // namespace docintel::plugins
