@@ -5,22 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include "one_passage_doc.h"
+
 #include "shared/field_extractor.h"
 
 namespace docintel::plugins {
 namespace {
 
 nlohmann::json extract(const nlohmann::json& fields, const std::string& text) {
-    DocText doc;
-    doc.document_id = "d1";
-    plugin::Passage p;
-    p.document_id = "d1";
-    p.chunk_id = "c1";
-    p.page = 1;
-    p.text = text;
-    doc.passages.push_back(p);
-    doc.starts.push_back(0);
-    doc.text = text;
+    const DocText doc = test::onePassageDoc(text);
     const auto units = fieldUnits(doc);
     nlohmann::json out = nlohmann::json::object();
     for (const auto& spec : fieldSpecs(fields)) {

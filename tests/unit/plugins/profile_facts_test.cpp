@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "one_passage_doc.h"
+
 #include "shared/amount_schedule.h"
 #include "shared/field_extractor.h"
 #include "shared/profile_facts.h"
@@ -12,19 +14,7 @@
 namespace docintel::plugins {
 namespace {
 
-DocText docOf(const std::string& text) {
-    DocText doc;
-    doc.document_id = "d1";
-    plugin::Passage p;
-    p.document_id = "d1";
-    p.chunk_id = "c1";
-    p.page = 1;
-    p.text = text;
-    doc.passages.push_back(p);
-    doc.starts.push_back(0);
-    doc.text = text;
-    return doc;
-}
+DocText docOf(const std::string& text) { return test::onePassageDoc(text); }
 
 std::string personOf(const std::string& text) {
     const auto p = headerPerson(docOf(text));

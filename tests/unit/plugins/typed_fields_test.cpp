@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "one_passage_doc.h"
+
 #include "shared/field_extractor.h"
 
 namespace docintel::plugins {
@@ -76,16 +78,8 @@ TEST(TypedValues, ANameEndsAtItsLegalFormAndIsNoDateWord) {
 }
 
 DocText docOf(const std::string& text) {
-    DocText doc;
-    doc.document_id = "d1";
-    plugin::Passage p;
-    p.document_id = "d1";
-    p.chunk_id = "c1";
-    p.page = 2;
-    p.text = text;
-    doc.passages.push_back(p);
-    doc.starts.push_back(0);
-    doc.text = text + "\n";
+    DocText doc = test::onePassageDoc(text, 2);
+    doc.text += "\n";
     return doc;
 }
 
