@@ -148,6 +148,7 @@ TestServer::TestServer(Options options) : db_(std::make_unique<TestDatabase>()) 
     config.plugins_dir = plugins_dir_;
     config.models_dir = modelsDir();
     config.plugin_poll_ms = options.plugin_poll_ms;
+    config.index_poll_ms = options.index_poll_ms;
     config.rate_limit_per_minute = options.rate_limit_per_minute;
     config.db_pool_size = 8;
     config.http_threads = 16;

@@ -46,6 +46,8 @@ class TestServer {
     struct Options {
         int rate_limit_per_minute = 100000;
         int plugin_poll_ms = 200;
+        /// How often the node's indexes follow the change feed (Config::index_poll_ms).
+        int index_poll_ms = 250;
         /// Plugin files copied into the plugins folder before the server starts.
         std::vector<std::string> plugins;
         /// Serve the MCP conformance fixtures (DOCINTEL_MCP_TEST_PROFILE).
