@@ -301,6 +301,20 @@ bool endsInJoiningDash(const std::string& text) {
            std::isalnum(static_cast<unsigned char>(text[text.size() - dash - 1]));
 }
 
+/// The cell of the data row `row` (its last line ending at `row_bottom`) that the one-cell line
+/// `line` right under it continues: the one starting where the line starts. Null otherwise.
+Cell* continuedCell(std::vector<Cell>& row, double row_bottom, const Line& line,
+                    const std::vector<Cell>& line_cells) {
+    const double h = line.height();
+    if (row.empty() || line_cells.size() != 1 || line.y0 - row_bottom >= 0.6 * std::max(h, 1.0)) {
+        return nullptr;
+    }
+    const auto it = std::find_if(row.begin(), row.end(), [&](const Cell& c) {
+        return std::fabs(c.x0 - line_cells.front().x0) < std::max(2.0, 0.3 * h);
+    });
+    return it == row.end() ? nullptr : &*it;
+}
+
 void emitLines(const std::vector<const Word*>& words, double body_height, PageTable& table,
                BlockBuilder& out) {
     auto lines = groupLines(words);
@@ -350,18 +364,9 @@ void emitLines(const std::vector<const Word*>& words, double body_height, PageTa
                 row_bottom = line.y1;
             }
             if (table.growing) table.header_bottom = line.y1;
-        } else if (!row.empty() && cells[i].size() == 1 &&
-                   line.y0 - row_bottom < 0.6 * std::max(h, 1.0) &&
-                   std::any_of(row.begin(), row.end(), [&](const Cell& c) {
-                       return std::fabs(c.x0 - cells[i].front().x0) < std::max(2.0, 0.3 * h);
-                   })) {
-            for (Cell& c : row) {
-                if (std::fabs(c.x0 - cells[i].front().x0) < std::max(2.0, 0.3 * h)) {
-                    c.text += ' ' + cells[i].front().text;
-                    c.x1 = std::max(c.x1, cells[i].front().x1);
-                    break;
-                }
-            }
+        } else if (Cell* wrapped = continuedCell(row, row_bottom, line, cells[i])) {
+            wrapped->text += ' ' + cells[i].front().text;
+            wrapped->x1 = std::max(wrapped->x1, cells[i].front().x1);
             row_bottom = line.y1;
         } else if (heading) {
             flush();
