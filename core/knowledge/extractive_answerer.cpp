@@ -148,15 +148,23 @@ std::set<std::string> contentWordSet(const std::string& text) {
     return {words.begin(), words.end()};
 }
 
+bool isNumber(const std::string& text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
+}
+
+bool hasDigit(const std::string& text) {
+    return std::any_of(text.begin(), text.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 std::set<std::string> keyTerms(const std::string& question) {
     std::set<std::string> out;
     bool first_word = true;
     forEachWord(question, [&](const std::string& word, char first) {
-        const bool number = std::all_of(word.begin(), word.end(), [](char c) {
-            return std::isdigit(static_cast<unsigned char>(c));
-        });
         const bool name = !first_word && std::isupper(static_cast<unsigned char>(first));
-        if (number || name) out.insert(word);
+        if (isNumber(word) || name) out.insert(word);
         first_word = false;
     });
     return out;

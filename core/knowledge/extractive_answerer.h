@@ -99,6 +99,10 @@ std::vector<std::string> contentWords(const std::string& text);
 std::set<std::string> contentWordSet(const std::string& text);
 /// The names (capitalised words but the first) and numbers of a question, lower-cased.
 std::set<std::string> keyTerms(const std::string& question);
+/// Whether `text` is a number: digits only, at least one.
+bool isNumber(const std::string& text);
+/// Whether `text` holds a digit (a number, a code such as "DHAW20190030", a date).
+bool hasDigit(const std::string& text);
 
 /// Calls `f(word, first_char)` for each run of letters and digits (bytes ≥ 0x80 count as
 /// letters), `word` lower-cased.

@@ -97,11 +97,6 @@ AnswerType expectedType(const std::string& lower) {
     return AnswerType::kAny;
 }
 
-bool hasDigit(const std::string& text) {
-    return std::any_of(text.begin(), text.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
 bool hasWordOf(const std::string& text, const std::set<std::string>& words) {
     bool found = false;
     forEachWord(text, [&](const std::string& w, char) { found = found || words.count(w) > 0; });

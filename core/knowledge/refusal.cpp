@@ -31,17 +31,6 @@ constexpr double kAnyLanguageBias = -2.7374;
 constexpr std::array<double, kRefusalFeatures> kAnyLanguageWeights = {
     3.7805, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -0.5280, 0.0735};
 
-bool isNumber(const std::string& w) {
-    return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c));
-    });
-}
-
-bool hasDigit(const std::string& w) {
-    return std::any_of(w.begin(), w.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
 std::size_t commonPrefix(const std::string& a, const std::string& b) {
     std::size_t n = 0;
     while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
