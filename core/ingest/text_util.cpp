@@ -127,26 +127,26 @@ void BlockBuilder::listItem(const std::string& text) {
 
 bool readsAsHeaderRow(const std::vector<std::string>& cells) {
     // A lone cell is a caption; a row with a purely numeric cell (line numbers, figures) is data.
-    const auto filled = std::count_if(cells.begin(), cells.end(), [](const std::string& c) {
-        return !collapseWhitespace(c).empty();
-    });
-    const bool numeric = std::any_of(cells.begin(), cells.end(), [](const std::string& c) {
+    int filled = 0;
+    for (const auto& c : cells) {
         const std::string clean = collapseWhitespace(c);
-        return !clean.empty() && clean.find_first_not_of("0123456789.,-+% ") == std::string::npos;
-    });
-    return filled > 1 && !numeric;
+        if (clean.empty()) continue;
+        if (clean.find_first_not_of("0123456789.,-+% ") == std::string::npos) return false;
+        ++filled;
+    }
+    return filled > 1;
 }
 
 void BlockBuilder::tableRow(const std::vector<std::string>& cells) {
-    std::vector<std::string> clean;
-    for (const auto& c : cells) clean.push_back(collapseWhitespace(c));
-    if (header_.empty()) {
-        // The first row that reads as a header is the header; it is itself written bare.
-        if (readsAsHeaderRow(clean)) header_ = clean;
-        labelledRow(clean, {});
-    } else {
-        labelledRow(clean, header_);
+    if (!header_.empty()) {
+        labelledRow(cells, header_);
+        return;
     }
+    // The first row that reads as a header is the header; it is itself written bare.
+    if (readsAsHeaderRow(cells)) {
+        for (const auto& c : cells) header_.push_back(collapseWhitespace(c));
+    }
+    labelledRow(cells, {});
 }
 
 void BlockBuilder::labelledRow(const std::vector<std::string>& cells,
