@@ -28,9 +28,9 @@ struct ProfileFact {
 /// Whether `text` holds a way to reach a person: an e-mail address, a phone number or a
 /// "City, ST" / "City, State" place.
 inline bool holdsContact(const std::string& text) {
-    static const std::regex contact(
-        R"([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]|\(?\b\d{3}\)?[\s.-]?\d{3}[.-]\d{4}\b|\b[A-Z][a-z]+,\s+(?:[A-Z]{2}|[A-Z][a-z]{3,})\b)");
-    return std::regex_search(text, contact);
+    static const std::regex phone_or_place(
+        R"(\(?\b\d{3}\)?[\s.-]?\d{3}[.-]\d{4}\b|\b[A-Z][a-z]+,\s+(?:[A-Z]{2}|[A-Z][a-z]{3,})\b)");
+    return !typed::emails(text).empty() || std::regex_search(text, phone_or_place);
 }
 
 /// The person the document is headed with: its first line starts with a name of two to four
