@@ -30,6 +30,9 @@ const std::set<std::string>& stopWords() {
 }
 
 constexpr std::size_t kMaxCandidates = 64;
+/// A sentence stating a value of the asked type is judged by the refusal instead of the most
+/// relevant one when its relevance is at least this share of it.
+constexpr double kJudgedTypedShare = 0.85;
 
 struct Candidate {
     std::size_t source = 0;  ///< index into sources
@@ -259,7 +262,11 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         double rare_overlap = 0;
         for (const auto& [w, wt] : weight) rare_overlap += c.words.count(w) ? wt : 0.0;
         rare_overlap = total_weight > 0 ? rare_overlap / total_weight : 0;
-        c.relevance = 0.6 * std::max(0.0, c.cosine) + 0.4 * rare_overlap + rank_prior;
+        // The question's adjacent words standing together in the sentence ("Director of Public
+        // Works"): a phrase of the question, not its words scattered.
+        const double phrases = pairsTogether(question.words, contentWords(foldLatin(c.text)));
+        c.relevance =
+            0.6 * std::max(0.0, c.cosine) + 0.3 * rare_overlap + 0.1 * phrases + rank_prior;
         c.support = c.relevance + (c.states_value ? options_.typed_bonus : 0.0);
     }
 
@@ -273,8 +280,22 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         // The refusal judges the most relevant sentence, not the one the typed bonus chose: a
         // sentence holding some date must not make a question the sources do not answer look
         // answered (the bonus alone cost SQuAD's unanswerable "when" questions, decision 0077).
-        const auto judged =
+        auto judged =
             std::max_element(candidates.begin(), candidates.end(), by(&Candidate::relevance));
+        // Unless a sentence stating a value of the asked type is nearly as relevant: "DOCKET
+        // NUMBER: GWB-2026-0147" against "Please refer to the docket number in every comment."
+        if (!judged->states_value) {
+            auto typed = candidates.end();
+            for (auto c = candidates.begin(); c != candidates.end(); ++c) {
+                if (c->states_value &&
+                    (typed == candidates.end() || c->relevance > typed->relevance))
+                    typed = c;
+            }
+            if (typed != candidates.end() &&
+                typed->relevance >= kJudgedTypedShare * judged->relevance) {
+                judged = typed;
+            }
+        }
         // The judged sentence with its neighbours in the same chunk.
         std::string window;
         const auto at = static_cast<std::size_t>(judged - candidates.begin());

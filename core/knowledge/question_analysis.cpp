@@ -39,9 +39,9 @@ bool containsAny(const std::string& lower, std::initializer_list<const char*> ph
 /// Verbs that put the subject after them: "what does the author love?", "what did the company
 /// report?".
 bool isAuxiliary(const std::string& w) {
-    static const std::set<std::string> words = {"do",    "does",  "did",  "has",   "have",
-                                                "had",   "can",   "could", "will", "would",
-                                                "shall", "should", "may",  "might", "must"};
+    static const std::set<std::string> words = {"do",    "does",   "did",   "has",   "have",
+                                                "had",   "can",    "could", "will",  "would",
+                                                "shall", "should", "may",   "might", "must"};
     return words.count(w) > 0;
 }
 

@@ -156,6 +156,16 @@ bool fuzzyContains(const std::set<std::string>& words, const std::string& word) 
     return false;
 }
 
+double pairsTogether(const std::vector<std::string>& question_words,
+                     const std::vector<std::string>& sequence) {
+    if (question_words.size() < 2) return 0;
+    double together = 0;
+    for (std::size_t i = 0; i + 1 < question_words.size(); ++i) {
+        together += standTogether(sequence, question_words[i], question_words[i + 1]);
+    }
+    return together / static_cast<double>(question_words.size() - 1);
+}
+
 std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e) {
     const auto asks = [&](std::size_t i) { return e.asks[i] ? 1.0 : 0.0; };
     return {e.cosine,

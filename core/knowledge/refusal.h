@@ -94,4 +94,10 @@ std::string foldLatin(const std::string& text);
 /// Whether a question word matches a word of `words` (the rule of RefusalEvidence).
 bool fuzzyContains(const std::set<std::string>& words, const std::string& word);
 
+/// The share of the question's adjacent content-word pairs (`question_words` in order) that
+/// stand together in `sequence` (content words in order): matched as RefusalEvidence matches
+/// words, at most two content words apart; 0 for a question of one word.
+double pairsTogether(const std::vector<std::string>& question_words,
+                     const std::vector<std::string>& sequence);
+
 }  // namespace docintel::knowledge

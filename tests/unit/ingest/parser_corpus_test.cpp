@@ -220,11 +220,13 @@ TEST(ParserCorpus, AHeaderOfTwoLinesWithUnitsLabelsEveryColumn) {
     const auto has = [&](const std::string& row) {
         return std::find(rows.begin(), rows.end(), row) != rows.end();
     };
-    EXPECT_TRUE(has("State: Oregon b/ | Library outlets: 236 | Registered users (000s): 2,471 | "
-                    "Visits (000s): 14,688 | Circulation (000s): 38,215 | E-book loans (000s): "
-                    "5,307 | Program attendance: 701,846 | Operating expend. ($M): 301.1"));
-    EXPECT_TRUE(has("State | outlets | users (000s) | (000s) | (000s) | (000s) | attendance | "
-                    "expend. ($M)"));
+    EXPECT_TRUE(
+        has("State: Oregon b/ | Library outlets: 236 | Registered users (000s): 2,471 | "
+            "Visits (000s): 14,688 | Circulation (000s): 38,215 | E-book loans (000s): "
+            "5,307 | Program attendance: 701,846 | Operating expend. ($M): 301.1"));
+    EXPECT_TRUE(
+        has("State | outlets | users (000s) | (000s) | (000s) | (000s) | attendance | "
+            "expend. ($M)"));
 }
 
 TEST(ParserCorpus, SlidesAndSheetsArePages) {

@@ -100,12 +100,24 @@ TEST(ExtractiveAnswerer, ASentenceOfTheLastSourceIsWeighedHoweverLongTheFirstOne
     ExtractiveOptions options;
     options.refuse_below = -1;
     options.max_sentences = 1;
-    const auto answer = ExtractiveAnswerer(nullptr, options)
-                            .answer(analyseQuestion("How many juicy apples are in stock?"), {},
-                                    sources);
+    const auto answer =
+        ExtractiveAnswerer(nullptr, options)
+            .answer(analyseQuestion("How many juicy apples are in stock?"), {}, sources);
     ASSERT_EQ(answer.sentences.size(), 1u);
     EXPECT_EQ(answer.sentences.front().text, "Item: Juicy Apples | Price: 1.99 | # In stock: 739");
     EXPECT_EQ(answer.sentences.front().source_number, 6);
+}
+
+TEST(ExtractiveAnswerer, ThePhraseOfTheQuestionOutweighsItsWordsScattered) {
+    // Both lines hold three of the question's four words and a name; only the second holds
+    // "Director of Public Works" as the question words it.
+    const std::string minutes =
+        "MILLBROOK TOWN COUNCIL PUBLIC WORKS COMMITTEE, meeting of Monday, March 2, 2026, led by "
+        "Chair Ines Okafor.\nPresent: Ines Okafor (Chair), Tomas Reyes; Priya Lind (Director of "
+        "Public Works); Ole Berg (Town Clerk).";
+    EXPECT_EQ(citedFor("Who is Millbrook's Director of Public Works?", minutes),
+              "Present: Ines Okafor (Chair), Tomas Reyes; Priya Lind (Director of Public Works); "
+              "Ole Berg (Town Clerk).");
 }
 
 TEST(ExtractiveAnswerer, RareQuestionWordsOutweighCommonOnes) {

@@ -146,6 +146,17 @@ TEST(Refusal, PairsTheSourcesKeepApart) {
     EXPECT_EQ(evidenceFor("When were purple treaties signed?", best).pairs_apart, 0);
 }
 
+TEST(Refusal, PairsTogetherIsTheShareOfTheQuestionsPhrasesASentenceKeeps) {
+    const auto q = analyseQuestion("Who is the Director of Public Works?").words;
+    ASSERT_EQ(q.size(), 3u);  // director public work
+    EXPECT_DOUBLE_EQ(pairsTogether(q, contentWords("Priya Lind (Director of Public Works)")), 1.0);
+    EXPECT_DOUBLE_EQ(pairsTogether(q, contentWords("PUBLIC WORKS COMMITTEE; the director")), 0.5);
+    EXPECT_DOUBLE_EQ(pairsTogether(q, contentWords("The director spoke at length; later the public "
+                                                   "park got new sidewalk works.")),
+                     0.0);
+    EXPECT_DOUBLE_EQ(pairsTogether({"director"}, contentWords("the director")), 0.0);
+}
+
 TEST(Refusal, NamesInAnotherSentenceAreDisplaced) {
     const std::string best = "The Treaty of Paris was signed in 1763.";
     const auto moved = evidenceFor("When did the Normans sign the Treaty of Paris?", best);
