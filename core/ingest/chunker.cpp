@@ -12,6 +12,34 @@ namespace {
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 
+/// Where a sentence of `text` [start, end) ends before an enumeration marker: "... 2020. (d)
+/// Subject ..." or "... unless already done. (g) Installation ...". ICU's rules go on after a
+/// full stop when the next letter is lower case, so a list of "(a) … (b) …" clauses, common in
+/// rules, contracts and policies, reads as one sentence of thousands of bytes. Returns the
+/// offsets at which a new sentence starts.
+std::vector<int> enumerationStarts(const std::string& text, int start, int end) {
+    std::vector<int> out;
+    for (int i = start; i + 1 < end; ++i) {
+        if (text[i] != '.' && text[i] != '?' && text[i] != '!') continue;
+        int j = i + 1;
+        // Closing quotes and brackets after the stop: "’’).", "”."
+        while (j < end && (text[j] == ')' || text[j] == '"' || text[j] == '\'' ||
+                           static_cast<unsigned char>(text[j]) >= 0x80)) {
+            ++j;
+        }
+        if (j >= end || !isSpace(text[j])) continue;
+        while (j < end && isSpace(text[j])) ++j;
+        if (j >= end || text[j] != '(') continue;
+        int k = j + 1;
+        while (k < end && k - j <= 4 && std::isalnum(static_cast<unsigned char>(text[k]))) ++k;
+        if (k == j + 1 || k >= end || text[k] != ')' || k + 1 >= end || !isSpace(text[k + 1])) {
+            continue;
+        }
+        out.push_back(j);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<std::pair<int, int>> boundaries(const std::string& text, bool sentences) {
@@ -32,8 +60,16 @@ std::vector<std::pair<int, int>> boundaries(const std::string& text, bool senten
     for (int next16 = it->next(); next16 != icu::BreakIterator::DONE; next16 = it->next()) {
         std::string piece;
         u.tempSubStringBetween(prev16, next16).toUTF8String(piece);
-        out.emplace_back(prev8, prev8 + static_cast<int>(piece.size()));
-        prev8 += static_cast<int>(piece.size());
+        const int end8 = prev8 + static_cast<int>(piece.size());
+        int from = prev8;
+        if (sentences) {
+            for (const int at : enumerationStarts(text, prev8, end8)) {
+                out.emplace_back(from, at);
+                from = at;
+            }
+        }
+        out.emplace_back(from, end8);
+        prev8 = end8;
         prev16 = next16;
     }
     return out;

@@ -34,7 +34,8 @@ struct ChunkerOptions {
 using TokenCounter = std::function<int(std::string_view)>;
 
 /// Splits `text` at ICU sentence (or word) boundaries; returns [start, end) byte ranges into
-/// the UTF-8 text that together cover it.
+/// the UTF-8 text that together cover it. Sentences also end before an enumeration marker that
+/// follows a full stop ("… 2020. (d) Subject …"), where ICU's rules run on.
 std::vector<std::pair<int, int>> boundaries(const std::string& text, bool sentences);
 
 /// A rough counter for when no tokenizer is at hand: words and punctuation marks.

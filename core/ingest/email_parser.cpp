@@ -152,14 +152,18 @@ Result<ParsedDocument> parseEmail(const std::string& path) {
         doc.doc_type_hint = "eml";
         doc.title = collapseWhitespace(header.get("Subject", ""));
         Page page;
+        // The header is one record, written as a labelled table row: who sent what to whom
+        // when stays one unit, so "who sent the message with the attachment?" meets the sender
+        // and the subject together.
         std::string summary;
         for (const char* name : {"From", "To", "Cc", "Subject", "Date"}) {
             std::string value = collapseWhitespace(header.get(name, ""));
-            if (!value.empty()) summary += std::string(name) + ": " + value + "\n";
+            if (value.empty()) continue;
+            if (!summary.empty()) summary += " | ";
+            summary += std::string(name) + ": " + value;
         }
         if (!summary.empty()) {
-            summary.pop_back();
-            page.blocks.push_back(Block{Block::Kind::kParagraph, summary, 0, {}});
+            page.blocks.push_back(Block{Block::Kind::kTableRow, summary, 0, {}});
         }
         std::vector<Block> attachments;
         render(root, page.blocks, attachments);

@@ -99,6 +99,20 @@ bool restatesQuestion(const QuestionAnalysis& question, const std::string& sente
     return !new_number;
 }
 
+/// At most kMaxCandidates sentences to encode: those sharing the most of the question's words
+/// first, the better-ranked sources' next, in their order; then back in source and reading
+/// order. Taking the sources' sentences in order until the budget ran out never looked at the
+/// last sources of long chunks, whatever they held.
+void keepLikeliest(std::vector<Candidate>& candidates) {
+    if (candidates.size() <= kMaxCandidates) return;
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.overlap > b.overlap; });
+    candidates.resize(kMaxCandidates);
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return a.source != b.source ? a.source < b.source : a.start < b.start;
+    });
+}
+
 }  // namespace
 
 double cosine(const std::vector<float>& a, const std::vector<float>& b) {
@@ -183,7 +197,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
     Answer out;
 
     std::vector<Candidate> candidates;
-    for (std::size_t s = 0; s < sources.size() && candidates.size() < kMaxCandidates; ++s) {
+    for (std::size_t s = 0; s < sources.size(); ++s) {
         for (auto& span : quotableSentences(sources[s].passage.chunk)) {
             Candidate c;
             c.words = refusalWords(span.text);
@@ -197,9 +211,9 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
                                  : statesAskedValue(question, span.text);
             c.text = std::move(span.text);
             candidates.push_back(std::move(c));
-            if (candidates.size() >= kMaxCandidates) break;
         }
     }
+    keepLikeliest(candidates);
 
     if (encoder_ && !question_vector.empty() && !candidates.empty()) {
         std::vector<std::string> texts;

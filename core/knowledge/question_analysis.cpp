@@ -36,8 +36,21 @@ bool containsAny(const std::string& lower, std::initializer_list<const char*> ph
                        [&](const char* p) { return containsPhrase(lower, p); });
 }
 
+/// Verbs that put the subject after them: "what does the author love?", "what did the company
+/// report?".
+bool isAuxiliary(const std::string& w) {
+    static const std::set<std::string> words = {"do",    "does",  "did",  "has",   "have",
+                                                "had",   "can",   "could", "will", "would",
+                                                "shall", "should", "may",  "might", "must"};
+    return words.count(w) > 0;
+}
+
 /// Nouns that, after "what" or "which" ("which city", "what hourly rate"), say what is asked.
-bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns) {
+/// With `entity`, a noun naming a kind of person or place, it must not be the subject of the
+/// question (after an auxiliary: "what does the author love?") or a possessor ("what was the
+/// company's revenue?"): the question asks about it, not for it.
+bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
+             bool entity = false) {
     for (const char* noun : nouns) {
         for (const char* wh : {"what", "which"}) {
             // The noun within the next three words: "which Indonesian body", "what hourly
@@ -50,9 +63,11 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns)
                     const auto end = padded.find(' ', pos + 1);
                     if (end == std::string::npos) break;
                     std::string next = padded.substr(pos + 1, end - pos - 1);
+                    if (entity && isAuxiliary(next)) break;
                     if (next.size() == 1) --word;  // a possessive's "s" ("the slide's title")
                     if (next.size() > 3 && next.back() == 's') next.pop_back();
-                    if (next == noun) return true;
+                    const bool possessor = padded.compare(end, 3, " s ") == 0;
+                    if (next == noun && !(entity && possessor)) return true;
                     pos = end;
                 }
             }
@@ -81,8 +96,10 @@ AnswerType expectedType(const std::string& lower) {
     }
     if (asksFor(lower, {"title", "heading", "headline"})) return AnswerType::kTitle;
     if (containsPhrase(lower, "where") ||
-        asksFor(lower, {"city", "town", "country", "place", "state", "location", "county", "region",
-                        "village", "province", "continent", "island", "address"})) {
+        asksFor(lower,
+                {"city", "town", "country", "place", "state", "location", "county", "region",
+                 "village", "province", "continent", "island", "address"},
+                true)) {
         return AnswerType::kPlace;
     }
     if (containsAny(lower, {"who", "whom", "whose"}) ||
@@ -91,7 +108,8 @@ AnswerType expectedType(const std::string& lower) {
                  "organisation", "body",      "agency",   "department", "firm",     "team",
                  "member",       "payee",     "author",   "president",  "king",     "queen",
                  "official",     "officer",   "judge",    "justice",    "employee", "group",
-                 "party",        "university"})) {
+                 "party",        "university"},
+                true)) {
         return AnswerType::kPerson;
     }
     return AnswerType::kAny;

@@ -66,6 +66,22 @@ TEST(Chunker, SentenceSplitsAndOverlapKeepExactSpans) {
     }
 }
 
+TEST(Boundaries, AnEnumeratedClauseAfterAFullStopStartsASentence) {
+    // pdf/multicolumn/federal-register-2020-17221.pdf, page 6: ICU goes on after "2020." because
+    // "(d)" opens in lower case, so the AD's clauses (a) to (k) read as one sentence.
+    const std::string text =
+        "This AD applies to Model 737-8 airplanes, dated June 12, 2020. (d) Subject Air "
+        "Transport Association (ATA) of America Code 22. (e) Unsafe Condition This AD was "
+        "prompted by a report (as described in paragraph (g) of this AD). Done.";
+    std::vector<std::string> sentences;
+    for (const auto& [a, b] : boundaries(text, true)) sentences.push_back(text.substr(a, b - a));
+    ASSERT_EQ(sentences.size(), 4u);
+    EXPECT_EQ(sentences[1], "(d) Subject Air Transport Association (ATA) of America Code 22. ");
+    // A marker inside a sentence ("paragraph (g)") or after a closing bracket is no boundary.
+    EXPECT_EQ(sentences[2].rfind("(e) Unsafe Condition", 0), 0u);
+    EXPECT_NE(sentences[2].find("paragraph (g) of this AD)."), std::string::npos);
+}
+
 TEST(Chunker, TakingChunksPageByPageGivesTheSameChunks) {
     std::vector<Page> pages;
     for (int p = 1; p <= 4; ++p) {

@@ -81,6 +81,33 @@ TEST(ExtractiveAnswerer, AQuestionForATitleIsAnsweredWithAHeading) {
     EXPECT_EQ(answer.sentences.front().text, "Adding a Bullet Slide");
 }
 
+TEST(ExtractiveAnswerer, ASentenceOfTheLastSourceIsWeighedHoweverLongTheFirstOnesAre) {
+    // Six sources of table rows, 20 rows each: more sentences than the answerer encodes. The
+    // row the question names is in the last source.
+    std::vector<Source> sources;
+    for (int s = 0; s < 6; ++s) {
+        std::string text;
+        for (int row = 0; row < 20; ++row) {
+            const int n = s * 20 + row;
+            text += "Item: Widget " + std::to_string(n) + " | Price: " + std::to_string(100 + n) +
+                    ".00 | Colour: grey\n";
+        }
+        if (s == 5) text += "Item: Juicy Apples | Price: 1.99 | # In stock: 739\n";
+        Source source = sourcesOf(text).front();
+        source.number = s + 1;
+        sources.push_back(std::move(source));
+    }
+    ExtractiveOptions options;
+    options.refuse_below = -1;
+    options.max_sentences = 1;
+    const auto answer = ExtractiveAnswerer(nullptr, options)
+                            .answer(analyseQuestion("How many juicy apples are in stock?"), {},
+                                    sources);
+    ASSERT_EQ(answer.sentences.size(), 1u);
+    EXPECT_EQ(answer.sentences.front().text, "Item: Juicy Apples | Price: 1.99 | # In stock: 739");
+    EXPECT_EQ(answer.sentences.front().source_number, 6);
+}
+
 TEST(ExtractiveAnswerer, RareQuestionWordsOutweighCommonOnes) {
     // email/fake-email-attachment.eml as the e-mail parser writes it.
     const std::string email =

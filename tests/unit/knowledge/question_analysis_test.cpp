@@ -26,6 +26,12 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
               AnswerType::kPerson);
     EXPECT_EQ(typeOf("Who argued for the petitioner?"), AnswerType::kPerson);
     EXPECT_EQ(typeOf("What does MCAS stand for?"), AnswerType::kAny);
+    // A kind of person or place the question is about, not for: its subject or a possessor.
+    EXPECT_EQ(typeOf("What does the author love?"), AnswerType::kAny);
+    EXPECT_EQ(typeOf("What did the company report as its revenue?"), AnswerType::kAny);
+    EXPECT_EQ(typeOf("What was the company's revenue in 2023?"), AnswerType::kAny);
+    EXPECT_EQ(typeOf("Which company's card was charged?"), AnswerType::kAny);
+    EXPECT_EQ(typeOf("Which company produced the transcript?"), AnswerType::kPerson);
     EXPECT_EQ(typeOf("What is the slide's title?"), AnswerType::kTitle);  // past the "'s"
     EXPECT_EQ(typeOf("What is the heading of the table?"), AnswerType::kTitle);
     EXPECT_EQ(toString(AnswerType::kMoney), "money");

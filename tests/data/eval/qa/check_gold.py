@@ -30,6 +30,12 @@ from collections import Counter, defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DATASETS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "..", "shared", "datasets"))
+REPO = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))
+
+
+def document_path(datasets, document):
+    """The set's own documents (tests/...) are in the repository, the corpus's in DATASETS."""
+    return os.path.join(REPO if document.startswith("tests/") else datasets, document)
 
 
 class _Strip(html.parser.HTMLParser):
@@ -98,10 +104,13 @@ def eml_text(b):
     return "\n".join(parts)
 
 
-def zip_xml_text(path):
+def zip_xml_text(path, slide=None):
+    """The text of an Office file's XML parts; with `slide`, of that slide of a deck only."""
     out = []
     with zipfile.ZipFile(path) as z:
         names = sorted(z.namelist())
+        if slide is not None:
+            names = [f"ppt/slides/slide{slide}.xml"]
         keep = [n for n in names if n.endswith(".xml") and (
             n.startswith("word/document") or n.startswith("word/header") or n.startswith("word/footer")
             or n.startswith("ppt/slides/slide") or n == "xl/sharedStrings.xml"
@@ -128,6 +137,8 @@ def page_texts(path, page):
     ext = os.path.splitext(path)[1].lower()
     if ext == ".pdf":
         return pdf_page_texts(path, page)
+    if ext == ".pptx":  # a page of a deck is a slide
+        return [zip_xml_text(path, page)]
     if page != 1:
         return [""]
     if ext in (".docx", ".pptx", ".xlsx", ".odt"):
@@ -162,7 +173,7 @@ def main():
     a = ap.parse_args()
     if a.dump:
         doc, _, pg = a.dump.partition(":")
-        for t in page_texts(os.path.join(a.datasets, doc), int(pg or 1)):
+        for t in page_texts(document_path(a.datasets, doc), int(pg or 1)):
             print(t)
             print("=" * 40)
         return 0
@@ -191,7 +202,7 @@ def main():
             fail("document in both splits")
         if q["answer_type"] not in TYPES:
             fail("bad answer_type")
-        path = os.path.join(a.datasets, q["document"])
+        path = document_path(a.datasets, q["document"])
         if not os.path.exists(path):
             fail(f"no such document {path}")
             continue
