@@ -97,34 +97,35 @@ struct PageTable {
         growing = false;
     }
 
-    /// The label of a data cell: on each header line, the cell overlapping it most (on the
-    /// first line, the nearest when none overlaps), top to bottom.
+    /// The label of a data cell: on each header line, the cell overlapping it most, top to
+    /// bottom; when no header cell overlaps it, the nearest cell of the first line.
     std::string label(const Cell& cell) const {
         std::string out;
-        for (std::size_t k = 0; k < header.size(); ++k) {
+        for (const auto& line : header) {
             const Cell* best = nullptr;
-            double best_overlap = 0, nearest = 1e9;
-            for (const Cell& h : header[k]) {
+            double best_overlap = 0;
+            for (const Cell& h : line) {
                 const double overlap = std::min(cell.x1, h.x1 + 1) - std::max(cell.x0, h.x0 - 1);
                 if (overlap > best_overlap) {
                     best_overlap = overlap;
                     best = &h;
                 }
             }
-            if (best == nullptr && k == 0) {
-                for (const Cell& h : header[k]) {
-                    const double d = std::fabs((h.x0 + h.x1) / 2 - (cell.x0 + cell.x1) / 2);
-                    if (d < nearest) {
-                        nearest = d;
-                        best = &h;
-                    }
-                }
-            }
             if (best == nullptr) continue;
             if (!out.empty()) out += ' ';
             out += best->text;
         }
-        return out;
+        if (!out.empty() || header.empty()) return out;
+        const Cell* nearest = nullptr;
+        double distance = 1e9;
+        for (const Cell& h : header.front()) {
+            const double d = std::fabs((h.x0 + h.x1) / 2 - (cell.x0 + cell.x1) / 2);
+            if (d < distance) {
+                distance = d;
+                nearest = &h;
+            }
+        }
+        return nearest == nullptr ? "" : nearest->text;
     }
 
     std::vector<std::string> labels(const std::vector<Cell>& cells) const {
@@ -133,6 +134,27 @@ struct PageTable {
         return out;
     }
 };
+
+/// Whether a line of cells right under a table's header reads as more of it: no figure outside
+/// brackets, and fewer cells than the header's first line ("DATE" over "POSTED") or a unit in
+/// brackets ("users (000s)", "expend. ($M)"), which no data row holds.
+bool continuesHeader(const std::vector<std::string>& cells, const PageTable& table) {
+    bool unit = false;
+    for (const auto& cell : cells) {
+        int depth = 0;
+        for (const char c : cell) {
+            if (c == '(') {
+                ++depth;
+            } else if (c == ')') {
+                depth = std::max(0, depth - 1);
+                unit = true;
+            } else if (depth == 0 && std::isdigit(static_cast<unsigned char>(c))) {
+                return false;
+            }
+        }
+    }
+    return unit || cells.size() < table.header.front().size();
+}
 
 struct Cut {
     std::vector<const Word*> first, second;
@@ -352,9 +374,7 @@ void emitLines(const std::vector<const Word*>& words, double body_height, PageTa
                 table.header = {cells[i]};
                 table.growing = true;
                 out.labelledRow(texts_i, {});
-            } else if (table.growing && header_like &&
-                       text.find_first_of("0123456789") == std::string::npos &&
-                       cells[i].size() < table.header.front().size() &&
+            } else if (table.growing && header_like && continuesHeader(texts_i, table) &&
                        line.y0 - table.header_bottom < 0.6 * std::max(h, 1.0)) {
                 table.header.push_back(cells[i]);
                 out.labelledRow(texts_i, {});

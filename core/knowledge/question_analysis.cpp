@@ -53,7 +53,7 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
              bool entity = false) {
     for (const char* noun : nouns) {
         for (const char* wh : {"what", "which"}) {
-            // The noun within the next three words: "which Indonesian body", "what hourly
+            // The noun within the next four words: "which Indonesian body", "what hourly
             // labour rate".
             const std::string w = std::string(" ") + wh + " ";
             const std::string padded = " " + lower + " ";
@@ -64,7 +64,12 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
                     if (end == std::string::npos) break;
                     std::string next = padded.substr(pos + 1, end - pos - 1);
                     if (entity && isAuxiliary(next)) break;
-                    if (next.size() == 1) --word;  // a possessive's "s" ("the slide's title")
+                    // A possessive's "s" ("the slide's title"), an article or a copula does not
+                    // count: "what was the on-time delivery rate".
+                    if (next.size() == 1 || next == "the" || next == "an" || next == "is" ||
+                        next == "was" || next == "are" || next == "were") {
+                        --word;
+                    }
                     if (next.size() > 3 && next.back() == 's') next.pop_back();
                     const bool possessor = padded.compare(end, 3, " s ") == 0;
                     if (next == noun && !(entity && possessor)) return true;
@@ -280,11 +285,19 @@ QuestionAnalysis analyseQuestion(const std::string& question) {
         const auto normalised = contentWords(term);  // stop words out, plural "s" dropped
         if (!normalised.empty()) q.key_terms.insert(normalised.front());
     }
+    forEachWord(question, [&](const std::string& w, char) { q.all_words.insert(w); });
+    // The type is read with hyphenated compounds as one word: "the on-time delivery rate" asks
+    // for a rate, not a time.
+    std::string compounds = question;
+    for (std::size_t i = 1; i + 1 < compounds.size(); ++i) {
+        if (compounds[i] == '-' && std::isalnum(static_cast<unsigned char>(compounds[i - 1])) &&
+            std::isalnum(static_cast<unsigned char>(compounds[i + 1]))) {
+            compounds.erase(i, 1);
+        }
+    }
     std::string lower;
-    forEachWord(question, [&](const std::string& w, char) {
-        q.all_words.insert(w);
-        lower += (lower.empty() ? "" : " ") + w;
-    });
+    forEachWord(compounds,
+                [&](const std::string& w, char) { lower += (lower.empty() ? "" : " ") + w; });
     for (std::size_t i = 0; i < kQuestionWords.size(); ++i) {
         q.asks[i] = q.all_words.count(kQuestionWords[i]) > 0;
     }

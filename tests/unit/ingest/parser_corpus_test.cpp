@@ -204,6 +204,29 @@ TEST(ParserCorpus, TablesAreRowsWithTheirHeaders) {
     }
 }
 
+TEST(ParserCorpus, AHeaderOfTwoLinesWithUnitsLabelsEveryColumn) {
+    // The QA set's statistics table (tune half): "Library" over "outlets", "Registered" over
+    // "users (000s)", and "State" on the second line only. The second line holds figures in
+    // brackets and as many cells as the first; it used to read as the first data row, and the
+    // first column took the nearest word of the first line ("Library: Oregon b/").
+    const std::string path =
+        std::string(DOCINTEL_SOURCE_DIR) + "/tests/data/eval/qa/docs/stats-library-use-fy2024.pdf";
+    auto result = parseFile(path, sniff(path, "", path));
+    ASSERT_TRUE(result.ok());
+    std::vector<std::string> rows;
+    for (const auto& b : result.value().pages.at(0).blocks) {
+        if (b.kind == Kind::kTableRow) rows.push_back(b.text);
+    }
+    const auto has = [&](const std::string& row) {
+        return std::find(rows.begin(), rows.end(), row) != rows.end();
+    };
+    EXPECT_TRUE(has("State: Oregon b/ | Library outlets: 236 | Registered users (000s): 2,471 | "
+                    "Visits (000s): 14,688 | Circulation (000s): 38,215 | E-book loans (000s): "
+                    "5,307 | Program attendance: 701,846 | Operating expend. ($M): 301.1"));
+    EXPECT_TRUE(has("State | outlets | users (000s) | (000s) | (000s) | (000s) | attendance | "
+                    "expend. ($M)"));
+}
+
 TEST(ParserCorpus, SlidesAndSheetsArePages) {
     auto sheets = parseOrFail("office/xlsx/stanley-cups.xlsx");
     ASSERT_EQ(sheets.pages.size(), 2u);
