@@ -85,6 +85,15 @@ bool LineBreaks::kept(const std::string& line, const std::string& next) const {
     const std::string a = trimmedLine(line);
     const std::string b = trimmedLine(next);
     if (a.empty() || b.empty()) return true;
+    // A value wrapped under its column ("Diagnosis ...... M17.11 - Unilateral primary," /
+    // "                  right knee") goes on; a heading drawn with a rule ("-- Summary ----")
+    // does not.
+    const std::size_t indent = next.find_first_not_of(" \t");
+    if (indent >= 8 && !columnsOrLeader(b)) return false;
+    if (a.size() >= 3 &&
+        (a.compare(a.size() - 3, 3, "---") == 0 || a.compare(a.size() - 3, 3, "===") == 0)) {
+        return true;
+    }
     if (columnsOrLeader(a) || columnsOrLeader(b)) return true;
     if (opensWithMarker(b)) return true;
     if (lowerStart(b)) return false;

@@ -16,7 +16,9 @@ class LineBreaks {
     explicit LineBreaks(const std::vector<std::string>& lines);
 
     /// Whether the break between `line` and the non-blank `next` of the same paragraph is kept.
-    /// Kept: either line is a row of aligned columns or dotted leaders, or `next` opens with a
+    /// Joined: `next` is indented eight or more (a value wrapped under its column). Kept:
+    /// `line` ends with a drawn rule ("-- Summary ----"), either line is a row of aligned
+    /// columns or dotted leaders, or `next` opens with a
     /// bullet or a clause marker ("A. ", "(b) ", "4.1 "). Joined: `next` goes on in lower case.
     /// Kept: `next` opens with a label ("To: ..."), or `line` ends a sentence, a label or a
     /// Markdown hard break. Else kept only when `next`'s first word would have fitted on `line`

@@ -103,6 +103,27 @@ std::vector<std::string> underColumns(const std::vector<std::pair<std::size_t, s
     return out;
 }
 
+/// A line drawn of "-", "=", "_" or "*" (a fixed-width report's rule): no text.
+bool isRuler(const std::string& t) {
+    return t.size() >= 3 && t.find_first_not_of("-=_* ") == std::string::npos;
+}
+
+/// A fixed-width table being read: where its columns start and its header's cells (none when
+/// its first row held data).
+struct FixedTable {
+    std::vector<std::size_t> columns;
+    std::vector<std::string> header;
+
+    /// Whether every cell of `row` starts within two columns of one of the table's.
+    bool aligns(const std::vector<std::pair<std::size_t, std::string>>& row) const {
+        return !columns.empty() && std::all_of(row.begin(), row.end(), [&](const auto& cell) {
+            return std::any_of(columns.begin(), columns.end(), [&](std::size_t c) {
+                return (c > cell.first ? c - cell.first : cell.first - c) <= 2;
+            });
+        });
+    }
+};
+
 bool isPipeSeparator(const std::string& line) {
     std::string t = trim(line);
     return t.find('-') != std::string::npos && t.find('|') != std::string::npos &&
@@ -112,8 +133,8 @@ bool isPipeSeparator(const std::string& line) {
 void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuilder& out) {
     const LineBreaks breaks(lines);
     std::string para;
-    std::string last_line;             // the paragraph's last line as written
-    std::vector<std::size_t> columns;  // where the columns of a fixed-width table start
+    std::string last_line;  // the paragraph's last line as written
+    FixedTable fixed;       // kept over blank lines, rules and group captions
     auto flush = [&] {
         if (para.empty()) return;  // an empty paragraph would still end the table
         out.paragraph(para);
@@ -134,19 +155,34 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
         if (t.empty()) {
             flush();
             out.endTable();
-            columns.clear();
+            continue;
+        }
+        if (isRuler(t)) {
+            flush();
             continue;
         }
         if (const auto cells = alignedCells(line); !cells.empty()) {
             flush();
-            if (columns.empty()) {
-                out.endTable();
-                for (const auto& c : cells) columns.push_back(c.first);
+            std::vector<std::string> texts;
+            for (const auto& c : cells) texts.push_back(c.second);
+            // A row under the table's columns is labelled by its header; a row that reads as a
+            // header after none, or of labels with values ("DOB: ...") after one, starts anew.
+            const bool labels = std::any_of(texts.begin(), texts.end(), [](const auto& c) {
+                return c.find(": ") != std::string::npos;
+            });
+            if (fixed.aligns(cells) && !(fixed.header.empty() && readsAsHeaderRow(texts)) &&
+                !(!fixed.header.empty() && labels)) {
+                out.labelledRow(underColumns(cells, fixed.columns), fixed.header);
+                continue;
             }
-            out.tableRow(underColumns(cells, columns));
+            fixed.columns.clear();
+            for (const auto& c : cells) fixed.columns.push_back(c.first);
+            fixed.header = readsAsHeaderRow(texts) ? texts : std::vector<std::string>{};
+            out.labelledRow(texts, {});
             continue;
         }
-        columns.clear();
+        // A group's caption between a table's rows ("COMPLETE BLOOD COUNT") keeps the table.
+        if (t.size() > 40 || t.find(':') != std::string::npos) fixed = {};
         if (markdown && t[0] == '#') {
             std::size_t level = t.find_first_not_of('#');
             if (level != std::string::npos && level <= 6 && t[level] == ' ') {

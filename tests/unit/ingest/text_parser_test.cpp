@@ -90,6 +90,38 @@ TEST(TextParser, AlignedColumnsAreTableRowsUnderTheirHeader) {
                   "SELLER'S name: Quarry Lane LLC | BUYER'S name: Ada Quill"}));
 }
 
+TEST(TextParser, AReportsHeaderLabelsItsRowsOverRulesCaptionsAndBlankLines) {
+    const auto texts = blockTexts(
+        "ANALYTE          VALUE     UNITS\n"
+        "--------------------------------\n"
+        "LIPID PANEL\n"
+        "  LDL            162       mg/dL\n"
+        "\n"
+        "THYROID\n"
+        "  TSH            7.8       mIU/L\n"
+        "================================\n"
+        "Reviewed by: Ann Roe, MD\n");
+    EXPECT_EQ(texts, (std::vector<std::string>{
+                         "ANALYTE | VALUE | UNITS", "LIPID PANEL",
+                         "ANALYTE: LDL | VALUE: 162 | UNITS: mg/dL", "THYROID",
+                         "ANALYTE: TSH | VALUE: 7.8 | UNITS: mIU/L", "Reviewed by: Ann Roe, MD"}));
+}
+
+TEST(TextParser, AValueWrappedUnderItsColumnGoesOnAndARuledHeadingStandsAlone) {
+    EXPECT_EQ(blockTexts("Diagnoses ....... J45.30 - Mild persistent asthma,\n"
+                         "                  uncomplicated\n"
+                         "                  L20.9 - Atopic dermatitis\n"
+                         "Laterality ...... None\n"
+                         "-- Summary ------------------------------------------------------\n"
+                         "9 y/o with nightly cough and wheeze since the start of the term.\n"),
+              (std::vector<std::string>{
+                  "Diagnoses ....... J45.30 - Mild persistent asthma, uncomplicated L20.9 - "
+                  "Atopic dermatitis",
+                  "Laterality ...... None",
+                  "-- Summary ------------------------------------------------------",
+                  "9 y/o with nightly cough and wheeze since the start of the term."}));
+}
+
 TEST(TextParser, DottedLeadersAndMarkdownHardBreaksKeepTheirLines) {
     EXPECT_EQ(
         blockTexts("Employee ID ........ NB-1\nName ............... Ann Roe\n"),
