@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "ingest/line_breaks.h"
 #include "ingest/text_util.h"
 
 namespace docintel::ingest {
@@ -59,6 +60,70 @@ std::vector<std::string> pipeCells(const std::string& line) {
     return cells;
 }
 
+/// The cells of a row of a fixed-width table or form ("Test      Result   Units", "Patient: Ann
+/// Roe          DOB: 1990-01-02"), split at runs of three or more spaces or at tabs, with the
+/// column each starts at; empty when the line has no such gap or is a dotted leader's line.
+std::vector<std::pair<std::size_t, std::string>> alignedCells(const std::string& line) {
+    std::vector<std::pair<std::size_t, std::string>> cells;
+    if (line.find("....") != std::string::npos) return cells;
+    std::size_t i = line.find_first_not_of(" \t");
+    while (i != std::string::npos && i < line.size()) {
+        std::size_t end = i;
+        while (end < line.size() && line[end] != '\t' && line.compare(end, 3, "   ") != 0) ++end;
+        cells.emplace_back(i, trim(line.substr(i, end - i)));
+        i = line.find_first_not_of(" \t", end);
+    }
+    if (cells.size() < 2) cells.clear();
+    return cells;
+}
+
+/// A fixed-width row's cells placed under the columns of the table's first row (a cell starts
+/// near its column's start; an empty cell leaves its column empty).
+std::vector<std::string> underColumns(const std::vector<std::pair<std::size_t, std::string>>& row,
+                                      const std::vector<std::size_t>& columns) {
+    std::vector<std::string> out;
+    if (row.size() >= columns.size()) {
+        for (const auto& [at, cell] : row) out.push_back(cell);
+        return out;
+    }
+    out.resize(columns.size());
+    std::size_t next = 0;
+    for (const auto& [at, cell] : row) {
+        const auto gap = [&, at = at](std::size_t k) {
+            return columns[k] > at ? columns[k] - at : at - columns[k];
+        };
+        std::size_t best = next;
+        for (std::size_t c = next; c < columns.size(); ++c) {
+            if (gap(c) < gap(best)) best = c;
+        }
+        out[best] = cell;
+        next = best + 1;
+        if (next >= columns.size()) break;
+    }
+    return out;
+}
+
+/// A line drawn of "-", "=", "_" or "*" (a fixed-width report's rule): no text.
+bool isRuler(const std::string& t) {
+    return t.size() >= 3 && t.find_first_not_of("-=_* ") == std::string::npos;
+}
+
+/// A fixed-width table being read: where its columns start and its header's cells (none when
+/// its first row held data).
+struct FixedTable {
+    std::vector<std::size_t> columns;
+    std::vector<std::string> header;
+
+    /// Whether every cell of `row` starts within two columns of one of the table's.
+    bool aligns(const std::vector<std::pair<std::size_t, std::string>>& row) const {
+        return !columns.empty() && std::all_of(row.begin(), row.end(), [&](const auto& cell) {
+            return std::any_of(columns.begin(), columns.end(), [&](std::size_t c) {
+                return (c > cell.first ? c - cell.first : cell.first - c) <= 2;
+            });
+        });
+    }
+};
+
 bool isPipeSeparator(const std::string& line) {
     std::string t = trim(line);
     return t.find('-') != std::string::npos && t.find('|') != std::string::npos &&
@@ -66,8 +131,12 @@ bool isPipeSeparator(const std::string& line) {
 }
 
 void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuilder& out) {
+    const LineBreaks breaks(lines);
     std::string para;
+    std::string last_line;  // the paragraph's last line as written
+    FixedTable fixed;       // kept over blank lines, rules and group captions
     auto flush = [&] {
+        if (para.empty()) return;  // an empty paragraph would still end the table
         out.paragraph(para);
         para.clear();
     };
@@ -88,6 +157,32 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
             out.endTable();
             continue;
         }
+        if (isRuler(t)) {
+            flush();
+            continue;
+        }
+        if (const auto cells = alignedCells(line); !cells.empty()) {
+            flush();
+            std::vector<std::string> texts;
+            for (const auto& c : cells) texts.push_back(c.second);
+            // A row under the table's columns is labelled by its header; a row that reads as a
+            // header after none, or of labels with values ("DOB: ...") after one, starts anew.
+            const bool labels = std::any_of(texts.begin(), texts.end(), [](const auto& c) {
+                return c.find(": ") != std::string::npos;
+            });
+            if (fixed.aligns(cells) && !(fixed.header.empty() && readsAsHeaderRow(texts)) &&
+                !(!fixed.header.empty() && labels)) {
+                out.labelledRow(underColumns(cells, fixed.columns), fixed.header);
+                continue;
+            }
+            fixed.columns.clear();
+            for (const auto& c : cells) fixed.columns.push_back(c.first);
+            fixed.header = readsAsHeaderRow(texts) ? texts : std::vector<std::string>{};
+            out.labelledRow(texts, {});
+            continue;
+        }
+        // A group's caption between a table's rows ("COMPLETE BLOOD COUNT") keeps the table.
+        if (t.size() > 40 || t.find(':') != std::string::npos) fixed = {};
         if (markdown && t[0] == '#') {
             std::size_t level = t.find_first_not_of('#');
             if (level != std::string::npos && level <= 6 && t[level] == ' ') {
@@ -113,8 +208,10 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
             out.listItem(item);
             continue;
         }
+        if (!para.empty() && breaks.kept(last_line, line)) flush();
         if (!para.empty()) para += ' ';
         para += t;
+        last_line = line;
     }
     flush();
 }

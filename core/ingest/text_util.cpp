@@ -126,12 +126,14 @@ void BlockBuilder::listItem(const std::string& text) {
 }
 
 bool readsAsHeaderRow(const std::vector<std::string>& cells) {
-    // A lone cell is a caption; a row with a purely numeric cell (line numbers, figures) is data.
+    // A lone cell is a caption; a row with a purely numeric cell (line numbers, figures) is data,
+    // and so is one with a label and its value ("DOB: 1990-01-02").
     int filled = 0;
     for (const auto& c : cells) {
         const std::string clean = collapseWhitespace(c);
         if (clean.empty()) continue;
         if (clean.find_first_not_of("0123456789.,-+% ") == std::string::npos) return false;
+        if (clean.find(": ") != std::string::npos) return false;
         ++filled;
     }
     return filled > 1;
@@ -156,7 +158,8 @@ void BlockBuilder::labelledRow(const std::vector<std::string>& cells,
         const std::string cell = collapseWhitespace(cells[i]);
         if (cell.empty()) continue;
         if (!text.empty()) text += " | ";
-        const std::string label = i < labels.size() ? collapseWhitespace(labels[i]) : "";
+        std::string label = i < labels.size() ? collapseWhitespace(labels[i]) : "";
+        if (!label.empty() && label.back() == ':') label.pop_back();  // "Name, address:"
         if (!label.empty() && label != cell) text += label + ": ";
         text += cell;
     }

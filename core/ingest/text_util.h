@@ -28,7 +28,8 @@ std::string toLower(std::string text);
 /// The text of the first heading among `blocks` (a document's title), or "".
 std::string firstHeading(const std::vector<Block>& blocks);
 
-/// Whether a table row reads as a header: more than one filled cell, none purely numeric.
+/// Whether a table row reads as a header: more than one filled cell, none purely numeric and
+/// none a label with its value.
 bool readsAsHeaderRow(const std::vector<std::string>& cells);
 
 /// Collects blocks for one page while tracking the heading path and the current table's header

@@ -44,6 +44,7 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
     MeaningHit heading_hit;
     const std::string text = typed::lower(unit.text);
     const std::string heading = typed::lower(unit.heading);
+    const SoapLabel soap = soapLabel(unit.text);  // "A: Lumbar radiculopathy (M54.16)"
     for (std::size_t i = 0; i < spec.meaning.size(); ++i) {
         const std::string& p = spec.meaning[i];
         const double words = static_cast<double>(std::count(p.begin(), p.end(), ' ') + 1);
@@ -72,6 +73,8 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             hit.defines = b > 0 && text[b - 1] == '(';
             hit.phrase_end = end;
             out.push_back(hit);
+        } else if (soap.len > 0 && !unit.is_heading && findPhrase(soap.section, p) == 0) {
+            out.push_back({w + 0.6, 0, soap.len, true, false, false, soap.len});
         } else if (!unit.is_heading && findPhrase(heading, p) != std::string::npos) {
             if (0.7 * w > heading_hit.weight) heading_hit = {0.7 * w, 0, 0, false, true};
         }

@@ -34,9 +34,21 @@ inline bool ranOn(const nlohmann::json& value) {
     return std::any_of(labels.begin(), labels.end(), [](std::size_t at) { return at > 0; });
 }
 
+/// Whether a rule's value is the typed value with a bracketed note after it ("Northwest Cascade
+/// Health (Medicare Advantage)" for "Northwest Cascade Health"): the note says what kind of
+/// thing the value is, and is no part of it.
+inline bool withNote(const nlohmann::json& rule, const nlohmann::json& typed) {
+    if (!rule.is_string() || !typed.is_string()) return false;
+    const std::string r = rule.get<std::string>(), t = typed.get<std::string>();
+    if (t.empty() || r.size() <= t.size() + 3 || r.compare(0, t.size(), t) != 0) return false;
+    const std::string note = trimmed(r.substr(t.size()));
+    return note.front() == '(' && note.back() == ')' && note.find('(', 1) == std::string::npos;
+}
+
 /// Puts the typed fields into a step's result: a field the step's rules left empty takes the
 /// typed value; where both found one, the rules' value stays and agreement raises its
-/// confidence, unless the rules' value ran on into another field (ranOn). `result` paths are
+/// confidence, unless the rules' value ran on into another field (ranOn) or is the typed value
+/// with a note (withNote). `result` paths are
 /// relative to the packet.
 inline void mergeTypedFields(nlohmann::json& result,
                              const std::map<std::string, nlohmann::json>& typed_fields) {
@@ -55,7 +67,8 @@ inline void mergeTypedFields(nlohmann::json& result,
         const bool default_only = result.contains(ptr) && result[ptr].is_object() &&
                                   !result[ptr]["value"].is_null() &&
                                   (result[ptr].value("source", nlohmann::json()).is_null() ||
-                                   (ranOn(result[ptr]["value"]) && !f["value"].is_null()));
+                                   (ranOn(result[ptr]["value"]) && !f["value"].is_null()) ||
+                                   withNote(result[ptr]["value"], f["value"]));
         if (default_only || !result.contains(ptr) || !result[ptr].is_object() ||
             result[ptr]["value"].is_null() ||
             (result[ptr]["value"].is_array() && result[ptr]["value"].empty())) {

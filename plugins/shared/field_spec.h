@@ -5,6 +5,7 @@
 // found in a text. Header-only; pure.
 
 #include <algorithm>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,6 +122,25 @@ inline std::size_t findPhrase(const std::string& lower_text, const std::string& 
         }
     }
     return std::string::npos;
+}
+
+/// A SOAP note's letter heading or label at the start of a line: the section it names and the
+/// length of the letter (and its colon).
+struct SoapLabel {
+    std::string section;  ///< "assessment" for "A", "A/P", "A&P"; "S", "O" or "P" as written
+    std::size_t len = 0;  ///< 0 when the text opens with no such letter
+};
+
+/// Whether `text` (as written) opens with a SOAP letter alone or before a colon ("A", "A:",
+/// "A/P: ...", "P:"). Only the assessment is named in words: it states a note's problems and
+/// diagnoses, while "plan" would read as a payer's and "S" and "O" state no field; they still
+/// end the section above them.
+inline SoapLabel soapLabel(const std::string& text) {
+    static const std::regex letter(R"(^\s*(A(?:\s*[/&+]\s*P)?|S|O|P)\s*(?::|$))");
+    std::smatch m;
+    if (!std::regex_search(text, m, letter)) return {};
+    const std::string l = m[1].str();
+    return {l[0] == 'A' ? "assessment" : l, static_cast<std::size_t>(m.length(0))};
 }
 
 }  // namespace docintel::plugins

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shared/doc_text.h"
+#include "shared/field_spec.h"
 
 namespace docintel::plugins {
 
@@ -295,6 +296,12 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
         }
         header.clear();
         const std::string clean = cleanLine(line.text);
+        // A SOAP note's letter on a line of its own ("A", "A/P:") heads its section.
+        if (const SoapLabel soap = soapLabel(t); soap.len >= t.size()) {
+            heading = soap.section;
+            out.push_back({line.pos, line.text.size(), clean, heading, true});
+            continue;
+        }
         if (isHeadingLine(line.text, clean)) {
             heading = trimmed(clean);
             out.push_back({line.pos, line.text.size(), clean, heading, true});

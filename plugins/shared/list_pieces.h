@@ -24,9 +24,13 @@ struct ListPiece {
     std::string text;
 };
 
-/// Whether `label` (as written) states the field's meaning and no `avoid` word.
+/// Whether `label` (as written) states the field's meaning and no `avoid` word; a SOAP letter
+/// reads as the section it names.
 inline bool statesMeaning(const FieldSpec& spec, const std::string& label) {
-    const std::string l = typed::lower(label);
+    std::string l = typed::lower(label);
+    if (const SoapLabel soap = soapLabel(label); soap.len > 0) {  // "A/P" is the assessment
+        l = soap.section + " " + l.substr(soap.len);
+    }
     for (const auto& a : spec.avoid) {
         if (findPhrase(l, a) != std::string::npos) return false;
     }

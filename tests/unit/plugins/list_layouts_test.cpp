@@ -1,7 +1,7 @@
 // plugins/shared/field_lists.h in the layouts parsers leave: a lab report's results run into one
 // line, a table's rows written "Header: cell | ...", Markdown headings without their "#" that
 // open a chunk, a policy's lettered criteria after a numbered upper-case heading, and the lines
-// that end a list (another subject's label, a sentence after bullets).
+// that end a list (another subject's label, a sentence after bullets), a SOAP note's letters.
 
 #include <gtest/gtest.h>
 
@@ -114,6 +114,34 @@ TEST(ListLayouts, AListEndsAtAnotherSubjectsLabelOrASentenceAfterItsBullets) {
                                                   "It would be a bonus if you have ISTQB "
                                                   "certification or banking experience."}))),
               std::vector<std::string>{"ISTQB certification or banking experience"});
+}
+
+TEST(ListLayouts, ASoapNotesLetterHeadingIsItsSection) {
+    // "A" (or "A/P") is the assessment of a SOAP note, as a heading line or a label.
+    const auto problems = specOf(R"({"path": "problems", "type": "list", "item": "text",
+        "key": "description", "meaning": ["problems", "diagnoses", "assessment", "impression"],
+        "avoid": ["family history"]})");
+    EXPECT_EQ(texts(extractList(problems, docOf({"S: Knee pain for three weeks.\n"
+                                                 "O: Effusion of the right knee.\n"
+                                                 "A/P:\n"
+                                                 "1. Right knee osteoarthritis (M17.11)\n"
+                                                 "2. Obesity (E66.9)\n"})),
+                    "description"),
+              (std::vector<std::string>{"Right knee osteoarthritis (M17.11)", "Obesity (E66.9)"}));
+    EXPECT_EQ(texts(extractList(problems, docOf({"S: Cough.\nO: Clear lungs.\n"
+                                                 "A: Acute bronchitis; mild intermittent asthma.\n"
+                                                 "P: Supportive care."})),
+                    "description"),
+              (std::vector<std::string>{"Acute bronchitis", "mild intermittent asthma"}));
+    const auto codes = specOf(R"({"path": "icd10_codes", "type": "code", "code": "icd10",
+        "list": true, "meaning": ["diagnosis codes", "diagnosis", "assessment"]})");
+    const auto doc =
+        docOf({"S: Knee pain.\nO: Effusion, BMI 31.\nA\nRight knee osteoarthritis "
+               "M17.11\nObesity E66.9\nP\nRefer to orthopaedics."});
+    auto got =
+        extractField(codes, doc, fieldUnits(doc), {})["value"].get<std::vector<std::string>>();
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, (std::vector<std::string>{"E66.9", "M17.11"}));  // not the plan's
 }
 
 }  // namespace

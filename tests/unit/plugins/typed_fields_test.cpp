@@ -260,6 +260,18 @@ TEST(FieldExtractor, ARuleValueThatRanOnIntoTheNextLabelYields) {
     EXPECT_EQ(result["patient"]["member_id"]["value"], "NWC6004");
 }
 
+TEST(FieldExtractor, ARuleValueWithABracketedNoteYieldsToTheTypedValue) {
+    // "Plan: Harbor Mutual (Medicaid managed care)": the note says what kind of plan it is.
+    nlohmann::json result = {
+        {"payer", field("Harbor Mutual (Medicaid managed care)", {{"page", 1}}, 0.9)},
+        {"name", field("Ada Quill (Ms.) Jones", {{"page", 1}}, 0.9)}};
+    mergeTypedFields(result, {{"payer", field("Harbor Mutual", {{"page", 1}}, 0.7)},
+                              {"name", field("Ada Quill", {{"page", 1}}, 0.7)}});
+    EXPECT_EQ(result["payer"]["value"], "Harbor Mutual");
+    EXPECT_EQ(result["name"]["value"], "Ada Quill (Ms.) Jones");
+    EXPECT_FALSE(withNote("Harbor Mutual", "Harbor Mutual"));
+}
+
 TEST(FieldExtractor, ReadsAPageThatAPdfParserFoldedIntoOneLine) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "operating_costs", "type": "text",

@@ -1,0 +1,134 @@
+// The plain-text parser keeps the lines whose breaks carry meaning (a form's labels, an address,
+// a heading over its text, lettered criteria, a message's header lines, aligned columns) and
+// joins the lines a wrapper broke, so that labels, rows and items keep their bounds in blocks.
+
+#include <gtest/gtest.h>
+
+#include "ingest/line_breaks.h"
+#include "ingest/text_parser.h"
+
+namespace docintel::ingest {
+namespace {
+
+std::vector<std::string> blockTexts(const std::string& text,
+                                    DocumentType type = DocumentType::kTxt) {
+    std::vector<std::string> out;
+    const ParsedDocument parsed = parseTextString(text, type);
+    for (const auto& b : parsed.pages.at(0).blocks) out.push_back(b.text);
+    return out;
+}
+
+TEST(TextParser, AFormsLabelsAnAddressAndAHeadingStayLines) {
+    EXPECT_EQ(blockTexts("From: Ann Roe <ann@example.com>\n"
+                         "To: claims@example.org\n"
+                         "Subject: Request for review\n"
+                         "\n"
+                         "Hiring Manager\n"
+                         "Larkspur Outfitters\n"
+                         "Boise, ID 83702\n"
+                         "\n"
+                         "SUBJECTIVE\n"
+                         "52-year-old man with low back pain for six weeks.\n"),
+              (std::vector<std::string>{"From: Ann Roe <ann@example.com>", "To: claims@example.org",
+                                        "Subject: Request for review", "Hiring Manager",
+                                        "Larkspur Outfitters", "Boise, ID 83702", "SUBJECTIVE",
+                                        "52-year-old man with low back pain for six weeks."}));
+}
+
+TEST(TextParser, LetteredCriteriaAndClausesStayApart) {
+    EXPECT_EQ(blockTexts("Coverage requires all of the following:\n"
+                         "A. Six weeks of conservative therapy\n"
+                         "B. A neurological deficit on examination\n"
+                         "(c) No imaging in the past 12 months\n"
+                         "4.1 Term of the agreement\n"),
+              (std::vector<std::string>{
+                  "Coverage requires all of the following:", "A. Six weeks of conservative therapy",
+                  "B. A neurological deficit on examination",
+                  "(c) No imaging in the past 12 months", "4.1 Term of the agreement"}));
+}
+
+TEST(TextParser, AWrappedParagraphIsOneBlock) {
+    // Wrapped at 60 columns: a line that goes on in lower case, or whose next word would not
+    // have fitted, was broken by the wrapper, also before a capitalised name.
+    const std::string text =
+        "The tenant shall pay the base rent in equal monthly payments\n"
+        "in advance on the first day of each month, without demand,\n"
+        "deduction or set-off, at the office of the landlord at 14\n"
+        "Cedar Row or at such other place as the landlord names.\n";
+    EXPECT_EQ(blockTexts(text).size(), 1U);
+    EXPECT_EQ(LineBreaks(std::vector<std::string>{"one line", "goes on here", "and here"}).width(),
+              12U);
+}
+
+TEST(TextParser, AlignedColumnsAreTableRowsUnderTheirHeader) {
+    const auto parsed = parseTextString(
+        "Test          Result    Units     Range\n"
+        "Sodium        131       mmol/L    136-145\n"
+        "Potassium               mmol/L    3.5-5.1\n"
+        "\n"
+        "Patient: Ann Roe          DOB: 1990-01-02\n"
+        "Plan: Harbor Mutual       Member ID: HM-1234\n"
+        "\n"
+        "SELLER'S name:            BUYER'S name:\n"
+        "  Quarry Lane LLC           Ada Quill\n",
+        DocumentType::kTxt);
+    const auto& blocks = parsed.pages.at(0).blocks;
+    std::vector<std::string> texts;
+    for (const auto& b : blocks) {
+        EXPECT_EQ(b.kind, Block::Kind::kTableRow) << b.text;
+        texts.push_back(b.text);
+    }
+    EXPECT_EQ(texts,
+              (std::vector<std::string>{
+                  "Test | Result | Units | Range",
+                  "Test: Sodium | Result: 131 | Units: mmol/L | Range: 136-145",
+                  // An empty cell leaves its column empty: the unit stays under Units.
+                  "Test: Potassium | Units: mmol/L | Range: 3.5-5.1",
+                  // Labels with their values are data, not a header.
+                  "Patient: Ann Roe | DOB: 1990-01-02", "Plan: Harbor Mutual | Member ID: HM-1234",
+                  "SELLER'S name: | BUYER'S name:",
+                  "SELLER'S name: Quarry Lane LLC | BUYER'S name: Ada Quill"}));
+}
+
+TEST(TextParser, AReportsHeaderLabelsItsRowsOverRulesCaptionsAndBlankLines) {
+    const auto texts = blockTexts(
+        "ANALYTE          VALUE     UNITS\n"
+        "--------------------------------\n"
+        "LIPID PANEL\n"
+        "  LDL            162       mg/dL\n"
+        "\n"
+        "THYROID\n"
+        "  TSH            7.8       mIU/L\n"
+        "================================\n"
+        "Reviewed by: Ann Roe, MD\n");
+    EXPECT_EQ(texts, (std::vector<std::string>{
+                         "ANALYTE | VALUE | UNITS", "LIPID PANEL",
+                         "ANALYTE: LDL | VALUE: 162 | UNITS: mg/dL", "THYROID",
+                         "ANALYTE: TSH | VALUE: 7.8 | UNITS: mIU/L", "Reviewed by: Ann Roe, MD"}));
+}
+
+TEST(TextParser, AValueWrappedUnderItsColumnGoesOnAndARuledHeadingStandsAlone) {
+    EXPECT_EQ(blockTexts("Diagnoses ....... J45.30 - Mild persistent asthma,\n"
+                         "                  uncomplicated\n"
+                         "                  L20.9 - Atopic dermatitis\n"
+                         "Laterality ...... None\n"
+                         "-- Summary ------------------------------------------------------\n"
+                         "9 y/o with nightly cough and wheeze since the start of the term.\n"),
+              (std::vector<std::string>{
+                  "Diagnoses ....... J45.30 - Mild persistent asthma, uncomplicated L20.9 - "
+                  "Atopic dermatitis",
+                  "Laterality ...... None",
+                  "-- Summary ------------------------------------------------------",
+                  "9 y/o with nightly cough and wheeze since the start of the term."}));
+}
+
+TEST(TextParser, DottedLeadersAndMarkdownHardBreaksKeepTheirLines) {
+    EXPECT_EQ(
+        blockTexts("Employee ID ........ NB-1\nName ............... Ann Roe\n"),
+        (std::vector<std::string>{"Employee ID ........ NB-1", "Name ............... Ann Roe"}));
+    EXPECT_EQ(blockTexts("**Patient** Ann Roe  \n**Seen** in clinic today\n", DocumentType::kMd),
+              (std::vector<std::string>{"**Patient** Ann Roe", "**Seen** in clinic today"}));
+}
+
+}  // namespace
+}  // namespace docintel::ingest
