@@ -64,10 +64,15 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
                     if (end == std::string::npos) break;
                     std::string next = padded.substr(pos + 1, end - pos - 1);
                     if (entity && isAuxiliary(next)) break;
-                    // A possessive's "s" ("the slide's title"), an article or a copula does not
-                    // count: "what was the on-time delivery rate".
+                    // A possessive's "s" ("the slide's title"), an article, a copula or "of" does
+                    // not count: "what was the on-time delivery rate".
+                    // "The name of" says nothing of the kind: "what is the name of the chief
+                    // people officer" asks for a person.
+                    const bool name_of = (next == "name" || next == "names") &&
+                                         padded.compare(end, 4, " of ") == 0;
                     if (next.size() == 1 || next == "the" || next == "an" || next == "is" ||
-                        next == "was" || next == "are" || next == "were") {
+                        next == "was" || next == "are" || next == "were" || next == "of" ||
+                        name_of) {
                         --word;
                     }
                     if (next.size() > 3 && next.back() == 's') next.pop_back();

@@ -32,6 +32,8 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
     EXPECT_EQ(typeOf("What was the company's revenue in 2023?"), AnswerType::kAny);
     EXPECT_EQ(typeOf("Which company's card was charged?"), AnswerType::kAny);
     EXPECT_EQ(typeOf("Which company produced the transcript?"), AnswerType::kPerson);
+    EXPECT_EQ(typeOf("What is the name of the Chief People Officer?"), AnswerType::kPerson);
+    EXPECT_EQ(typeOf("What is the name of the town's river?"), AnswerType::kAny);
     // A hyphenated compound is one word: "on-time" names no time.
     EXPECT_EQ(typeOf("What was the on-time delivery rate in Q3?"), AnswerType::kNumber);
     EXPECT_EQ(typeOf("What is the slide's title?"), AnswerType::kTitle);  // past the "'s"
