@@ -22,10 +22,6 @@ constexpr std::array<double, kRefusalFeatures> kWeights = {
     3.3709, -1.0985, -0.4279, 0.1886, -0.9608, -0.2012, -3.6476, -0.8057, -0.1111, -0.2891, 0.0880,
     0.2668, 0.7790,  0.8500,  0.1163, 0.4818,  0.3997,  2.6013,  0.0485,  -0.4941, 0.0000,  0.0000};
 
-/// The log-odds one missing question word beyond the first costs (decision 0080), on top of the
-/// fitted weights.
-constexpr double kMissingBeyondFirst = 0.2;
-
 // The same for a question that does not read as English (docs/decisions/0078): the word features
 // count, stem and match English words, so only the cosine, its lift and the number of sentences
 // weigh. Fit on multilingual-e5-small's features of the same questions (its cosines through
@@ -208,12 +204,6 @@ double answerProbability(const RefusalEvidence& e) {
     const auto& weights = e.english ? kWeights : kAnyLanguageWeights;
     double z = e.english ? kBias : kAnyLanguageBias;
     for (std::size_t i = 0; i < f.size(); ++i) z += weights[i] * f[i];
-    // Decision 0080: every question word after the first that no source holds lowers the odds
-    // of an answer (an English question; at most three). SQuAD's unanswerable questions were
-    // written with their passage's words, so its fit could not learn what a real document's
-    // near miss shows: it asks for something the document never names ("the monthly mobile
-    // phone allowance" against a page of other allowances).
-    if (e.english) z -= kMissingBeyondFirst * std::max(0.0, f[3] - 1.0);
     return 1.0 / (1.0 + std::exp(-z));
 }
 

@@ -62,8 +62,7 @@ std::array<double, kRefusalFeatures> refusalFeatures(const RefusalEvidence& e);
 /// The probability that the question is answered by the sources, from a logistic combination
 /// of the features fit on the even-numbered articles of SQuAD v2 (docs/decisions/0057); for a
 /// question that does not read as English, of the cosine, its lift and the number of sentences
-/// alone (docs/decisions/0078). An English question's missing words beyond the first lower it
-/// further (docs/decisions/0080).
+/// alone (docs/decisions/0078).
 double answerProbability(const RefusalEvidence& e);
 
 /// `cosine`, a cosine between two vectors of `model`, on the scale of all-MiniLM-L6-v2's cosines,

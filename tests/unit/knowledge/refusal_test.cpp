@@ -146,27 +146,6 @@ TEST(Refusal, PairsTheSourcesKeepApart) {
     EXPECT_EQ(evidenceFor("When were purple treaties signed?", best).pairs_apart, 0);
 }
 
-TEST(Refusal, EveryMissingWordAfterTheFirstLowersTheOddsOfAnEnglishQuestion) {
-    RefusalEvidence e;
-    e.cosine = 0.6;
-    e.overlap = 0.5;
-    e.question_words = 6;
-    const auto odds = [](const RefusalEvidence& x) {
-        const double p = answerProbability(x);
-        return std::log(p / (1 - p));
-    };
-    e.missing = 1;
-    const double one = odds(e);
-    e.missing = 3;
-    const double three = odds(e);
-    // The fitted weight of `missing` (+0.1886 per word) less 0.2 per word after the first.
-    EXPECT_NEAR(three - one, 2 * (0.1886 - 0.2), 1e-9);
-    e.english = false;  // the other languages' model weighs no word feature
-    const double other = odds(e);
-    e.missing = 1;
-    EXPECT_NEAR(odds(e), other, 1e-9);
-}
-
 TEST(Refusal, PairsTogetherIsTheShareOfTheQuestionsPhrasesASentenceKeeps) {
     const auto q = analyseQuestion("Who is the Director of Public Works?").words;
     ASSERT_EQ(q.size(), 3u);  // director public work
