@@ -186,12 +186,17 @@ def main():
             make_scan_pdf(src, out)
         else:
             continue
-        size = os.path.getsize(out)
-        print(f"{os.path.relpath(out, HERE)}  {size} bytes")
-        if size > 200_000:
-            sys.exit(f"{out} is larger than 200 KB")
+        check_size(out)
         made += 1
     print(made, "files")
+
+
+def check_size(out):
+    """Prints a generated file's size; a file over 200 KB stops the run."""
+    size = os.path.getsize(out)
+    print(f"{os.path.relpath(out, HERE)}  {size} bytes")
+    if size > 200_000:
+        sys.exit(f"{out} is larger than 200 KB")
 
 
 if __name__ == "__main__":

@@ -410,10 +410,7 @@ def main():
             make_pptx(src, out)
         else:
             continue
-        size = os.path.getsize(out)
-        print(f"{os.path.relpath(out, HERE)}  {size} bytes")
-        if size > 200_000:
-            sys.exit(f"{out} is larger than 200 KB")
+        make_docs.check_size(out)
         made += 1
     print(made, "files")
 
