@@ -111,10 +111,11 @@ nlohmann::json inClause(const DocText& doc, const Clause* clause, const std::reg
                  0.9);
 }
 
-/// The clause's first sentence, as a field.
+/// The clause's first sentence, as a field; missing when it denies the right it is about
+/// ("does not give you a right to renew").
 nlohmann::json firstSentence(const DocText& doc, const Clause* clause) {
     static const std::regex sentence(R"(^\s*([\s\S]+?\.)(?=\s|$))");
-    return inClause(doc, clause, sentence, 1, [](const std::string& s) {
+    auto out = inClause(doc, clause, sentence, 1, [](const std::string& s) {
         std::string out;
         for (const char c : s) {
             const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
@@ -123,6 +124,11 @@ nlohmann::json firstSentence(const DocText& doc, const Clause* clause) {
         }
         return out;
     });
+    if (out["value"].is_string() &&
+        plugins::deniesAnyRight(plugins::lowerCase(out["value"].get<std::string>()))) {
+        return missingField();
+    }
+    return out;
 }
 
 const std::regex kMoney(R"(\$[\d,]+(?:\.\d{2})?(?:\s+per\s+(?:month|year|annum))?)");

@@ -204,6 +204,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         if (lower_text.find(a) != std::string::npos) penalty += 1.0;
     }
     for (const auto& hit : hits) {
+        if (!hit.in_heading && deniedRight(lower_text, hit.pos)) continue;
         auto values = typedValues(spec, unit.text, hit.label ? hit.end : 0);
         // A name that is only meaning words, articles and initials ("Landlord", "A. THE
         // MEMBER") is no party.
@@ -294,52 +295,82 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     return out;
 }
 
-/// "<name> (<Role>); ..." for a party field with roles: for each role the name written
-/// before `("Role")` (after "between" / "and") or after a "Role:" label.
+/// Whether a name is only function words ("The" of "The undersigned", "And" of "And to:"): a
+/// capitalised word that opens a sentence, not a party.
+inline bool onlyFunctionWords(const std::string& name) {
+    static const std::vector<std::string> function_words = {"the", "a",    "an",  "and", "or",
+                                                            "this", "that", "to", "by",  "of"};
+    std::size_t i = 0;
+    const std::string v = typed::lower(name);
+    while (i < v.size()) {
+        std::size_t j = v.find(' ', i);
+        if (j == std::string::npos) j = v.size();
+        const std::string word = v.substr(i, j - i);
+        i = j + 1;
+        if (!word.empty() &&
+            std::find(function_words.begin(), function_words.end(), word) == function_words.end()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The name a unit gives the party of role word `word`: the name written before `("Word")`
+/// (after "between" / "and" / "by") or after a "Word:" label; "" when none.
+inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const std::string& word) {
+    const std::string lower_text = typed::lower(u.text);
+    const std::regex paren("\\((?:the\\s+)?[\"\\xE2\\x80\\x9C]*" + word + "[\"\\xE2\\x80\\x9D]*\\)",
+                           std::regex::icase);
+    auto usable = [&](const std::string& name) {
+        const std::string v = typed::lower(name);
+        return !onlyFunctionWords(name) &&
+               std::find(spec.roles.begin(), spec.roles.end(), v) == spec.roles.end();
+    };
+    std::smatch m;
+    if (std::regex_search(u.text, m, paren)) {
+        const auto p = static_cast<std::size_t>(m.position(0));
+        std::size_t from = 0;
+        for (const std::string w : {" between ", " and ", "by "}) {
+            const auto at = lower_text.rfind(w, p);
+            if (at != std::string::npos && at + w.size() <= p) from = std::max(from, at + w.size());
+        }
+        for (const auto& f : typed::names(u.text.substr(from, p - from))) {
+            if (usable(f.value.get<std::string>())) return f.value.get<std::string>();
+        }
+    }
+    std::size_t end = 0;
+    if (findPhrase(lower_text, word, 0, &end) == std::string::npos) return {};
+    while (end < u.text.size() && u.text[end] == ' ') ++end;
+    if (end >= u.text.size() || u.text[end] != ':') return {};
+    std::string rest = u.text.substr(end + 1);
+    rest = rest.substr(0, rest.find_first_of("(;"));
+    for (const auto& f : typed::names(rest)) {
+        if (usable(f.value.get<std::string>())) return f.value.get<std::string>();
+    }
+    return {};
+}
+
+/// "<name> (<Role>); ..." for a party field with roles: for each role the name the first unit
+/// that names it gives it (partyNamed), by the role's own word or another word for it
+/// (`role_words`: a ground lease's "Ground Lessor", a residential lease's "Residents").
 inline Candidate partiesWithRoles(const FieldSpec& spec, const std::vector<FieldUnit>& units) {
     Candidate out;
     std::string joined;
     double score = 0;
     const FieldUnit* first = nullptr;
     for (const auto& role : spec.roles) {
+        std::vector<std::string> words = {role};
+        for (const auto& [r, others] : spec.role_words) {
+            if (r == role) words.insert(words.end(), others.begin(), others.end());
+        }
         std::string name;
         const FieldUnit* where = nullptr;
         for (const auto& u : units) {
-            const std::string lower_text = typed::lower(u.text);
-            const std::regex paren(
-                "\\((?:the\\s+)?[\"\\xE2\\x80\\x9C]*" + role + "[\"\\xE2\\x80\\x9D]*\\)",
-                std::regex::icase);
-            std::smatch m;
-            if (std::regex_search(u.text, m, paren)) {
-                const auto p = static_cast<std::size_t>(m.position(0));
-                std::size_t from = 0;
-                for (const std::string w : {" between ", " and ", "by "}) {
-                    const auto at = lower_text.rfind(w, p);
-                    if (at != std::string::npos && at + w.size() <= p) {
-                        from = std::max(from, at + w.size());
-                    }
-                }
-                for (const auto& f : typed::names(u.text.substr(from, p - from))) {
-                    const std::string v = typed::lower(f.value.get<std::string>());
-                    if (std::find(spec.roles.begin(), spec.roles.end(), v) != spec.roles.end()) {
-                        continue;
-                    }
-                    name = f.value.get<std::string>();
-                    where = &u;
-                    break;
-                }
-                if (where != nullptr) break;
+            for (const auto& word : words) {
+                name = partyNamed(spec, u, word);
+                if (!name.empty()) break;
             }
-            const auto at = findPhrase(lower_text, role);
-            if (at == std::string::npos) continue;
-            std::size_t k = at + role.size();
-            while (k < u.text.size() && u.text[k] == ' ') ++k;
-            if (k >= u.text.size() || u.text[k] != ':') continue;
-            std::string rest = u.text.substr(k + 1);
-            rest = rest.substr(0, rest.find_first_of("(;"));
-            const auto found = typed::names(rest);
-            if (!found.empty()) {
-                name = found.front().value.get<std::string>();
+            if (!name.empty()) {
                 where = &u;
                 break;
             }

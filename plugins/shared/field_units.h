@@ -75,7 +75,8 @@ inline std::vector<std::pair<std::size_t, std::string>> tableCells(const std::st
 /// Sentences of a long line: cut after ". " before a capital, a digit or "(" unless the word
 /// before is an abbreviation, an initial or a clause number ("ARTICLE 2. TERM"); a sentence
 /// that closes a bracket or a quote, or ends in a figure ("... 60606. Notices"), ends there. A
-/// clause's caption ("3.3 Operating Expenses.") stays with the sentence after it.
+/// clause's caption ("3.3 Operating Expenses.", "Section 7.01 Assignment.") stays with the
+/// sentence after it.
 inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::string& line) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     if (line.size() <= 260) {
@@ -107,9 +108,12 @@ inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::str
              std::find(abbreviations.begin(), abbreviations.end(), word) != abbreviations.end())) {
             continue;
         }
+        // A caption "3.3 Operating Expenses." or "Section 7.01 Assignment and Subletting."
+        static const std::regex caption(R"(^(?:(?:Section|SECTION|Article|ARTICLE|§)\s*)?\d)");
         const std::string so_far = line.substr(start, i - start);
-        if (!so_far.empty() && std::isdigit(static_cast<unsigned char>(so_far[0])) &&
-            std::count(so_far.begin(), so_far.end(), ' ') < 4) {
+        const auto spaces = std::count(so_far.begin(), so_far.end(), ' ');
+        if (std::regex_search(so_far, caption) &&
+            spaces < (std::isdigit(static_cast<unsigned char>(so_far[0])) ? 4 : 6)) {
             continue;
         }
         out.emplace_back(start, i + 1 - start);
@@ -325,6 +329,15 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             // A folded form ("Name: A Date of birth: B") is read one label at a time.
             const std::string sentence = clean.substr(s, n);
             std::vector<std::size_t> cuts = labelStarts(sentence);
+            // "Attn: Trust Officer, 1450 Farnam Street": an address's attention line is part
+            // of the address, not a field of its own.
+            cuts.erase(std::remove_if(cuts.begin(), cuts.end(),
+                                      [&](std::size_t at) {
+                                          return typed::lower(sentence.substr(at, 5)) == "attn:" ||
+                                                 typed::lower(sentence.substr(at, 10)) ==
+                                                     "attention:";
+                                      }),
+                       cuts.end());
             if (cuts.size() < 2) cuts.clear();
             if (cuts.empty() || cuts.front() != 0) cuts.insert(cuts.begin(), 0);
             for (std::size_t k = 0; k < cuts.size(); ++k) {
