@@ -19,6 +19,7 @@
 
 #include "shared/doc_text.h"
 #include "shared/field_lists.h"
+#include "shared/field_parties.h"
 #include "shared/field_merge.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
@@ -109,6 +110,20 @@ inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
     return any;
 }
 
+/// Whether the word at `at` is an option of a form left unticked ("[ ] Urgent/Expedited  [X]
+/// Standard", "☐ Urgent"): the last box before it, within the option's few words, is empty.
+inline bool uncheckedBox(const std::string& text, std::size_t at) {
+    static const std::regex box(R"(\[\s*([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)?\s*\]|(\xE2\x98\x90)|\xE2\x98\x92|\xE2\x98\x91)");
+    const std::size_t from = at > 40 ? at - 40 : 0;
+    const std::string before = text.substr(from, at - from);
+    bool unchecked = false;  // the last box before the word ("[ ] Urgent/Expedited") rules it
+    for (auto it = std::sregex_iterator(before.begin(), before.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        unchecked = (*it)[2].matched || ((*it)[0].str().front() == '[' && !(*it)[1].matched);
+    }
+    return unchecked;
+}
+
 /// Values of the spec's type in `text`.
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
                                              std::size_t label_end) {
@@ -133,7 +148,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
         for (const auto& [word, value] : words) {
             for (auto at = findPhrase(lower_text, word); at != std::string::npos;
                  at = findPhrase(lower_text, word, at + 1)) {
-                if (taken[at]) continue;
+                if (taken[at] || uncheckedBox(text, at)) continue;
                 std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
                           taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
                 out.push_back({at, word.size(), value});
@@ -164,7 +179,17 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
                     found.end());
         return found;
     }
-    // text: the unit after its label.
+    // text: the unit after its label; a form field whose value is a date or a number
+    // ("Service From Date: 01/19/2027") states no text.
+    if (const auto colon = label_end > 0 ? label_end - 1 : text.find(':');
+        colon != std::string::npos) {
+        const std::string value = trimmed(text.substr(colon + 1));
+        const auto found = typed::dates(value);
+        if (std::none_of(value.begin(), value.end(), [](char c) { return std::isalpha(c); }) ||
+            (!found.empty() && found.front().len + 3 >= value.size())) {
+            return {};
+        }
+    }
     std::string rest = text.substr(label_end);
     while (!rest.empty() && (rest.front() == ':' || rest.front() == ' ')) rest.erase(0, 1);
     while (!rest.empty() && (rest.back() == ':' || rest.back() == ' ')) rest.pop_back();
@@ -172,14 +197,6 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
     if (rest.size() < 3) return {};
     return {{label_end, text.size() - label_end, rest}};
 }
-
-/// The value of `spec` in a unit and how good it is; score 0 when none.
-struct Candidate {
-    double score = 0;
-    nlohmann::json value;
-    const FieldUnit* unit = nullptr;
-    std::size_t value_pos = 0;
-};
 
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
@@ -205,7 +222,16 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     }
     for (const auto& hit : hits) {
         if (!hit.in_heading && deniedRight(lower_text, hit.pos)) continue;
-        auto values = typedValues(spec, unit.text, hit.label ? hit.end : 0);
+        std::size_t label_end = hit.label ? hit.end : 0;
+        // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
+        // holds the meaning phrase is what follows the label.
+        if (const auto colon = unit.text.find(':');
+            spec.type == "text" && !hit.label && !hit.in_heading && colon != std::string::npos &&
+            hit.pos < colon && colon < 40 &&
+            unit.text.find_first_of(".,;") > colon) {
+            label_end = colon + 1;
+        }
+        auto values = typedValues(spec, unit.text, label_end);
         // A name that is only meaning words, articles and initials ("Landlord", "A. THE
         // MEMBER") is no party.
         values.erase(std::remove_if(
@@ -295,100 +321,6 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     return out;
 }
 
-/// Whether a name is only function words ("The" of "The undersigned", "And" of "And to:"): a
-/// capitalised word that opens a sentence, not a party.
-inline bool onlyFunctionWords(const std::string& name) {
-    static const std::vector<std::string> function_words = {"the", "a",    "an",  "and", "or",
-                                                            "this", "that", "to", "by",  "of"};
-    std::size_t i = 0;
-    const std::string v = typed::lower(name);
-    while (i < v.size()) {
-        std::size_t j = v.find(' ', i);
-        if (j == std::string::npos) j = v.size();
-        const std::string word = v.substr(i, j - i);
-        i = j + 1;
-        if (!word.empty() &&
-            std::find(function_words.begin(), function_words.end(), word) == function_words.end()) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/// The name a unit gives the party of role word `word`: the name written before `("Word")`
-/// (after "between" / "and" / "by") or after a "Word:" label; "" when none.
-inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const std::string& word) {
-    const std::string lower_text = typed::lower(u.text);
-    const std::regex paren("\\((?:the\\s+)?[\"\\xE2\\x80\\x9C]*" + word + "[\"\\xE2\\x80\\x9D]*\\)",
-                           std::regex::icase);
-    auto usable = [&](const std::string& name) {
-        const std::string v = typed::lower(name);
-        return !onlyFunctionWords(name) &&
-               std::find(spec.roles.begin(), spec.roles.end(), v) == spec.roles.end();
-    };
-    std::smatch m;
-    if (std::regex_search(u.text, m, paren)) {
-        const auto p = static_cast<std::size_t>(m.position(0));
-        std::size_t from = 0;
-        for (const std::string w : {" between ", " and ", "by "}) {
-            const auto at = lower_text.rfind(w, p);
-            if (at != std::string::npos && at + w.size() <= p) from = std::max(from, at + w.size());
-        }
-        for (const auto& f : typed::names(u.text.substr(from, p - from))) {
-            if (usable(f.value.get<std::string>())) return f.value.get<std::string>();
-        }
-    }
-    std::size_t end = 0;
-    if (findPhrase(lower_text, word, 0, &end) == std::string::npos) return {};
-    while (end < u.text.size() && u.text[end] == ' ') ++end;
-    if (end >= u.text.size() || u.text[end] != ':') return {};
-    std::string rest = u.text.substr(end + 1);
-    rest = rest.substr(0, rest.find_first_of("(;"));
-    for (const auto& f : typed::names(rest)) {
-        if (usable(f.value.get<std::string>())) return f.value.get<std::string>();
-    }
-    return {};
-}
-
-/// "<name> (<Role>); ..." for a party field with roles: for each role the name the first unit
-/// that names it gives it (partyNamed), by the role's own word or another word for it
-/// (`role_words`: a ground lease's "Ground Lessor", a residential lease's "Residents").
-inline Candidate partiesWithRoles(const FieldSpec& spec, const std::vector<FieldUnit>& units) {
-    Candidate out;
-    std::string joined;
-    double score = 0;
-    const FieldUnit* first = nullptr;
-    for (const auto& role : spec.roles) {
-        std::vector<std::string> words = {role};
-        for (const auto& [r, others] : spec.role_words) {
-            if (r == role) words.insert(words.end(), others.begin(), others.end());
-        }
-        std::string name;
-        const FieldUnit* where = nullptr;
-        for (const auto& u : units) {
-            for (const auto& word : words) {
-                name = partyNamed(spec, u, word);
-                if (!name.empty()) break;
-            }
-            if (!name.empty()) {
-                where = &u;
-                break;
-            }
-        }
-        if (name.empty()) continue;
-        std::string label = role;
-        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-        joined += (joined.empty() ? "" : "; ") + name + " (" + label + ")";
-        score += 1.0;
-        if (first == nullptr) first = where;
-    }
-    if (first == nullptr) return out;
-    out.score = score + 1.0;
-    out.value = joined;
-    out.unit = first;
-    return out;
-}
-
 /// The field for `spec` from the units of `doc` that retrieval found (`retrieved` chunk ids;
 /// empty = every unit): `{value, source, confidence}`, or a missing field.
 inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
@@ -402,6 +334,9 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             if (!retrieved.empty() && !retrieved.count(doc.passageAt(u.pos).chunk_id)) continue;
             const Candidate c = bestInUnit(spec, u);
             if (c.score > best.score + 1e-9) best = c;
+        }
+        if (const Candidate split = splitPersonName(spec, units); split.score > best.score) {
+            best = split;
         }
     }
     if (best.unit == nullptr || best.score < 1.2) return missingField();

@@ -24,6 +24,14 @@ struct FieldUnit {
     bool caption = false;  ///< a caption line read with the line under it as its value
 };
 
+/// The value of `spec` in a unit and how good it is; score 0 when none.
+struct Candidate {
+    double score = 0;
+    nlohmann::json value;
+    const FieldUnit* unit = nullptr;
+    std::size_t value_pos = 0;
+};
+
 /// `line` with "**", "#", "|" and runs of 3+ dots blanked (a run of dots or a "|" becomes ":"
 /// so that it reads as a label separator); same length.
 inline std::string cleanLine(std::string line) {
@@ -43,9 +51,13 @@ inline std::string cleanLine(std::string line) {
 }
 
 /// A heading: a short line without a closing full stop that is in capitals, numbered
-/// ("ARTICLE 2. TERM", "2. RENT", "Section 4 - Deposit") or was a Markdown heading.
+/// ("ARTICLE 2. TERM", "2. RENT", "Section 4 - Deposit"), set between dashes ("-- Member
+/// Information ---") or was a Markdown heading.
 inline bool isHeadingLine(const std::string& raw, const std::string& clean) {
     const std::string t = trimmed(clean);
+    // A plain-text export's divider heading ("-- Member Information -----", "== Plan ==").
+    static const std::regex divider(R"(^(?:--+|==+)\s*[A-Za-z][^:\-=]{0,50}?\s*(?:--+|==+)?$)");
+    if (!t.empty() && t.size() < 120 && std::regex_match(t, divider)) return true;
     if (t.empty() || t.size() > 70 || raw.find(':') != std::string::npos) return false;
     if (raw.rfind("#", 0) == 0) return true;
     if (t.back() == '.' && t.find(' ') == std::string::npos) return false;

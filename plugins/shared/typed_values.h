@@ -446,11 +446,12 @@ inline std::vector<Found> names(const std::string& text) {
 
 /// Whether `name` reads as a person's: two to five words before any credentials (", MD"), no
 /// digits, no article or conjunction ("THE MEMBER", "EXCLUSIONS OF ..."), no company's legal
-/// form, not opened by a section number ("II.").
+/// form or institution's word ("Valley Surgical Hospital", "Eastside Clinic"), not opened by a
+/// section number ("II.").
 inline bool personName(const std::string& name) {
     const std::string bare = name.substr(0, name.find(','));
     static const std::regex not_person(
-        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance)(?:\s|$)|\d|^[ivx]+\.)",
+        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance|hospital|clinic|center|centre|medical|surgical|surgery|pharmacy|laboratory|laboratories|imaging|associates|group|practice|services|university|institute|foundation|department|bank)(?:\s|$)|\d|^[ivx]+\.)",
         std::regex::icase);
     if (std::regex_search(bare, not_person)) return false;
     const auto words = std::count(bare.begin(), bare.end(), ' ') + 1;
