@@ -52,14 +52,20 @@ inline std::string cleanLine(std::string line) {
 
 /// A heading: a short line without a closing full stop that is in capitals, numbered
 /// ("ARTICLE 2. TERM", "2. RENT", "Section 4 - Deposit"), set between dashes ("-- Member
-/// Information ---") or was a Markdown heading.
-inline bool isHeadingLine(const std::string& raw, const std::string& clean) {
+/// Information ---"), or a short title that opens a passage (`opens_passage`: the chunker starts
+/// one at each heading block, whose "#" a Markdown parser drops).
+inline bool isHeadingLine(const std::string& raw, const std::string& clean,
+                          bool opens_passage = false) {
     const std::string t = trimmed(clean);
     // A plain-text export's divider heading ("-- Member Information -----", "== Plan ==").
     static const std::regex divider(R"(^(?:--+|==+)\s*[A-Za-z][^:\-=]{0,50}?\s*(?:--+|==+)?$)");
     if (!t.empty() && t.size() < 120 && std::regex_match(t, divider)) return true;
     if (t.empty() || t.size() > 70 || raw.find(':') != std::string::npos) return false;
     if (raw.rfind("#", 0) == 0) return true;
+    if (opens_passage && t.size() <= 40 && std::isupper(static_cast<unsigned char>(t[0])) &&
+        t.find_last_of(".,;") == std::string::npos && std::count(t.begin(), t.end(), ' ') <= 4) {
+        return true;
+    }
     if (t.back() == '.' && t.find(' ') == std::string::npos) return false;
     int upper = 0, lower_count = 0;
     for (const char c : t) {
@@ -318,7 +324,9 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             out.push_back({line.pos, line.text.size(), clean, heading, true});
             continue;
         }
-        if (isHeadingLine(line.text, clean)) {
+        // A chunk after the first opens at a heading block (the document's start is no sign).
+        if (isHeadingLine(line.text, clean,
+                          line.pos > 0 && doc.opensPassage(line.pos) && li + 1 < lines.size())) {
             heading = trimmed(clean);
             out.push_back({line.pos, line.text.size(), clean, heading, true});
             continue;
