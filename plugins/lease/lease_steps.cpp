@@ -8,6 +8,7 @@
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
 #include "shared/field_extractor.h"
+#include "shared/field_merge.h"
 
 namespace docintel::lease_files {
 const std::map<std::string_view, std::string_view>& embeddedFiles();
@@ -275,7 +276,10 @@ Result<nlohmann::json> amendmentStep(plugin::HostServices& host, const StepInput
     for (const auto& [term, f] : amended.items()) {
         if (f["value"].is_null() || term == "parties") continue;
         const auto& before = original.value(term, missingField());
-        if (before["value"] == f["value"]) continue;
+        // The abstract holds the typed value that the clause's sentence states.
+        if (before["value"] == f["value"] || plugins::holdsTyped(f["value"], before["value"])) {
+            continue;
+        }
         changes.push_back({{"term", term},
                            {"original", before["value"]},
                            {"amended", f["value"]},

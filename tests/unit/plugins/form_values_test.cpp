@@ -98,5 +98,16 @@ TEST(FormValues, ARuleValueThatRanOnIntoTheNextCellKeepsItsOwnCell) {
     EXPECT_EQ(result["patient"]["name"]["value"], "ROE, ANN B");
 }
 
+TEST(FormValues, AClauseSentenceYieldsToTheTypedValueItHolds) {
+    nlohmann::json result = {
+        {"holdover", field("If Tenant holds over, Tenant shall pay 150% of the Base Rent.",
+                           {{"page", 3}}, 0.9)},
+        {"name", field("Ada Quill (Ms.) Jones", {{"page", 1}}, 0.9)}};
+    mergeTypedFields(result, {{"holdover", field("150%", {{"page", 3}}, 0.6)},
+                              {"name", field("Ada Quill", {{"page", 1}}, 0.6)}});
+    EXPECT_EQ(result["holdover"]["value"], "150%");
+    EXPECT_EQ(result["name"]["value"], "Ada Quill (Ms.) Jones");  // a name with a note
+}
+
 }  // namespace
 }  // namespace docintel::plugins
