@@ -19,8 +19,8 @@
 
 #include "shared/doc_text.h"
 #include "shared/field_lists.h"
-#include "shared/field_parties.h"
 #include "shared/field_merge.h"
+#include "shared/field_parties.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
@@ -113,7 +113,8 @@ inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
 /// Whether the word at `at` is an option of a form left unticked ("[ ] Urgent/Expedited  [X]
 /// Standard", "☐ Urgent"): the last box before it, within the option's few words, is empty.
 inline bool uncheckedBox(const std::string& text, std::size_t at) {
-    static const std::regex box(R"(\[\s*([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)?\s*\]|(\xE2\x98\x90)|\xE2\x98\x92|\xE2\x98\x91)");
+    static const std::regex box(
+        R"(\[\s*([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)?\s*\]|(\xE2\x98\x90)|\xE2\x98\x92|\xE2\x98\x91)");
     const std::size_t from = at > 40 ? at - 40 : 0;
     const std::string before = text.substr(from, at - from);
     bool unchecked = false;  // the last box before the word ("[ ] Urgent/Expedited") rules it
@@ -227,8 +228,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         // holds the meaning phrase is what follows the label.
         if (const auto colon = unit.text.find(':');
             spec.type == "text" && !hit.label && !hit.in_heading && colon != std::string::npos &&
-            hit.pos < colon && colon < 40 &&
-            unit.text.find_first_of(".,;") > colon) {
+            hit.pos < colon && colon < 40 && unit.text.find_first_of(".,;") > colon) {
             label_end = colon + 1;
         }
         auto values = typedValues(spec, unit.text, label_end);

@@ -64,8 +64,9 @@ inline bool holdsTyped(const nlohmann::json& rule, const nlohmann::json& typed) 
 /// Puts the typed fields into a step's result: a field the step's rules left empty takes the
 /// typed value; where both found one, the rules' value stays and agreement raises its
 /// confidence, unless the rules' value ran on into another field (ranOn) or is the typed value
-/// with a note (withNote) or a sentence that holds the typed value (holdsTyped); a rules' value that ran on into the next table cell with no typed
-/// value to replace it keeps its own cell. `result` paths are relative to the packet.
+/// with a note (withNote) or a sentence that holds the typed value (holdsTyped); a rules' value
+/// that ran on into the next table cell with no typed value to replace it keeps its own cell.
+/// `result` paths are relative to the packet.
 inline void mergeTypedFields(nlohmann::json& result,
                              const std::map<std::string, nlohmann::json>& typed_fields) {
     for (const auto& [path, f] : typed_fields) {

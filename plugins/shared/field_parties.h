@@ -20,7 +20,7 @@ namespace docintel::plugins {
 /// Whether a name is only function words ("The" of "The undersigned", "And" of "And to:"): a
 /// capitalised word that opens a sentence, not a party.
 inline bool onlyFunctionWords(const std::string& name) {
-    static const std::vector<std::string> function_words = {"the", "a",    "an",  "and", "or",
+    static const std::vector<std::string> function_words = {"the",  "a",    "an", "and", "or",
                                                             "this", "that", "to", "by",  "of"};
     std::size_t i = 0;
     const std::string v = typed::lower(name);
@@ -119,8 +119,7 @@ struct NamePart {
 };
 
 inline std::optional<NamePart> namePart(const FieldUnit& u, const std::string& labels) {
-    const std::regex re("^\\s*(.*?)\\b(?:" + labels + ")\\s*:\\s*(\\S.*?)\\s*$",
-                        std::regex::icase);
+    const std::regex re("^\\s*(.*?)\\b(?:" + labels + ")\\s*:\\s*(\\S.*?)\\s*$", std::regex::icase);
     std::smatch m;
     if (!std::regex_search(u.text, m, re)) return std::nullopt;
     return NamePart{typed::lower(trimmed(m[1].str())), trimmed(m[2].str())};
@@ -136,15 +135,14 @@ inline Candidate splitPersonName(const FieldSpec& spec, const std::vector<FieldU
     for (std::size_t i = 0; i < units.size(); ++i) {
         const auto last = namePart(units[i], "last name|surname|family name");
         if (!last || last->value.find(':') != std::string::npos) continue;
-        const bool ours =
-            last->prefix.empty()
-                ? std::none_of(spec.avoid.begin(), spec.avoid.end(),
-                               [&](const std::string& a) {
-                                   return findPhrase(typed::lower(units[i].heading), a) !=
-                                          std::string::npos;
-                               })
-                : std::find(spec.meaning.begin(), spec.meaning.end(), last->prefix) !=
-                      spec.meaning.end();
+        const bool ours = last->prefix.empty()
+                              ? std::none_of(spec.avoid.begin(), spec.avoid.end(),
+                                             [&](const std::string& a) {
+                                                 return findPhrase(typed::lower(units[i].heading),
+                                                                   a) != std::string::npos;
+                                             })
+                              : std::find(spec.meaning.begin(), spec.meaning.end(), last->prefix) !=
+                                    spec.meaning.end();
         if (!ours) continue;
         std::string first, middle;
         for (std::size_t j = i + 1; j < units.size() && j <= i + 4; ++j) {

@@ -93,7 +93,8 @@ TEST(FormValues, APortalExportsSplitNameTickedBoxesAndDateOnlyFields) {
 }
 
 TEST(FormValues, ARuleValueThatRanOnIntoTheNextCellKeepsItsOwnCell) {
-    nlohmann::json result = {{"patient", {{"name", field("ROE, ANN B | SEX: F |", {{"page", 1}}, 0.9)}}}};
+    nlohmann::json result = {
+        {"patient", {{"name", field("ROE, ANN B | SEX: F |", {{"page", 1}}, 0.9)}}}};
     mergeTypedFields(result, {{"patient.name", missingField()}});
     EXPECT_EQ(result["patient"]["name"]["value"], "ROE, ANN B");
 }

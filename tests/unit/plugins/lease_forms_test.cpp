@@ -41,8 +41,7 @@ TEST(LeaseForms, APartyNamedByAnotherWordForItsRole) {
               "HARLOW LAND TRUST COMPANY (Landlord); BLUESTEM INN HOSPITALITY, LLC (Tenant)");
     EXPECT_EQ(extract(kParties,
                       "Landlord: Ines Marlow (\"we\", \"us\")\n"
-                      "Residents: Tomas Renner and Ada Renner (\"you\")\n")
-                  ["parties"]["value"],
+                      "Residents: Tomas Renner and Ada Renner (\"you\")\n")["parties"]["value"],
               "Ines Marlow (Landlord); Tomas Renner and Ada Renner (Tenant)");
 }
 
@@ -59,17 +58,20 @@ TEST(LeaseForms, ARenewalTheLeaseDeniesIsNone) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "renewal", "type": "text", "meaning": ["option to renew", "renew", "extend"]}
     ])");
-    EXPECT_TRUE(extract(fields,
-                        "This lease does not give you a right to renew it. If we want to offer "
-                        "you a new lease, we will tell you 60 days before the end date.\n")
-                    ["renewal"]["value"]
-                        .is_null());
+    EXPECT_TRUE(
+        extract(
+            fields,
+            "This lease does not give you a right to renew it. If we want to offer "
+            "you a new lease, we will tell you 60 days before the end date.\n")["renewal"]["value"]
+            .is_null());
     EXPECT_TRUE(deniesAnyRight("tenant has no option to extend the term."));
     // A right granted on a condition is stated, not denied.
     EXPECT_FALSE(deniesAnyRight("tenant has no right to assign without landlord's consent."));
-    EXPECT_EQ(extract(fields, "Tenant has one option to extend the term for five (5) years.\n")
-                  ["renewal"]["value"],
-              "Tenant has one option to extend the term for five (5) years.");
+    EXPECT_EQ(
+        extract(
+            fields,
+            "Tenant has one option to extend the term for five (5) years.\n")["renewal"]["value"],
+        "Tenant has one option to extend the term for five (5) years.");
 }
 
 TEST(LeaseForms, ARunInSectionCaptionStaysWithItsSentence) {
@@ -98,11 +100,12 @@ TEST(LeaseForms, AClauseNumberIsNoAmountAndSuitesAndAttentionLinesKeepTheAddress
     const auto fields = nlohmann::json::parse(R"([
       {"path": "notices", "type": "address", "meaning": ["notices", "notices to landlord"]}
     ])");
-    EXPECT_EQ(extract(fields,
-                      "Notices to Ground Lessor: Harlow Land Trust Company, Attn: Real Estate "
-                      "Trust Officer, 300 Dodge Street, Suite 900, Omaha, Nebraska 68102.\n")
-                  ["notices"]["value"],
-              "300 Dodge Street, Suite 900, Omaha, Nebraska 68102");
+    EXPECT_EQ(
+        extract(fields,
+                "Notices to Ground Lessor: Harlow Land Trust Company, Attn: Real Estate "
+                "Trust Officer, 300 Dodge Street, Suite 900, Omaha, Nebraska 68102.\n")["notices"]
+                                                                                       ["value"],
+        "300 Dodge Street, Suite 900, Omaha, Nebraska 68102");
 }
 
 }  // namespace
