@@ -106,7 +106,8 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
     const auto urgency = firstLabeled(ps, {"Urgency"});
 
     auto firstToken = [](const std::string& v) {
-        static const std::regex id(R"([A-Za-z0-9][A-Za-z0-9\-]*)");
+        // "CUH 7720-4418-02": an identifier's groups of digits after a space are part of it.
+        static const std::regex id(R"([A-Za-z0-9][A-Za-z0-9\-]*(?: [0-9][A-Za-z0-9\-]*)*)");
         std::smatch m;
         return std::regex_search(v, m, id) ? nlohmann::json(m.str()) : nlohmann::json(v);
     };

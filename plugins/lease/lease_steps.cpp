@@ -8,6 +8,7 @@
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
 #include "shared/field_extractor.h"
+#include "shared/field_merge.h"
 
 namespace docintel::lease_files {
 const std::map<std::string_view, std::string_view>& embeddedFiles();
@@ -111,10 +112,11 @@ nlohmann::json inClause(const DocText& doc, const Clause* clause, const std::reg
                  0.9);
 }
 
-/// The clause's first sentence, as a field.
+/// The clause's first sentence, as a field; missing when it denies the right it is about
+/// ("does not give you a right to renew").
 nlohmann::json firstSentence(const DocText& doc, const Clause* clause) {
     static const std::regex sentence(R"(^\s*([\s\S]+?\.)(?=\s|$))");
-    return inClause(doc, clause, sentence, 1, [](const std::string& s) {
+    auto out = inClause(doc, clause, sentence, 1, [](const std::string& s) {
         std::string out;
         for (const char c : s) {
             const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
@@ -123,6 +125,11 @@ nlohmann::json firstSentence(const DocText& doc, const Clause* clause) {
         }
         return out;
     });
+    if (out["value"].is_string() &&
+        plugins::deniesAnyRight(plugins::lowerCase(out["value"].get<std::string>()))) {
+        return missingField();
+    }
+    return out;
 }
 
 const std::regex kMoney(R"(\$[\d,]+(?:\.\d{2})?(?:\s+per\s+(?:month|year|annum))?)");
@@ -269,7 +276,10 @@ Result<nlohmann::json> amendmentStep(plugin::HostServices& host, const StepInput
     for (const auto& [term, f] : amended.items()) {
         if (f["value"].is_null() || term == "parties") continue;
         const auto& before = original.value(term, missingField());
-        if (before["value"] == f["value"]) continue;
+        // The abstract holds the typed value that the clause's sentence states.
+        if (before["value"] == f["value"] || plugins::holdsTyped(f["value"], before["value"])) {
+            continue;
+        }
         changes.push_back({{"term", term},
                            {"original", before["value"]},
                            {"amended", f["value"]},

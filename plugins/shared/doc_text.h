@@ -23,6 +23,12 @@ struct DocText {
         std::string text;  ///< without the newline, trimmed of trailing spaces
     };
 
+    /// Whether a passage starts at `pos`. A chunk starts at each heading block (and page), so a
+    /// short line that opens one is a heading even where the parser dropped its "#".
+    bool opensPassage(std::size_t pos) const {
+        return std::binary_search(starts.begin(), starts.end(), pos);
+    }
+
     /// The passage that holds position `pos` of `text`.
     const plugin::Passage& passageAt(std::size_t pos) const {
         std::size_t i = 0;

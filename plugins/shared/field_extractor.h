@@ -20,6 +20,7 @@
 #include "shared/doc_text.h"
 #include "shared/field_lists.h"
 #include "shared/field_merge.h"
+#include "shared/field_parties.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
@@ -109,6 +110,21 @@ inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
     return any;
 }
 
+/// Whether the word at `at` is an option of a form left unticked ("[ ] Urgent/Expedited  [X]
+/// Standard", "☐ Urgent"): the last box before it, within the option's few words, is empty.
+inline bool uncheckedBox(const std::string& text, std::size_t at) {
+    static const std::regex box(
+        R"(\[\s*([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)?\s*\]|(\xE2\x98\x90)|\xE2\x98\x92|\xE2\x98\x91)");
+    const std::size_t from = at > 40 ? at - 40 : 0;
+    const std::string before = text.substr(from, at - from);
+    bool unchecked = false;  // the last box before the word ("[ ] Urgent/Expedited") rules it
+    for (auto it = std::sregex_iterator(before.begin(), before.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        unchecked = (*it)[2].matched || ((*it)[0].str().front() == '[' && !(*it)[1].matched);
+    }
+    return unchecked;
+}
+
 /// Values of the spec's type in `text`.
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
                                              std::size_t label_end) {
@@ -133,7 +149,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
         for (const auto& [word, value] : words) {
             for (auto at = findPhrase(lower_text, word); at != std::string::npos;
                  at = findPhrase(lower_text, word, at + 1)) {
-                if (taken[at]) continue;
+                if (taken[at] || uncheckedBox(text, at)) continue;
                 std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
                           taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
                 out.push_back({at, word.size(), value});
@@ -164,7 +180,17 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
                     found.end());
         return found;
     }
-    // text: the unit after its label.
+    // text: the unit after its label; a form field whose value is a date or a number
+    // ("Service From Date: 01/19/2027") states no text.
+    if (const auto colon = label_end > 0 ? label_end - 1 : text.find(':');
+        colon != std::string::npos) {
+        const std::string value = trimmed(text.substr(colon + 1));
+        const auto found = typed::dates(value);
+        if (std::none_of(value.begin(), value.end(), [](char c) { return std::isalpha(c); }) ||
+            (!found.empty() && found.front().len + 3 >= value.size())) {
+            return {};
+        }
+    }
     std::string rest = text.substr(label_end);
     while (!rest.empty() && (rest.front() == ':' || rest.front() == ' ')) rest.erase(0, 1);
     while (!rest.empty() && (rest.back() == ':' || rest.back() == ' ')) rest.pop_back();
@@ -172,14 +198,6 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
     if (rest.size() < 3) return {};
     return {{label_end, text.size() - label_end, rest}};
 }
-
-/// The value of `spec` in a unit and how good it is; score 0 when none.
-struct Candidate {
-    double score = 0;
-    nlohmann::json value;
-    const FieldUnit* unit = nullptr;
-    std::size_t value_pos = 0;
-};
 
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
@@ -204,7 +222,16 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         if (lower_text.find(a) != std::string::npos) penalty += 1.0;
     }
     for (const auto& hit : hits) {
-        auto values = typedValues(spec, unit.text, hit.label ? hit.end : 0);
+        if (!hit.in_heading && deniedRight(lower_text, hit.pos)) continue;
+        std::size_t label_end = hit.label ? hit.end : 0;
+        // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
+        // holds the meaning phrase is what follows the label.
+        if (const auto colon = unit.text.find(':');
+            spec.type == "text" && !hit.label && !hit.in_heading && colon != std::string::npos &&
+            hit.pos < colon && colon < 40 && unit.text.find_first_of(".,;") > colon) {
+            label_end = colon + 1;
+        }
+        auto values = typedValues(spec, unit.text, label_end);
         // A name that is only meaning words, articles and initials ("Landlord", "A. THE
         // MEMBER") is no party.
         values.erase(std::remove_if(
@@ -294,70 +321,6 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     return out;
 }
 
-/// "<name> (<Role>); ..." for a party field with roles: for each role the name written
-/// before `("Role")` (after "between" / "and") or after a "Role:" label.
-inline Candidate partiesWithRoles(const FieldSpec& spec, const std::vector<FieldUnit>& units) {
-    Candidate out;
-    std::string joined;
-    double score = 0;
-    const FieldUnit* first = nullptr;
-    for (const auto& role : spec.roles) {
-        std::string name;
-        const FieldUnit* where = nullptr;
-        for (const auto& u : units) {
-            const std::string lower_text = typed::lower(u.text);
-            const std::regex paren(
-                "\\((?:the\\s+)?[\"\\xE2\\x80\\x9C]*" + role + "[\"\\xE2\\x80\\x9D]*\\)",
-                std::regex::icase);
-            std::smatch m;
-            if (std::regex_search(u.text, m, paren)) {
-                const auto p = static_cast<std::size_t>(m.position(0));
-                std::size_t from = 0;
-                for (const std::string w : {" between ", " and ", "by "}) {
-                    const auto at = lower_text.rfind(w, p);
-                    if (at != std::string::npos && at + w.size() <= p) {
-                        from = std::max(from, at + w.size());
-                    }
-                }
-                for (const auto& f : typed::names(u.text.substr(from, p - from))) {
-                    const std::string v = typed::lower(f.value.get<std::string>());
-                    if (std::find(spec.roles.begin(), spec.roles.end(), v) != spec.roles.end()) {
-                        continue;
-                    }
-                    name = f.value.get<std::string>();
-                    where = &u;
-                    break;
-                }
-                if (where != nullptr) break;
-            }
-            const auto at = findPhrase(lower_text, role);
-            if (at == std::string::npos) continue;
-            std::size_t k = at + role.size();
-            while (k < u.text.size() && u.text[k] == ' ') ++k;
-            if (k >= u.text.size() || u.text[k] != ':') continue;
-            std::string rest = u.text.substr(k + 1);
-            rest = rest.substr(0, rest.find_first_of("(;"));
-            const auto found = typed::names(rest);
-            if (!found.empty()) {
-                name = found.front().value.get<std::string>();
-                where = &u;
-                break;
-            }
-        }
-        if (name.empty()) continue;
-        std::string label = role;
-        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-        joined += (joined.empty() ? "" : "; ") + name + " (" + label + ")";
-        score += 1.0;
-        if (first == nullptr) first = where;
-    }
-    if (first == nullptr) return out;
-    out.score = score + 1.0;
-    out.value = joined;
-    out.unit = first;
-    return out;
-}
-
 /// The field for `spec` from the units of `doc` that retrieval found (`retrieved` chunk ids;
 /// empty = every unit): `{value, source, confidence}`, or a missing field.
 inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
@@ -371,6 +334,9 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             if (!retrieved.empty() && !retrieved.count(doc.passageAt(u.pos).chunk_id)) continue;
             const Candidate c = bestInUnit(spec, u);
             if (c.score > best.score + 1e-9) best = c;
+        }
+        if (const Candidate split = splitPersonName(spec, units); split.score > best.score) {
+            best = split;
         }
     }
     if (best.unit == nullptr || best.score < 1.2) return missingField();

@@ -205,9 +205,7 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
                                             lines[li - 1].text.find(" | ") != std::string::npos);
         // A short line that opens a passage: a Markdown parser drops the "#" of a heading and
         // the blank lines around it, and its chunks start at headings.
-        const bool opens_passage =
-            std::binary_search(doc.starts.begin(), doc.starts.end(), line.pos) &&
-            li + 1 < lines.size();
+        const bool opens_passage = doc.opensPassage(line.pos) && li + 1 < lines.size();
         const bool heading = bulletMarker(line.text) == 0 &&
                              (isHeadingLine(line.text, clean) ||
                               ((blank_before || after_table || opens_passage) && titleLine(t)) ||

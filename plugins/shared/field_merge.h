@@ -45,11 +45,28 @@ inline bool withNote(const nlohmann::json& rule, const nlohmann::json& typed) {
     return note.front() == '(' && note.back() == ')' && note.find('(', 1) == std::string::npos;
 }
 
+/// Whether a rule's value is a sentence that holds the typed value ("The Premises are Suite 410,
+/// 225 West Wacker Drive, ..." for the address "Suite 410, 225 West Wacker Drive, ..."): a clause
+/// rule reads the sentence, the typed extractor the value of the field's type in it.
+inline bool holdsTyped(const nlohmann::json& rule, const nlohmann::json& typed) {
+    if (!rule.is_string() || !typed.is_string()) return false;
+    std::string r = rule.get<std::string>(), t = typed.get<std::string>();
+    if (t.size() < 2 || r.size() <= t.size() + 10 || r.back() != '.' ||
+        std::count(r.begin(), r.end(), ' ') < 5) {
+        return false;  // no sentence ("Ada Quill (Ms.) Jones" is a name with a note)
+    }
+    for (auto* s : {&r, &t}) {
+        for (auto& c : *s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return r.find(t) != std::string::npos;
+}
+
 /// Puts the typed fields into a step's result: a field the step's rules left empty takes the
 /// typed value; where both found one, the rules' value stays and agreement raises its
 /// confidence, unless the rules' value ran on into another field (ranOn) or is the typed value
-/// with a note (withNote). `result` paths are
-/// relative to the packet.
+/// with a note (withNote) or a sentence that holds the typed value (holdsTyped); a rules' value
+/// that ran on into the next table cell with no typed value to replace it keeps its own cell.
+/// `result` paths are relative to the packet.
 inline void mergeTypedFields(nlohmann::json& result,
                              const std::map<std::string, nlohmann::json>& typed_fields) {
     for (const auto& [path, f] : typed_fields) {
@@ -68,7 +85,16 @@ inline void mergeTypedFields(nlohmann::json& result,
                                   !result[ptr]["value"].is_null() &&
                                   (result[ptr].value("source", nlohmann::json()).is_null() ||
                                    (ranOn(result[ptr]["value"]) && !f["value"].is_null()) ||
-                                   withNote(result[ptr]["value"], f["value"]));
+                                   withNote(result[ptr]["value"], f["value"]) ||
+                                   holdsTyped(result[ptr]["value"], f["value"]));
+        // A rule's value that ran on into the next cell of a table row ("ROE, ANN B | SEX: M |")
+        // keeps its own cell when no typed value replaces it.
+        if (!default_only && f["value"].is_null() && result.contains(ptr) &&
+            result[ptr].is_object() && result[ptr]["value"].is_string()) {
+            const std::string v = result[ptr]["value"].get<std::string>();
+            const std::string own = trimmed(v.substr(0, v.find(" | ")));
+            if (own.size() < v.size() && !own.empty()) result[ptr]["value"] = own;
+        }
         if (default_only || !result.contains(ptr) || !result[ptr].is_object() ||
             result[ptr]["value"].is_null() ||
             (result[ptr]["value"].is_array() && result[ptr]["value"].empty())) {

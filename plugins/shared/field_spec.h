@@ -26,6 +26,8 @@ struct FieldSpec {
     bool list = false;
     std::vector<std::pair<std::string, std::vector<std::string>>> values;
     std::vector<std::string> roles;
+    /// for type party: other words a document uses for a role ("lessor" for landlord)
+    std::vector<std::pair<std::string, std::vector<std::string>>> role_words;
     bool person = false;  ///< for type party: a person's name, not an organisation's
     std::vector<std::string> avoid;
     std::string item = "text";       ///< for type list: text, dose or measurement
@@ -67,6 +69,10 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
             s.values.emplace_back(k, words);
         }
         s.roles = strings(f.value("roles", nlohmann::json::array()));
+        const nlohmann::json role_words = f.value("role_words", nlohmann::json::object());
+        for (const auto& [k, v] : role_words.items()) {
+            s.role_words.emplace_back(typed::lower(k), strings(v));
+        }
         s.person = f.value("person", false);
         s.avoid = strings(f.value("avoid", nlohmann::json::array()));
         s.item = f.value("item", "text");
@@ -122,6 +128,36 @@ inline std::size_t findPhrase(const std::string& lower_text, const std::string& 
         }
     }
     return std::string::npos;
+}
+
+/// Whether the meaning phrase at `pos` of `lower_text` is named as a right or option the text
+/// denies ("does not give you a right to renew", "Tenant has no option to extend") with no
+/// condition that grants it after all ("... unless Landlord consents"): such a passage says
+/// there is none.
+inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
+    std::size_t from = pos > 90 ? pos - 90 : 0;
+    if (const auto stop = lower_text.rfind(". ", pos); stop != std::string::npos && stop >= from) {
+        from = stop + 2;
+    }
+    static const std::regex denied(
+        R"(\b(?:no|not|never|nor)\b[a-z' ]{0,40}\b(?:right|option|privilege)s?\s+(?:to|of)\s+(?:[a-z]+\s+){0,2}$)");
+    if (!std::regex_search(lower_text.substr(from, pos - from), denied)) return false;
+    std::size_t end = lower_text.find(". ", pos);
+    if (end == std::string::npos) end = lower_text.size();
+    static const std::regex condition(R"(\b(?:unless|without|except|other than|provided)\b)");
+    return !std::regex_search(lower_text.substr(pos, end - pos), condition);
+}
+
+/// Whether `lower_text` denies some right or option (deniedRight after "right to", "option of").
+inline bool deniesAnyRight(const std::string& lower_text) {
+    static const std::regex named(R"(\b(?:right|option|privilege)s?\s+(?:to|of)\s+)");
+    for (auto it = std::sregex_iterator(lower_text.begin(), lower_text.end(), named);
+         it != std::sregex_iterator(); ++it) {
+        if (deniedRight(lower_text, static_cast<std::size_t>(it->position(0) + it->length(0)))) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /// A SOAP note's letter heading or label at the start of a line: the section it names and the

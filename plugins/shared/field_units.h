@@ -24,6 +24,14 @@ struct FieldUnit {
     bool caption = false;  ///< a caption line read with the line under it as its value
 };
 
+/// The value of `spec` in a unit and how good it is; score 0 when none.
+struct Candidate {
+    double score = 0;
+    nlohmann::json value;
+    const FieldUnit* unit = nullptr;
+    std::size_t value_pos = 0;
+};
+
 /// `line` with "**", "#", "|" and runs of 3+ dots blanked (a run of dots or a "|" becomes ":"
 /// so that it reads as a label separator); same length.
 inline std::string cleanLine(std::string line) {
@@ -43,11 +51,21 @@ inline std::string cleanLine(std::string line) {
 }
 
 /// A heading: a short line without a closing full stop that is in capitals, numbered
-/// ("ARTICLE 2. TERM", "2. RENT", "Section 4 - Deposit") or was a Markdown heading.
-inline bool isHeadingLine(const std::string& raw, const std::string& clean) {
+/// ("ARTICLE 2. TERM", "2. RENT", "Section 4 - Deposit"), set between dashes ("-- Member
+/// Information ---"), or a short title that opens a passage (`opens_passage`: the chunker starts
+/// one at each heading block, whose "#" a Markdown parser drops).
+inline bool isHeadingLine(const std::string& raw, const std::string& clean,
+                          bool opens_passage = false) {
     const std::string t = trimmed(clean);
+    // A plain-text export's divider heading ("-- Member Information -----", "== Plan ==").
+    static const std::regex divider(R"(^(?:--+|==+)\s*[A-Za-z][^:\-=]{0,50}?\s*(?:--+|==+)?$)");
+    if (!t.empty() && t.size() < 120 && std::regex_match(t, divider)) return true;
     if (t.empty() || t.size() > 70 || raw.find(':') != std::string::npos) return false;
     if (raw.rfind("#", 0) == 0) return true;
+    if (opens_passage && t.size() <= 40 && std::isupper(static_cast<unsigned char>(t[0])) &&
+        t.find_last_of(".,;") == std::string::npos && std::count(t.begin(), t.end(), ' ') <= 4) {
+        return true;
+    }
     if (t.back() == '.' && t.find(' ') == std::string::npos) return false;
     int upper = 0, lower_count = 0;
     for (const char c : t) {
@@ -75,7 +93,8 @@ inline std::vector<std::pair<std::size_t, std::string>> tableCells(const std::st
 /// Sentences of a long line: cut after ". " before a capital, a digit or "(" unless the word
 /// before is an abbreviation, an initial or a clause number ("ARTICLE 2. TERM"); a sentence
 /// that closes a bracket or a quote, or ends in a figure ("... 60606. Notices"), ends there. A
-/// clause's caption ("3.3 Operating Expenses.") stays with the sentence after it.
+/// clause's caption ("3.3 Operating Expenses.", "Section 7.01 Assignment.") stays with the
+/// sentence after it.
 inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::string& line) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     if (line.size() <= 260) {
@@ -107,9 +126,12 @@ inline std::vector<std::pair<std::size_t, std::size_t>> sentences(const std::str
              std::find(abbreviations.begin(), abbreviations.end(), word) != abbreviations.end())) {
             continue;
         }
+        // A caption "3.3 Operating Expenses." or "Section 7.01 Assignment and Subletting."
+        static const std::regex caption(R"(^(?:(?:Section|SECTION|Article|ARTICLE|§)\s*)?\d)");
         const std::string so_far = line.substr(start, i - start);
-        if (!so_far.empty() && std::isdigit(static_cast<unsigned char>(so_far[0])) &&
-            std::count(so_far.begin(), so_far.end(), ' ') < 4) {
+        const auto spaces = std::count(so_far.begin(), so_far.end(), ' ');
+        if (std::regex_search(so_far, caption) &&
+            spaces < (std::isdigit(static_cast<unsigned char>(so_far[0])) ? 4 : 6)) {
             continue;
         }
         out.emplace_back(start, i + 1 - start);
@@ -302,7 +324,9 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             out.push_back({line.pos, line.text.size(), clean, heading, true});
             continue;
         }
-        if (isHeadingLine(line.text, clean)) {
+        // A chunk after the first opens at a heading block (the document's start is no sign).
+        if (isHeadingLine(line.text, clean,
+                          line.pos > 0 && doc.opensPassage(line.pos) && li + 1 < lines.size())) {
             heading = trimmed(clean);
             out.push_back({line.pos, line.text.size(), clean, heading, true});
             continue;
@@ -325,6 +349,15 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             // A folded form ("Name: A Date of birth: B") is read one label at a time.
             const std::string sentence = clean.substr(s, n);
             std::vector<std::size_t> cuts = labelStarts(sentence);
+            // "Attn: Trust Officer, 1450 Farnam Street": an address's attention line is part
+            // of the address, not a field of its own.
+            cuts.erase(std::remove_if(cuts.begin(), cuts.end(),
+                                      [&](std::size_t at) {
+                                          return typed::lower(sentence.substr(at, 5)) == "attn:" ||
+                                                 typed::lower(sentence.substr(at, 10)) ==
+                                                     "attention:";
+                                      }),
+                       cuts.end());
             if (cuts.size() < 2) cuts.clear();
             if (cuts.empty() || cuts.front() != 0) cuts.insert(cuts.begin(), 0);
             for (std::size_t k = 0; k < cuts.size(); ++k) {

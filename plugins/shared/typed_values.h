@@ -160,7 +160,7 @@ inline std::string moneyPeriod(const std::string& text, std::size_t pos, std::si
 
 /// Amounts of money: "$4,500.00", "USD 54,000", "54,000 dollars"; the value is the money text
 /// with its period when one is stated ("$4,500.00 per month"). Per-square-foot rates are left
-/// out (they are prices, not amounts).
+/// out (they are prices, not amounts), and so are clause numbers ("Section 3.02").
 inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
         R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
@@ -177,6 +177,11 @@ inline std::vector<Found> money(const std::string& text) {
         if (m[3].matched) {  // a bare amount with cents ("87,412.50"), as forms write them
             const auto at = static_cast<std::size_t>(m.position(3));
             const auto n = static_cast<std::size_t>(m.length(3));
+            // ... but "Section 3.02" is a clause's number.
+            static const std::regex reference(
+                R"((?:section|sections|article|paragraph|clause|§)\s*$)", std::regex::icase);
+            const std::size_t from = at > 12 ? at - 12 : 0;
+            if (std::regex_search(text.substr(from, at - from), reference)) continue;
             out.push_back({at, n, moneyText(number(m[3].str()), "")});
             continue;
         }
@@ -294,11 +299,11 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
 }
 
 /// Street addresses: a house number, street words and a street suffix, then optionally the
-/// unit, city, state and ZIP ("225 West Wacker Drive, Chicago, Illinois 60606"); a unit named
-/// just before ("Suite 410, ... at 225 ...") is included.
+/// unit (or units: "Suites 2 and 3"), city, state and ZIP ("225 West Wacker Drive, Chicago,
+/// Illinois 60606"); a unit named just before ("Suite 410, ... at 225 ...") is included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:[A-Z][A-Za-z.'-]*\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre)\b(?:,?\s+(?:Suite|Ste\.?|Unit|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
+        R"(\b\d{1,6}\s+(?:[A-Z][A-Za-z.'-]*\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre)\b(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
     static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
@@ -441,11 +446,12 @@ inline std::vector<Found> names(const std::string& text) {
 
 /// Whether `name` reads as a person's: two to five words before any credentials (", MD"), no
 /// digits, no article or conjunction ("THE MEMBER", "EXCLUSIONS OF ..."), no company's legal
-/// form, not opened by a section number ("II.").
+/// form or institution's word ("Valley Surgical Hospital", "Eastside Clinic"), not opened by a
+/// section number ("II.").
 inline bool personName(const std::string& name) {
     const std::string bare = name.substr(0, name.find(','));
     static const std::regex not_person(
-        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance)(?:\s|$)|\d|^[ivx]+\.)",
+        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance|hospital|clinic|center|centre|medical|surgical|surgery|pharmacy|laboratory|laboratories|imaging|associates|group|practice|services|university|institute|foundation|department|bank)(?:\s|$)|\d|^[ivx]+\.)",
         std::regex::icase);
     if (std::regex_search(bare, not_person)) return false;
     const auto words = std::count(bare.begin(), bare.end(), ' ') + 1;

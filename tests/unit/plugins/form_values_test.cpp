@@ -1,7 +1,7 @@
 // Values of forms and letters as the typed extractor reads them (plugins/shared/field_units.h,
 // typed_values.h, field_extractor.h): a Title Case label with a bracketed note, a short code
-// after its label, a professional corporation's name, an apartment in an address, and party
-// fields that take only a person's name.
+// after its label, a professional corporation's name, an apartment in an address, party
+// fields that take only a person's name, a portal export's split name and ticked boxes.
 
 #include <gtest/gtest.h>
 
@@ -61,6 +61,53 @@ TEST(FormValues, APersonFieldTakesOnlyAPersonsName) {
     EXPECT_EQ(memo["candidate"]["value"], "Callum Ferreira-Nakashima");
     EXPECT_TRUE(typed::personName("Samuel Okafor, MD"));
     EXPECT_FALSE(typed::personName("II. EXCLUSIONS SCREENING OF ASYMPTOMATIC MEMBERS"));
+}
+
+TEST(FormValues, APortalExportsSplitNameTickedBoxesAndDateOnlyFields) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "patient.name", "type": "party", "person": true,
+       "meaning": ["patient name", "member name", "patient", "member", "name"],
+       "avoid": ["provider", "npi"]},
+      {"path": "urgency", "type": "enumeration", "meaning": ["urgency", "review type"],
+       "values": {"expedited": ["urgent", "expedited"], "standard": ["standard", "routine"]}},
+      {"path": "service", "type": "text", "meaning": ["service", "procedure"],
+       "avoid": ["place of service"]}
+    ])");
+    const auto got = extract(fields,
+                             "-- Member Information --\n"
+                             "Member Last Name .......... HALVORSEN-ADEYEMI\n"
+                             "Member First Name ......... ROSALIND\n"
+                             "Member MI ................. K\n"
+                             "-- Servicing Facility --\n"
+                             "Facility Name ............. Lakeview Surgical Hospital\n"
+                             "Place of Service .......... 21 - Inpatient Hospital\n"
+                             "Review Type ............... [ ] Urgent/Expedited  [X] Standard\n"
+                             "Service From Date ......... 01/19/2027\n"
+                             "Procedure Code(s) ......... 27130 - Arthroplasty, hip\n");
+    EXPECT_EQ(got["patient.name"]["value"], "ROSALIND K HALVORSEN-ADEYEMI");
+    EXPECT_EQ(got["urgency"]["value"], "standard");
+    EXPECT_EQ(got["service"]["value"], "27130 - Arthroplasty, hip");
+    EXPECT_FALSE(typed::personName("Lakeview Surgical Hospital"));
+    EXPECT_TRUE(uncheckedBox("[ ] Urgent/Expedited", 12));
+    EXPECT_FALSE(uncheckedBox("[x] Urgent/Expedited", 12));
+}
+
+TEST(FormValues, ARuleValueThatRanOnIntoTheNextCellKeepsItsOwnCell) {
+    nlohmann::json result = {
+        {"patient", {{"name", field("ROE, ANN B | SEX: F |", {{"page", 1}}, 0.9)}}}};
+    mergeTypedFields(result, {{"patient.name", missingField()}});
+    EXPECT_EQ(result["patient"]["name"]["value"], "ROE, ANN B");
+}
+
+TEST(FormValues, AClauseSentenceYieldsToTheTypedValueItHolds) {
+    nlohmann::json result = {
+        {"holdover", field("If Tenant holds over, Tenant shall pay 150% of the Base Rent.",
+                           {{"page", 3}}, 0.9)},
+        {"name", field("Ada Quill (Ms.) Jones", {{"page", 1}}, 0.9)}};
+    mergeTypedFields(result, {{"holdover", field("150%", {{"page", 3}}, 0.6)},
+                              {"name", field("Ada Quill", {{"page", 1}}, 0.6)}});
+    EXPECT_EQ(result["holdover"]["value"], "150%");
+    EXPECT_EQ(result["name"]["value"], "Ada Quill (Ms.) Jones");  // a name with a note
 }
 
 }  // namespace

@@ -86,6 +86,20 @@ TEST(ListLayouts, AShortLineThatOpensAChunkIsAHeading) {
               (std::vector<std::string>{"High blood pressure", "Prediabetes"}));
 }
 
+TEST(ListLayouts, ATypedFieldReadsAShortLineThatOpensAChunkAsItsHeading) {
+    // A Markdown or PDF heading block ("## Assessment") reaches the plugin without its "#", but
+    // the chunker starts a chunk at it.
+    const auto doc = docOf({"Patient: Ann Roe\nSeen for back pain.",
+                            "Assessment\n1. Lumbar radiculopathy (M54.16).\n2. Obesity (E66.9)."});
+    const auto spec = specOf(R"({"path": "codes", "type": "code", "code": "icd10", "list": true,
+                                "meaning": ["diagnosis codes", "assessment"]})");
+    const auto units = fieldUnits(doc);
+    auto codes = extractField(spec, doc, units, {})["value"].get<std::vector<std::string>>();
+    std::sort(codes.begin(), codes.end());
+    EXPECT_EQ(codes, (std::vector<std::string>{"E66.9", "M54.16"}));
+    EXPECT_TRUE(isHeadingLine("-- Member Information -------", "-- Member Information -------"));
+}
+
 TEST(ListLayouts, LetteredCriteriaAfterANumberedUpperCaseHeading) {
     const auto criteria = extractList(
         specOf(R"({"path": "criteria", "type": "list", "item": "text", "key": "text",

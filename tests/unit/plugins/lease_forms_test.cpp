@@ -1,0 +1,112 @@
+// plugins/shared/field_extractor.h, field_units.h and typed_values.h on the lease forms our
+// samples do not use: a ground lease's "Ground Lessor", a residential lease's "Residents", an
+// estoppel certificate's "The undersigned, X ("Tenant")", a renewal the lease denies, run-in
+// "Section 7.01 Caption." clauses, clause numbers beside amounts, several suites, an "Attn:"
+// line inside a notice address.
+
+#include <gtest/gtest.h>
+
+#include "one_passage_doc.h"
+
+#include "shared/field_extractor.h"
+
+namespace docintel::plugins {
+namespace {
+
+nlohmann::json extract(const nlohmann::json& fields, const std::string& text) {
+    DocText doc = test::onePassageDoc(text);
+    doc.text += "\n";
+    const auto units = fieldUnits(doc);
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& spec : fieldSpecs(fields)) {
+        out[spec.path] = extractField(spec, doc, units, {});
+    }
+    return out;
+}
+
+const auto kParties = nlohmann::json::parse(R"([
+  {"path": "parties", "type": "party", "meaning": ["parties", "landlord", "tenant"],
+   "roles": ["landlord", "tenant"],
+   "role_words": {"landlord": ["lessor", "ground lessor"],
+                  "tenant": ["lessee", "ground lessee", "residents"]}}
+])");
+
+TEST(LeaseForms, APartyNamedByAnotherWordForItsRole) {
+    EXPECT_EQ(extract(kParties,
+                      "THIS GROUND LEASE is made by and between HARLOW LAND TRUST COMPANY, a "
+                      "Nebraska corporation (\"Ground Lessor\"), and BLUESTEM INN HOSPITALITY, "
+                      "LLC, a Delaware limited liability company (\"Ground Lessee\").\n"
+                      "Notices to Ground Lessor: Harlow Land Trust Company, 1450 Farnam "
+                      "Street.\n")["parties"]["value"],
+              "HARLOW LAND TRUST COMPANY (Landlord); BLUESTEM INN HOSPITALITY, LLC (Tenant)");
+    EXPECT_EQ(extract(kParties,
+                      "Landlord: Ines Marlow (\"we\", \"us\")\n"
+                      "Residents: Tomas Renner and Ada Renner (\"you\")\n")["parties"]["value"],
+              "Ines Marlow (Landlord); Tomas Renner and Ada Renner (Tenant)");
+}
+
+TEST(LeaseForms, ASentencesOpeningWordIsNoParty) {
+    EXPECT_EQ(extract(kParties,
+                      "And to: Ridgeway Arcade Holdings LP (\"Landlord\")\n"
+                      "The undersigned, Fairmount Family Dental, P.C. (\"Tenant\"), "
+                      "certifies to Lender and Landlord as follows:\n")["parties"]["value"],
+              "Ridgeway Arcade Holdings LP (Landlord); Fairmount Family Dental, P.C. "
+              "(Tenant)");
+}
+
+TEST(LeaseForms, ARenewalTheLeaseDeniesIsNone) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "renewal", "type": "text", "meaning": ["option to renew", "renew", "extend"]}
+    ])");
+    EXPECT_TRUE(
+        extract(
+            fields,
+            "This lease does not give you a right to renew it. If we want to offer "
+            "you a new lease, we will tell you 60 days before the end date.\n")["renewal"]["value"]
+            .is_null());
+    EXPECT_TRUE(deniesAnyRight("tenant has no option to extend the term."));
+    // A right granted on a condition is stated, not denied.
+    EXPECT_FALSE(deniesAnyRight("tenant has no right to assign without landlord's consent."));
+    EXPECT_EQ(
+        extract(
+            fields,
+            "Tenant has one option to extend the term for five (5) years.\n")["renewal"]["value"],
+        "Tenant has one option to extend the term for five (5) years.");
+}
+
+TEST(LeaseForms, ARunInSectionCaptionStaysWithItsSentence) {
+    const std::string line =
+        "Section 4.01 Permitted Use. The Land shall be used for a hotel of not fewer than 120 "
+        "guest rooms and for no other purpose. Section 7.01 Assignment and Subletting. Ground "
+        "Lessee may assign this Lease to an entity that owns at least five (5) hotels; any other "
+        "assignment requires Ground Lessor's prior written consent, which shall not be "
+        "unreasonably withheld.";
+    std::vector<std::string> got;
+    for (const auto& [s, n] : sentences(line)) got.push_back(line.substr(s, n));
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[1].rfind("Section 7.01 Assignment and Subletting. Ground Lessee may", 0), 0u);
+}
+
+TEST(LeaseForms, AClauseNumberIsNoAmountAndSuitesAndAttentionLinesKeepTheAddress) {
+    EXPECT_TRUE(typed::money("adjusted under Section 3.02 of this Lease").empty());
+    EXPECT_EQ(typed::money("paid: 3,906.10").size(), 1u);
+    ASSERT_EQ(typed::addresses("Lease of 740 Liberty Avenue, Suites 2 and 3, Pittsburgh, PA 15222")
+                  .size(),
+              1u);
+    EXPECT_EQ(typed::addresses("Lease of 740 Liberty Avenue, Suites 2 and 3, Pittsburgh, PA 15222")
+                  .front()
+                  .value,
+              "740 Liberty Avenue, Suites 2 and 3, Pittsburgh, PA 15222");
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "notices", "type": "address", "meaning": ["notices", "notices to landlord"]}
+    ])");
+    EXPECT_EQ(
+        extract(fields,
+                "Notices to Ground Lessor: Harlow Land Trust Company, Attn: Real Estate "
+                "Trust Officer, 300 Dodge Street, Suite 900, Omaha, Nebraska 68102.\n")["notices"]
+                                                                                       ["value"],
+        "300 Dodge Street, Suite 900, Omaha, Nebraska 68102");
+}
+
+}  // namespace
+}  // namespace docintel::plugins
