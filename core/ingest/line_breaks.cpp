@@ -4,15 +4,10 @@
 #include <cctype>
 #include <regex>
 
+#include "ingest/text_util.h"
+
 namespace docintel::ingest {
 namespace {
-
-std::string trimmedLine(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return {};
-    const auto e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
 
 /// Characters (UTF-8 code points) of `s`.
 std::size_t columns(const std::string& s) {
@@ -71,9 +66,9 @@ LineBreaks::LineBreaks(const std::vector<std::string>& lines) {
     std::size_t longest = 0, wrapped = 0;
     int continued = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::size_t n = columns(trimmedLine(lines[i]));
+        const std::size_t n = columns(trimmed(lines[i]));
         longest = std::max(longest, n);
-        if (i + 1 < lines.size() && n > 0 && lowerStart(trimmedLine(lines[i + 1]))) {
+        if (i + 1 < lines.size() && n > 0 && lowerStart(trimmed(lines[i + 1]))) {
             wrapped = std::max(wrapped, n);
             ++continued;
         }
@@ -82,8 +77,8 @@ LineBreaks::LineBreaks(const std::vector<std::string>& lines) {
 }
 
 bool LineBreaks::kept(const std::string& line, const std::string& next) const {
-    const std::string a = trimmedLine(line);
-    const std::string b = trimmedLine(next);
+    const std::string a = trimmed(line);
+    const std::string b = trimmed(next);
     if (a.empty() || b.empty()) return true;
     // A value wrapped under its column ("Diagnosis ...... M17.11 - Unilateral primary," /
     // "                  right knee") goes on; a heading drawn with a rule ("-- Summary ----")

@@ -66,6 +66,13 @@ std::string firstHeading(const std::vector<Block>& blocks) {
     return {};
 }
 
+std::string trimmed(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return {};
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return text.substr(first, last - first + 1);
+}
+
 std::string collapseWhitespace(const std::string& text) {
     std::string out;
     out.reserve(text.size());

@@ -24,6 +24,8 @@ std::string toUtf8(const std::string& bytes, const std::string& charset);
 std::string decodeText(const std::string& bytes);
 /// Trims and collapses every run of whitespace (including U+00A0) to one space.
 std::string collapseWhitespace(const std::string& text);
+/// `text` without the spaces, tabs and line breaks around it (inner white space kept).
+std::string trimmed(const std::string& text);
 std::string toLower(std::string text);
 /// The text of the first heading among `blocks` (a document's title), or "".
 std::string firstHeading(const std::vector<Block>& blocks);

@@ -5,16 +5,10 @@
 #include <regex>
 
 #include "ingest/chunker.h"
+#include "ingest/text_util.h"
 
 namespace docintel::knowledge {
 namespace {
-
-std::string trim(const std::string& s) {
-    const auto a = s.find_first_not_of(" \t\r\n");
-    if (a == std::string::npos) return {};
-    const auto b = s.find_last_not_of(" \t\r\n");
-    return s.substr(a, b - a + 1);
-}
 
 const std::regex& markerPattern() {
     static const std::regex pattern(R"(\[\s*(\d+(?:\s*[,;]\s*\d+)*)\s*\])");
@@ -38,7 +32,7 @@ std::vector<DraftedSentence> draftedSentences(const std::string& text) {
     for (const auto& [a, b] : ingest::boundaries(text, true)) {
         const std::string raw =
             text.substr(static_cast<std::size_t>(a), static_cast<std::size_t>(b - a));
-        std::string piece = trim(raw);
+        std::string piece = ingest::trimmed(raw);
         const bool opens_line = line_start;
         line_start = raw.find('\n') != std::string::npos &&
                      raw.find_first_not_of(" \t\r\n", raw.find_last_of('\n')) == std::string::npos;
@@ -49,7 +43,7 @@ std::vector<DraftedSentence> draftedSentences(const std::string& text) {
         while (!out.empty() && !opens_line && std::regex_search(piece, m, markerPattern()) &&
                m.position(0) == 0) {
             addNumbers(m[1].str(), out.back().cited);
-            piece = trim(piece.substr(static_cast<std::size_t>(m.length(0))));
+            piece = ingest::trimmed(piece.substr(static_cast<std::size_t>(m.length(0))));
         }
         DraftedSentence d;
         std::string claim;
@@ -72,7 +66,7 @@ std::vector<DraftedSentence> draftedSentences(const std::string& text) {
             }
             tidy += c;
         }
-        d.claim = trim(tidy);
+        d.claim = ingest::trimmed(tidy);
         // Punctuation left alone by markers ("… Jr. [5].") is not a claim.
         const bool has_word = std::any_of(d.claim.begin(), d.claim.end(), [](char c) {
             const auto u = static_cast<unsigned char>(c);
