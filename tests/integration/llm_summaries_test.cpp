@@ -46,8 +46,10 @@ std::string quotingReply(const std::string& user) {
         }
         return out;
     }
-    // Passages: "\n[n] name, page p...\n<text>" up to the next passage or the task.
-    static const std::regex header(R"(\n\[(\d+)\] [^\n]*\n)");
+    // Passages: "\n[n] name, page p...\n<text>" up to the next passage or the task. A line of a
+    // passage may open with a reference marker too ("[64] He made his debut"): a header names
+    // its page.
+    static const std::regex header(R"(\n\[(\d+)\] [^\n]*, page \d+[^\n]*\n)");
     std::vector<std::pair<std::string, std::size_t>> starts;  // number, where its text starts
     std::vector<std::size_t> header_at;
     for (auto it = std::sregex_iterator(user.begin(), user.end(), header);
