@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 namespace docintel::knowledge {
@@ -39,8 +40,9 @@ struct Candidate {
     int start = 0;           ///< byte offsets in the chunk text
     int end = 0;
     std::string text;
-    std::set<std::string> words;  ///< refusalWords(text)
-    bool states_value = false;    ///< statesAskedValue
+    std::vector<std::string> sequence;  ///< its content words in order, folded as refusalWords
+    std::set<std::string> words;        ///< refusalWords(text): the same words as a set
+    bool states_value = false;          ///< statesAskedValue
     double overlap = 0;
     double cosine = 0;
     double relevance = 0;  ///< cosine and rarity-weighted word coverage
@@ -203,20 +205,23 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
     for (std::size_t s = 0; s < sources.size(); ++s) {
         for (auto& span : quotableSentences(sources[s].passage.chunk)) {
             Candidate c;
-            c.words = refusalWords(span.text);
+            c.sequence = contentWords(foldLatin(span.text));
+            c.words = {c.sequence.begin(), c.sequence.end()};
             if (restatesQuestion(question, span.text, c.words)) continue;
             c.source = s;
             c.start = span.start;
             c.end = span.end;
             c.overlap = coverage(question.word_set, c.words);
-            c.states_value = question.expects == AnswerType::kTitle
-                                 ? isHeading(sources[s].passage.chunk, span.text)
-                                 : statesAskedValue(question, span.text);
             c.text = std::move(span.text);
             candidates.push_back(std::move(c));
         }
     }
     keepLikeliest(candidates);
+    for (auto& c : candidates) {
+        c.states_value = question.expects == AnswerType::kTitle
+                             ? isHeading(sources[c.source].passage.chunk, c.text)
+                             : statesAskedValue(question, c.text);
+    }
 
     if (encoder_ && !question_vector.empty() && !candidates.empty()) {
         std::vector<std::string> texts;
@@ -264,7 +269,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         rare_overlap = total_weight > 0 ? rare_overlap / total_weight : 0;
         // The question's adjacent words standing together in the sentence ("Director of Public
         // Works"): a phrase of the question, not its words scattered.
-        const double phrases = pairsTogether(question.words, contentWords(foldLatin(c.text)));
+        const double phrases = pairsTogether(question.words, c.sequence);
         c.relevance =
             0.6 * std::max(0.0, c.cosine) + 0.3 * rare_overlap + 0.1 * phrases + rank_prior;
         c.support = c.relevance + (c.states_value ? options_.typed_bonus : 0.0);
@@ -285,14 +290,12 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         // Unless a sentence stating a value of the asked type is nearly as relevant: "DOCKET
         // NUMBER: GWB-2026-0147" against "Please refer to the docket number in every comment."
         if (!judged->states_value) {
-            auto typed = candidates.end();
-            for (auto c = candidates.begin(); c != candidates.end(); ++c) {
-                if (c->states_value &&
-                    (typed == candidates.end() || c->relevance > typed->relevance))
-                    typed = c;
-            }
-            if (typed != candidates.end() &&
-                typed->relevance >= kJudgedTypedShare * judged->relevance) {
+            const auto typed = std::max_element(candidates.begin(), candidates.end(),
+                                                [](const Candidate& a, const Candidate& b) {
+                                                    return std::tie(a.states_value, a.relevance) <
+                                                           std::tie(b.states_value, b.relevance);
+                                                });
+            if (typed->states_value && typed->relevance >= kJudgedTypedShare * judged->relevance) {
                 judged = typed;
             }
         }

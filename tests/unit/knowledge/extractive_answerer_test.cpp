@@ -20,12 +20,17 @@ std::vector<Source> sourcesOf(const std::string& text) {
     return {s};
 }
 
-std::string citedFor(const std::string& question, const std::string& text) {
+/// The answer with refusal off, so the choice of sentences is seen.
+Answer answerOf(const std::string& question, const std::vector<Source>& sources,
+                int max_sentences = 1) {
     ExtractiveOptions options;
     options.refuse_below = -1;
-    options.max_sentences = 1;
-    const auto answer =
-        ExtractiveAnswerer(nullptr, options).answer(analyseQuestion(question), {}, sourcesOf(text));
+    options.max_sentences = max_sentences;
+    return ExtractiveAnswerer(nullptr, options).answer(analyseQuestion(question), {}, sources);
+}
+
+std::string citedFor(const std::string& question, const std::string& text) {
+    const auto answer = answerOf(question, sourcesOf(text));
     EXPECT_FALSE(answer.refused);
     return answer.sentences.empty() ? "" : answer.sentences.front().text;
 }
@@ -52,11 +57,8 @@ TEST(ExtractiveAnswerer, CitesTheSentenceStatingTheAskedValue) {
 TEST(ExtractiveAnswerer, ASentenceOfTheQuestionsOwnWordsIsNeverTheAnswer) {
     // "5 Petitioner :" shares the question's rarest word and nothing else; the refusal used to
     // judge it (no person in it) and refuse.
-    ExtractiveOptions options;
-    options.refuse_below = -1;
-    const auto answer =
-        ExtractiveAnswerer(nullptr, options)
-            .answer(analyseQuestion("Who argued for the petitioner?"), {}, sourcesOf(kTranscript));
+    const auto answer = answerOf("Who argued for the petitioner?", sourcesOf(kTranscript),
+                                 ExtractiveOptions{}.max_sentences);
     for (const auto& s : answer.sentences) EXPECT_NE(s.text, "5 Petitioner :");
     // A data row's numbers are what the question does not hold: the row stays a candidate.
     EXPECT_EQ(citedFor("What is in the cell at row 2, column 2 of the table?",
@@ -72,11 +74,7 @@ TEST(ExtractiveAnswerer, AQuestionForATitleIsAnsweredWithAHeading) {
         "Find the bullet slide layout\nUse _TextFrame.text for first bullet\nUse "
         "_TextFrame.add_paragraph() for subsequent bullets\nAdding a Bullet Slide");
     sources[0].passage.chunk.section_path = {"Adding a Bullet Slide"};
-    ExtractiveOptions options;
-    options.refuse_below = -1;
-    options.max_sentences = 1;
-    const auto answer = ExtractiveAnswerer(nullptr, options)
-                            .answer(analyseQuestion("What is the slide's title?"), {}, sources);
+    const auto answer = answerOf("What is the slide's title?", sources);
     ASSERT_EQ(answer.sentences.size(), 1u);
     EXPECT_EQ(answer.sentences.front().text, "Adding a Bullet Slide");
 }
@@ -97,12 +95,7 @@ TEST(ExtractiveAnswerer, ASentenceOfTheLastSourceIsWeighedHoweverLongTheFirstOne
         source.number = s + 1;
         sources.push_back(std::move(source));
     }
-    ExtractiveOptions options;
-    options.refuse_below = -1;
-    options.max_sentences = 1;
-    const auto answer =
-        ExtractiveAnswerer(nullptr, options)
-            .answer(analyseQuestion("How many juicy apples are in stock?"), {}, sources);
+    const auto answer = answerOf("How many juicy apples are in stock?", sources);
     ASSERT_EQ(answer.sentences.size(), 1u);
     EXPECT_EQ(answer.sentences.front().text, "Item: Juicy Apples | Price: 1.99 | # In stock: 739");
     EXPECT_EQ(answer.sentences.front().source_number, 6);
