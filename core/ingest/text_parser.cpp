@@ -21,16 +21,9 @@ std::vector<std::string> splitLines(const std::string& text) {
     return lines;
 }
 
-std::string trim(const std::string& s) {
-    auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return {};
-    auto e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
-
 // "- x", "* x", "+ x", "1. x" → the item text; "" when the line is not a list item.
 std::string listItemText(const std::string& line) {
-    std::string t = trim(line);
+    std::string t = trimmed(line);
     if (t.size() > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ') {
         return t.substr(2);
     }
@@ -43,20 +36,20 @@ std::string listItemText(const std::string& line) {
 }
 
 std::vector<std::string> pipeCells(const std::string& line) {
-    std::string t = trim(line);
+    std::string t = trimmed(line);
     if (!t.empty() && t.front() == '|') t.erase(0, 1);
     if (!t.empty() && t.back() == '|') t.pop_back();
     std::vector<std::string> cells;
     std::string cell;
     for (char c : t) {
         if (c == '|') {
-            cells.push_back(trim(cell));
+            cells.push_back(trimmed(cell));
             cell.clear();
         } else {
             cell += c;
         }
     }
-    cells.push_back(trim(cell));
+    cells.push_back(trimmed(cell));
     return cells;
 }
 
@@ -70,12 +63,15 @@ std::vector<std::pair<std::size_t, std::string>> alignedCells(const std::string&
     while (i != std::string::npos && i < line.size()) {
         std::size_t end = i;
         while (end < line.size() && line[end] != '\t' && line.compare(end, 3, "   ") != 0) ++end;
-        cells.emplace_back(i, trim(line.substr(i, end - i)));
+        cells.emplace_back(i, trimmed(line.substr(i, end - i)));
         i = line.find_first_not_of(" \t", end);
     }
     if (cells.size() < 2) cells.clear();
     return cells;
 }
+
+/// How many columns apart two start columns are.
+std::size_t columnGap(std::size_t a, std::size_t b) { return a > b ? a - b : b - a; }
 
 /// A fixed-width row's cells placed under the columns of the table's first row (a cell starts
 /// near its column's start; an empty cell leaves its column empty).
@@ -89,12 +85,9 @@ std::vector<std::string> underColumns(const std::vector<std::pair<std::size_t, s
     out.resize(columns.size());
     std::size_t next = 0;
     for (const auto& [at, cell] : row) {
-        const auto gap = [&, at = at](std::size_t k) {
-            return columns[k] > at ? columns[k] - at : at - columns[k];
-        };
         std::size_t best = next;
         for (std::size_t c = next; c < columns.size(); ++c) {
-            if (gap(c) < gap(best)) best = c;
+            if (columnGap(columns[c], at) < columnGap(columns[best], at)) best = c;
         }
         out[best] = cell;
         next = best + 1;
@@ -117,15 +110,14 @@ struct FixedTable {
     /// Whether every cell of `row` starts within two columns of one of the table's.
     bool aligns(const std::vector<std::pair<std::size_t, std::string>>& row) const {
         return !columns.empty() && std::all_of(row.begin(), row.end(), [&](const auto& cell) {
-            return std::any_of(columns.begin(), columns.end(), [&](std::size_t c) {
-                return (c > cell.first ? c - cell.first : cell.first - c) <= 2;
-            });
+            return std::any_of(columns.begin(), columns.end(),
+                               [&](std::size_t c) { return columnGap(c, cell.first) <= 2; });
         });
     }
 };
 
 bool isPipeSeparator(const std::string& line) {
-    std::string t = trim(line);
+    std::string t = trimmed(line);
     return t.find('-') != std::string::npos && t.find('|') != std::string::npos &&
            t.find_first_not_of("|-: \t") == std::string::npos;
 }
@@ -142,11 +134,11 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
     };
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
-        std::string t = trim(line);
+        std::string t = trimmed(line);
         if (markdown && t.rfind("```", 0) == 0) {
             flush();
             std::string code;
-            for (++i; i < lines.size() && trim(lines[i]).rfind("```", 0) != 0; ++i) {
+            for (++i; i < lines.size() && trimmed(lines[i]).rfind("```", 0) != 0; ++i) {
                 code += lines[i] + "\n";
             }
             out.paragraph(code);
@@ -197,7 +189,8 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
             out.endTable();
             out.tableRow(pipeCells(line));
             ++i;
-            for (; i + 1 < lines.size() && trim(lines[i + 1]).find('|') != std::string::npos; ++i) {
+            for (; i + 1 < lines.size() && trimmed(lines[i + 1]).find('|') != std::string::npos;
+                 ++i) {
                 out.tableRow(pipeCells(lines[i + 1]));
             }
             out.endTable();

@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "ingest/text_util.h"
 #include "knowledge/cited_check.h"
 #include "knowledge/summarizer.h"
 
@@ -19,13 +20,6 @@ namespace docintel::knowledge {
 namespace {
 
 using nlohmann::json;
-
-std::string trim(const std::string& s) {
-    const auto a = s.find_first_not_of(" \t\r\n");
-    if (a == std::string::npos) return {};
-    const auto b = s.find_last_not_of(" \t\r\n");
-    return s.substr(a, b - a + 1);
-}
 
 std::string joinPath(const std::vector<std::string>& path) {
     std::string out;
@@ -57,23 +51,24 @@ std::vector<Block> layoutBlocks(const std::string& text) {
     while (from <= text.size()) {
         std::size_t to = text.find('\n', from);
         if (to == std::string::npos) to = text.size();
-        std::string line = trim(text.substr(from, to - from));
+        std::string line = ingest::trimmed(text.substr(from, to - from));
         from = to + 1;
         if (line.empty()) {
             open_paragraph = false;
             continue;
         }
         if (line[0] == '#') {
-            out.push_back({Block::kHeading, trim(line.substr(line.find_first_not_of('#')))});
+            out.push_back(
+                {Block::kHeading, ingest::trimmed(line.substr(line.find_first_not_of('#')))});
             open_paragraph = false;
         } else if (line.rfind("- ", 0) == 0 || line.rfind("* ", 0) == 0 ||
                    line.rfind("\xE2\x80\xA2", 0) == 0) {
             const std::size_t skip = line[0] == '\xE2' ? 3 : 2;
-            out.push_back({Block::kBullet, trim(line.substr(skip))});
+            out.push_back({Block::kBullet, ingest::trimmed(line.substr(skip))});
             open_paragraph = false;
         } else if (const std::size_t skip = enumeratorLength(line); skip > 0) {
             // "1. …", "2) …": a numbered list is shown as bullets; its numbers are not claims.
-            out.push_back({Block::kBullet, trim(line.substr(skip))});
+            out.push_back({Block::kBullet, ingest::trimmed(line.substr(skip))});
             open_paragraph = false;
         } else if (line[0] == '[' && line.size() > 1 &&
                    std::isdigit(static_cast<unsigned char>(line[1]))) {
