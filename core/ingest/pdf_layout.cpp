@@ -82,8 +82,9 @@ std::vector<std::string> cellTexts(const std::vector<Cell>& cells) {
 }
 
 /// The table being read on a page. Its header is the first row that reads as a header
-/// (readsAsHeaderRow) and the lines right under it with fewer cells ("DATE" over "POSTED",
-/// "SERVICE DATES" over "START  END"); a data cell is labelled with the header words above it,
+/// (readsAsHeaderRow) and the lines right under it that continue it (continuesHeader: "DATE"
+/// over "POSTED", "Registered" over "users (000s)"); a data cell is labelled with the header
+/// words above it,
 /// so a row reads "DATE POSTED: 05/03/2019 | AMOUNT ($): 920.68" wherever its cells sit.
 /// Kept across the page's regions (blank space splits a table into bands); a heading or a
 /// paragraph of more than a few words ends it, a lone page number or mark does not.
@@ -323,14 +324,18 @@ bool endsInJoiningDash(const std::string& text) {
            std::isalnum(static_cast<unsigned char>(text[text.size() - dash - 1]));
 }
 
+/// Whether `line` starts right under a line ending at `bottom` (less than 0.6 of a line's
+/// height between them): the next line of the same row or header, not a new one.
+bool rightUnder(const Line& line, double bottom) {
+    return line.y0 - bottom < 0.6 * std::max(line.height(), 1.0);
+}
+
 /// The cell of the data row `row` (its last line ending at `row_bottom`) that the one-cell line
 /// `line` right under it continues: the one starting where the line starts. Null otherwise.
 Cell* continuedCell(std::vector<Cell>& row, double row_bottom, const Line& line,
                     const std::vector<Cell>& line_cells) {
     const double h = line.height();
-    if (row.empty() || line_cells.size() != 1 || line.y0 - row_bottom >= 0.6 * std::max(h, 1.0)) {
-        return nullptr;
-    }
+    if (row.empty() || line_cells.size() != 1 || !rightUnder(line, row_bottom)) return nullptr;
     const auto it = std::find_if(row.begin(), row.end(), [&](const Cell& c) {
         return std::fabs(c.x0 - line_cells.front().x0) < std::max(2.0, 0.3 * h);
     });
@@ -375,7 +380,7 @@ void emitLines(const std::vector<const Word*>& words, double body_height, PageTa
                 table.growing = true;
                 out.labelledRow(texts_i, {});
             } else if (table.growing && header_like && continuesHeader(texts_i, table) &&
-                       line.y0 - table.header_bottom < 0.6 * std::max(h, 1.0)) {
+                       rightUnder(line, table.header_bottom)) {
                 table.header.push_back(cells[i]);
                 out.labelledRow(texts_i, {});
             } else {
