@@ -50,15 +50,12 @@ inline bool withNote(const nlohmann::json& rule, const nlohmann::json& typed) {
 /// rule reads the sentence, the typed extractor the value of the field's type in it.
 inline bool holdsTyped(const nlohmann::json& rule, const nlohmann::json& typed) {
     if (!rule.is_string() || !typed.is_string()) return false;
-    std::string r = rule.get<std::string>(), t = typed.get<std::string>();
+    const std::string r = rule.get<std::string>(), t = typed.get<std::string>();
     if (t.size() < 2 || r.size() <= t.size() + 10 || r.back() != '.' ||
         std::count(r.begin(), r.end(), ' ') < 5) {
         return false;  // no sentence ("Ada Quill (Ms.) Jones" is a name with a note)
     }
-    for (auto* s : {&r, &t}) {
-        for (auto& c : *s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return r.find(t) != std::string::npos;
+    return typed::lower(r).find(typed::lower(t)) != std::string::npos;
 }
 
 /// Puts the typed fields into a step's result: a field the step's rules left empty takes the
