@@ -68,8 +68,8 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
                     // not count: "what was the on-time delivery rate".
                     // "The name of" says nothing of the kind: "what is the name of the chief
                     // people officer" asks for a person.
-                    const bool name_of = (next == "name" || next == "names") &&
-                                         padded.compare(end, 4, " of ") == 0;
+                    const bool name_of =
+                        (next == "name" || next == "names") && padded.compare(end, 4, " of ") == 0;
                     if (next.size() == 1 || next == "the" || next == "an" || next == "is" ||
                         next == "was" || next == "are" || next == "were" || next == "of" ||
                         name_of) {
