@@ -8,6 +8,7 @@
 # Needs `make model`.
 # Usage: bench/qa_corpus/run.sh tune|report [--details]
 #   --details prints each question (tune only: the report half is read as numbers).
+#   QA_ONLY=qa-013,qa-290 asks only those tune questions.
 #   BUILD_DIR picks the build (e.g. a copy of main's for the baseline); BENCH_PORT the port.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

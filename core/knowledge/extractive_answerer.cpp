@@ -85,6 +85,14 @@ bool isHeading(const storage::Chunk& chunk, const std::string& sentence) {
            chunk.section_path.end();
 }
 
+/// The sentence after its chunk's headings, outermost first: "tidepool: Maintainer: Oona
+/// Hartikainen."
+std::string underHeadings(const storage::Chunk& chunk, const std::string& sentence) {
+    std::string out;
+    for (const auto& heading : chunk.section_path) out += heading + ": ";
+    return out + sentence;
+}
+
 /// Whether a sentence holds nothing but the question's own words ("5 Petitioner :" for "Who
 /// argued for the petitioner?"): it says nothing the question does not, so no answer is in it.
 /// A number counts as new unless the question holds it or it opens the sentence (a line or item
@@ -237,6 +245,15 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             focused_of.push_back(i);
             texts.push_back(focus);
         }
+        // A sentence is also compared read under its chunk's headings: "Maintainer: Oona
+        // Hartikainen." says who maintains tidepool only under the heading "tidepool".
+        std::vector<std::size_t> headed_of;
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+            const auto& chunk = sources[candidates[i].source].passage.chunk;
+            if (chunk.section_path.empty() || isHeading(chunk, candidates[i].text)) continue;
+            headed_of.push_back(i);
+            texts.push_back(underHeadings(chunk, candidates[i].text));
+        }
         if (auto vectors = encoder_->encode(texts, 32)) {
             const auto comparable = [&](std::size_t v) {
                 return comparableCosine(encoder_->modelName(),
@@ -247,6 +264,11 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             for (std::size_t k = 0; k < focused_of.size(); ++k) {
                 auto& c = candidates[focused_of[k]];
                 c.cosine = std::max(c.cosine, comparable(candidates.size() + k));
+            }
+            const std::size_t headed_from = candidates.size() + focused_of.size();
+            for (std::size_t k = 0; k < headed_of.size(); ++k) {
+                auto& c = candidates[headed_of[k]];
+                c.cosine = std::max(c.cosine, comparable(headed_from + k));
             }
         }
     }

@@ -1,11 +1,15 @@
 // Sentence choice of the extractive answerer (knowledge/extractive_answerer.h) on real document
 // text as ingestion chunked it (../shared/datasets/doc-corpus): the sentence stating a value of
 // the asked type is cited over lines that merely share the question's words. No encoder here,
-// so the choice rests on the words and the type; refusal is off to see the choice.
+// so the choice rests on the words and the type; refusal is off to see the choice. The last
+// test loads the real MiniLM encoder (`make model`) to show what the cosine adds.
 
 #include <gtest/gtest.h>
 
 #include "knowledge/extractive_answerer.h"
+
+#include "embed/sentence_encoder.h"
+#include "support/test_server.h"
 
 namespace docintel::knowledge {
 namespace {
@@ -121,6 +125,31 @@ TEST(ExtractiveAnswerer, RareQuestionWordsOutweighCommonOnes) {
         "Date: Fri, 23 Dec 2022 12:08:48 -0600\nHello!\nHere's the attachments!";
     EXPECT_EQ(citedFor("On what date was the message with the attachment sent?", email),
               "Date: Fri, 23 Dec 2022 12:08:48 -0600");
+}
+
+TEST(ExtractiveAnswerer, ASentenceIsReadUnderItsHeadings) {
+    // tests/data/eval/qa/docs/readme-tidepool.md: the maintainer's line never names tidepool;
+    // only its heading does, while every command line does.
+    auto loaded = embed::SentenceEncoder::load(test::modelsDir() + "/all-MiniLM-L6-v2");
+    ASSERT_TRUE(loaded) << loaded.error().message << " — run `make model`";
+    const auto& encoder = *loaded.value();
+    auto sources = sourcesOf(
+        "`tidepool` is a small command-line tool that downloads tide predictions for coastal "
+        "stations.\nMaintainer: Oona Hartikainen.\nInstall the package: `pip install tidepool`\n"
+        "Check the setup with `tidepool stations --check`.");
+    const std::string question = "Who maintains tidepool?";
+    const auto question_vector = encoder.encodeQueries({question}, 1).value().front();
+    const auto cited = [&] {
+        ExtractiveOptions options;
+        options.refuse_below = -1;
+        options.max_sentences = 1;
+        const auto answer = ExtractiveAnswerer(&encoder, options)
+                                .answer(analyseQuestion(question), question_vector, sources);
+        return answer.sentences.empty() ? "" : answer.sentences.front().text;
+    };
+    EXPECT_NE(cited(), "Maintainer: Oona Hartikainen.");
+    sources[0].passage.chunk.section_path = {"tidepool"};
+    EXPECT_EQ(cited(), "Maintainer: Oona Hartikainen.");
 }
 
 }  // namespace
