@@ -15,8 +15,9 @@ bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 /// Where a sentence of `text` [start, end) ends before an enumeration marker: "... 2020. (d)
 /// Subject ..." or "... unless already done. (g) Installation ...". ICU's rules go on after a
 /// full stop when the next letter is lower case, so a list of "(a) … (b) …" clauses, common in
-/// rules, contracts and policies, reads as one sentence of thousands of bytes. Returns the
-/// offsets at which a new sentence starts.
+/// rules, contracts and policies, reads as one sentence of thousands of bytes. A footnote
+/// marker "a/" or "12/" (statistical tables: "... bookmobiles. b/ Oregon figures are ...") is
+/// one too. Returns the offsets at which a new sentence starts.
 std::vector<int> enumerationStarts(const std::string& text, int start, int end) {
     std::vector<int> out;
     for (int i = start; i + 1 < end; ++i) {
@@ -29,10 +30,13 @@ std::vector<int> enumerationStarts(const std::string& text, int start, int end) 
         }
         if (j >= end || !isSpace(text[j])) continue;
         while (j < end && isSpace(text[j])) ++j;
-        if (j >= end || text[j] != '(') continue;
-        int k = j + 1;
+        if (j >= end) continue;
+        const bool bracketed = text[j] == '(';
+        int k = bracketed ? j + 1 : j;
         while (k < end && k - j <= 4 && std::isalnum(static_cast<unsigned char>(text[k]))) ++k;
-        if (k == j + 1 || k >= end || text[k] != ')' || k + 1 >= end || !isSpace(text[k + 1])) {
+        const int marker = k - (bracketed ? j + 1 : j);
+        if (marker == 0 || (!bracketed && marker > 2) || k >= end ||
+            text[k] != (bracketed ? ')' : '/') || k + 1 >= end || !isSpace(text[k + 1])) {
             continue;
         }
         out.push_back(j);

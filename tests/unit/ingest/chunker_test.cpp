@@ -82,6 +82,19 @@ TEST(Boundaries, AnEnumeratedClauseAfterAFullStopStartsASentence) {
     EXPECT_NE(sentences[2].find("paragraph (g) of this AD)."), std::string::npos);
 }
 
+TEST(Boundaries, AFootnoteMarkerAfterAFullStopStartsASentence) {
+    // A statistical table's notes (tests/data/eval/qa/docs/stats-library-use-fy2024.pdf).
+    const std::string text =
+        "a/ Nevada visit counts do not include stops made by bookmobiles. b/ Oregon figures are "
+        "preliminary. Visits rose 24/7 and/or fell. 12/ Revised.";
+    std::vector<std::string> sentences;
+    for (const auto& [a, b] : boundaries(text, true)) sentences.push_back(text.substr(a, b - a));
+    ASSERT_EQ(sentences.size(), 4u);
+    EXPECT_EQ(sentences[1], "b/ Oregon figures are preliminary. ");
+    EXPECT_EQ(sentences[2], "Visits rose 24/7 and/or fell. ");
+    EXPECT_EQ(sentences[3], "12/ Revised.");
+}
+
 TEST(Chunker, TakingChunksPageByPageGivesTheSameChunks) {
     std::vector<Page> pages;
     for (int p = 1; p <= 4; ++p) {
