@@ -24,6 +24,7 @@ import json
 import mimetypes
 import os
 import re
+import statistics
 import sys
 import time
 import unicodedata
@@ -107,8 +108,11 @@ def main():
 
     counts = collections.Counter()
     by_type = collections.defaultdict(collections.Counter)
+    seconds = []  # from sending each question to its `done` frame
     for item in items:
+        asked = time.perf_counter()
         sources, done = api.ask(item["question"], [doc_ids[item["document"]]])
+        seconds.append(time.perf_counter() - asked)
         if done is None or done.get("type") != "done":
             sys.exit(f"{item['id']}: no answer: {done}")
         refused = bool(done.get("refused"))
@@ -148,7 +152,9 @@ def main():
     print(f"split={split} answerable={counts['answerable']} unanswerable={counts['unanswerable']} "
           f"answered_correct={100 * counts['correct'] / a:.1f}% "
           f"refused={100 * counts['refused'] / u:.1f}% "
-          f"gold_in_sources={100 * counts['in_sources'] / a:.1f}%")
+          f"gold_in_sources={100 * counts['in_sources'] / a:.1f}% "
+          f"done_p50_ms={1000 * statistics.median(seconds):.1f} "
+          f"done_p95_ms={1000 * sorted(seconds)[int(0.95 * (len(seconds) - 1))]:.1f}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 # questions name is uploaded and embedded, then each question asked through
 # POST /api/v1/knowledge/query/stream with `document_ids` = its document. Answerable: correct
 # when not refused and a gold value is in a citation's quote on the gold page; unanswerable:
-# correct when refused (bench/qa_corpus/qa_corpus_bench.py says how values are compared).
+# correct when refused (bench/qa_corpus/qa_corpus_bench.py says how values are compared). Also
+# the p50 and p95 time from sending a question to its `done` frame, one question at a time.
 # Needs `make model`.
 # Usage: bench/qa_corpus/run.sh tune|report [--details]
 #   --details prints each question (tune only: the report half is read as numbers).
