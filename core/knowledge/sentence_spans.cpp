@@ -80,12 +80,21 @@ bool isTableRow(const std::string& text, const Span& span) {
     return text.substr(span.first, span.second - span.first).find(" | ") != std::string::npos;
 }
 
+/// Whether `at` lies on a table row's line ("State: Oregon b/ | ... | Operating expend. ($M):
+/// 301.1"): ICU ends a sentence inside a cell after an abbreviated label.
+bool onTableRow(const std::string& text, int at) {
+    const auto before = text.rfind('\n', at);
+    const std::size_t line_start = before == std::string::npos ? 0 : before + 1;
+    const std::size_t line_end = std::min(text.find('\n', at), text.size());
+    return text.substr(line_start, line_end - line_start).find(" | ") != std::string::npos;
+}
+
 /// Whether `next` continues the sentence `previous` (both trimmed spans of `text`) that ICU
-/// ended: after an abbreviation on the same line, or a wrapped line.
+/// ended: after an abbreviation or inside a table row on the same line, or a wrapped line.
 bool continues(const std::string& text, const Span& previous, const Span& next) {
     if (next.second - previous.first > static_cast<int>(kMaxSentenceBytes)) return false;
     const bool new_line = text.find('\n', previous.second) < static_cast<std::size_t>(next.first);
-    if (!new_line) return endsInAbbreviation(text, previous);
+    if (!new_line) return endsInAbbreviation(text, previous) || onTableRow(text, next.first);
     // The previous line: from its last line break.
     const auto line_break = text.rfind('\n', previous.second - 1);
     const int line_start =

@@ -81,6 +81,16 @@ TEST(SentenceSpans, LabelLinesStayApart) {
     EXPECT_TRUE(has(s, "Date: Fri, 23 Dec 2022 12:08:48 -0600"));
 }
 
+TEST(SentenceSpans, ATableRowIsOneSentence) {
+    // tests/data/eval/qa/docs/stats-library-use-fy2024.pdf as the PDF table reader writes it:
+    // ICU ends a sentence after the label "Operating expend." and the row lost its value.
+    const std::string row =
+        "State: Oregon b/ | Visits (000s): 14,688 | Operating expend. ($M): 301.1";
+    const auto s = sentencesOf(row + "\nNote: Figures are in thousands. Expend. Means spent.");
+    EXPECT_TRUE(has(s, row));
+    EXPECT_TRUE(has(s, "Note: Figures are in thousands."));
+}
+
 TEST(SentenceSpans, FlattenedRecordsAreCutAtTheirKeys) {
     // pdf/tables/senate-expenditures.pdf, page 1: travel rows read as one paragraph.
     const auto s = sentencesOf(
