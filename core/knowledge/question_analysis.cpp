@@ -90,7 +90,11 @@ AnswerType expectedType(const std::string& lower) {
     const bool money_words = containsAny(
         lower, {"cost", "costs", "paid", "pay", "spend", "spent", "price", "worth", "charge",
                 "charged", "fee", "salary", "earn", "earned", "budget", "fund", "money"});
-    if (asksFor(lower, {"price", "cost", "amount", "fee", "salary"}) ||
+    // "What did Oregon spend on ...?": "what" as the object of a verb of paying.
+    const bool what_paid =
+        containsAny(lower, {"what did", "what does", "what do", "what will", "what would"}) &&
+        containsAny(lower, {"spend", "spent", "cost", "pay", "paid", "earn", "earned", "charge"});
+    if (asksFor(lower, {"price", "cost", "amount", "fee", "salary"}) || what_paid ||
         ((containsPhrase(lower, "how much") || asksFor(lower, {"rate"})) && money_words)) {
         return AnswerType::kMoney;
     }

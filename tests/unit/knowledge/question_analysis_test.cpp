@@ -21,6 +21,8 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
               AnswerType::kMoney);
     EXPECT_EQ(typeOf("How much did Sen Hawley's train trip to New York cost?"), AnswerType::kMoney);
     EXPECT_EQ(typeOf("What do bananas cost?"), AnswerType::kMoney);
+    EXPECT_EQ(typeOf("What did Oregon spend on library operations, in millions of dollars?"),
+              AnswerType::kMoney);
     EXPECT_EQ(typeOf("Which city is the respondent's lawyer from?"), AnswerType::kPlace);
     EXPECT_EQ(typeOf("Which Indonesian body investigated the Lion Air accident?"),
               AnswerType::kPerson);
