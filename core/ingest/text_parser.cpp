@@ -1,6 +1,7 @@
 #include "ingest/text_parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "ingest/line_breaks.h"
@@ -116,6 +117,23 @@ struct FixedTable {
     }
 };
 
+/// A plain-text heading: a short line in capitals only ("EASTBROOK TOWN COUNCIL", "ARTICLE 2.
+/// TERM"), not a label ("PLAN:", "SITE: RENO"), a list item nor a sentence (a document written
+/// all in capitals). Markdown says its headings with "#".
+bool isCapitalsHeading(const std::string& t) {
+    if (t.empty() || t.size() > 80 || t.find(": ") != std::string::npos ||
+        std::string(":,;.!?").find(t.back()) != std::string::npos || !listItemText(t).empty()) {
+        return false;
+    }
+    int letters = 0;
+    for (const char c : t) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::islower(u)) return false;
+        letters += std::isupper(u) != 0;
+    }
+    return letters >= 4;
+}
+
 bool isPipeSeparator(const std::string& line) {
     std::string t = trimmed(line);
     return t.find('-') != std::string::npos && t.find('|') != std::string::npos &&
@@ -194,6 +212,16 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
                 out.tableRow(pipeCells(lines[i + 1]));
             }
             out.endTable();
+            continue;
+        }
+        // A heading opens a paragraph; lines of capitals one after another are one heading (a
+        // title over two lines).
+        if (!markdown && para.empty() && isCapitalsHeading(t)) {
+            std::string heading = t;
+            for (; i + 1 < lines.size() && isCapitalsHeading(trimmed(lines[i + 1])); ++i) {
+                heading += " " + trimmed(lines[i + 1]);
+            }
+            out.heading(1, heading);
             continue;
         }
         if (std::string item = listItemText(line); !item.empty()) {

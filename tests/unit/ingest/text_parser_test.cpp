@@ -35,6 +35,26 @@ TEST(TextParser, AFormsLabelsAnAddressAndAHeadingStayLines) {
                                         "52-year-old man with low back pain for six weeks."}));
 }
 
+TEST(TextParser, ALineOfCapitalsIsAHeadingOverTheTextUnderIt) {
+    // tests/data/eval/qa/docs/transcript-eastbrook-public-works.txt: a title over two lines.
+    const ParsedDocument parsed = parseTextString(
+        "EASTBROOK TOWN COUNCIL\nPUBLIC WORKS COMMITTEE - REGULAR MEETING\n\n"
+        "Present: Dev Raman (Director of Public Works)\n\nREQUIRED\n- 3 OR MORE YEARS IN "
+        "WAREHOUSE OPERATIONS\nSITE: RENO, NV\nNO ACTIVE WRITTEN WARNINGS.\n",
+        DocumentType::kTxt);
+    const auto& blocks = parsed.pages.at(0).blocks;
+    ASSERT_EQ(blocks.size(), 6U);
+    EXPECT_EQ(blocks[0].kind, Block::Kind::kHeading);
+    EXPECT_EQ(blocks[0].text, "EASTBROOK TOWN COUNCIL PUBLIC WORKS COMMITTEE - REGULAR MEETING");
+    EXPECT_EQ(parsed.title, blocks[0].text);
+    EXPECT_EQ(blocks[1].section_path, std::vector<std::string>{blocks[0].text});
+    EXPECT_EQ(blocks[2].kind, Block::Kind::kHeading);
+    // A list item, a label and a sentence in capitals are none.
+    EXPECT_EQ(blocks[3].kind, Block::Kind::kListItem);
+    EXPECT_NE(blocks[4].kind, Block::Kind::kHeading);
+    EXPECT_NE(blocks[5].kind, Block::Kind::kHeading);
+}
+
 TEST(TextParser, LetteredCriteriaAndClausesStayApart) {
     EXPECT_EQ(blockTexts("Coverage requires all of the following:\n"
                          "A. Six weeks of conservative therapy\n"
