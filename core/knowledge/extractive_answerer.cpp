@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <tuple>
@@ -146,10 +148,26 @@ AnswerSentence citeSentence(const Source& source, const SentenceSpan& span, doub
     return s;
 }
 
+/// The word an abbreviation before a figure stands for: "No. 07-1315" is a number, "Vol. 85"
+/// a volume.
+const std::string& spelledOut(const std::string& word) {
+    static const std::map<std::string, std::string> words = {
+        {"no", "number"},   {"nos", "numbers"}, {"vol", "volume"}, {"sec", "section"},
+        {"art", "article"}, {"fig", "figure"},  {"pp", "pages"}};
+    const auto it = words.find(word);
+    return it == words.end() ? word : it->second;
+}
+
 std::vector<std::string> contentWords(const std::string& text) {
     std::vector<std::string> words;
     std::string word;
+    std::size_t at = 0;  // where the word ends
     auto flush = [&] {
+        if (at + 2 < text.size() && text[at] == '.' &&
+            (std::isdigit(static_cast<unsigned char>(text[at + 1])) ||
+             (text[at + 1] == ' ' && std::isdigit(static_cast<unsigned char>(text[at + 2]))))) {
+            word = spelledOut(word);
+        }
         if (word.size() > 1 && !stopWords().count(word)) {
             if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') {
                 word.pop_back();
@@ -158,8 +176,8 @@ std::vector<std::string> contentWords(const std::string& text) {
         }
         word.clear();
     };
-    for (const char ch : text) {
-        const auto u = static_cast<unsigned char>(ch);
+    for (; at < text.size(); ++at) {
+        const auto u = static_cast<unsigned char>(text[at]);
         if (std::isalnum(u) || u >= 0x80) {
             word += static_cast<char>(std::tolower(u));
         } else {
