@@ -87,14 +87,20 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
 }
 
 AnswerType expectedType(const std::string& lower) {
-    const bool money_words = containsAny(
-        lower, {"cost", "costs", "paid", "pay", "spend", "spent", "price", "worth", "charge",
-                "charged", "fee", "salary", "earn", "earned", "budget", "fund", "money"});
+    const bool money_words =
+        containsAny(lower, {"cost",    "costs",  "paid",      "pay",     "spend",   "spent",
+                            "price",   "worth",  "charge",    "charged", "fee",     "salary",
+                            "earn",    "earned", "budget",    "fund",    "money",   "revenue",
+                            "income",  "profit", "allowance", "rent",    "wage",    "wages",
+                            "penalty", "fine",   "deposit",   "premium", "payment", "reimbursed"});
     // "What did Oregon spend on ...?": "what" as the object of a verb of paying.
     const bool what_paid =
         containsAny(lower, {"what did", "what does", "what do", "what will", "what would"}) &&
         containsAny(lower, {"spend", "spent", "cost", "pay", "paid", "earn", "earned", "charge"});
-    if (asksFor(lower, {"price", "cost", "amount", "fee", "salary"}) || what_paid ||
+    if (asksFor(lower, {"price", "cost", "amount", "fee", "salary", "revenue", "income", "profit",
+                        "allowance", "rent", "wage", "penalty", "deposit", "premium", "payment",
+                        "budget", "expenditure"}) ||
+        what_paid ||
         ((containsPhrase(lower, "how much") || asksFor(lower, {"rate"})) && money_words)) {
         return AnswerType::kMoney;
     }

@@ -31,7 +31,9 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
     // A kind of person or place the question is about, not for: its subject or a possessor.
     EXPECT_EQ(typeOf("What does the author love?"), AnswerType::kAny);
     EXPECT_EQ(typeOf("What did the company report as its revenue?"), AnswerType::kAny);
-    EXPECT_EQ(typeOf("What was the company's revenue in 2023?"), AnswerType::kAny);
+    // Not a person but an amount: revenue, an allowance, a rent are money.
+    EXPECT_EQ(typeOf("What was the company's revenue in 2023?"), AnswerType::kMoney);
+    EXPECT_EQ(typeOf("What is the daily meal allowance on a reimbursed trip?"), AnswerType::kMoney);
     EXPECT_EQ(typeOf("Which company's card was charged?"), AnswerType::kAny);
     EXPECT_EQ(typeOf("Which company produced the transcript?"), AnswerType::kPerson);
     EXPECT_EQ(typeOf("What is the name of the Chief People Officer?"), AnswerType::kPerson);
