@@ -123,13 +123,18 @@ AnswerType expectedType(const std::string& lower) {
         return AnswerType::kPlace;
     }
     if (containsAny(lower, {"who", "whom", "whose"}) ||
-        asksFor(lower,
-                {"person",       "lawyer",    "attorney", "counsel",    "company",  "organization",
-                 "organisation", "body",      "agency",   "department", "firm",     "team",
-                 "member",       "payee",     "author",   "president",  "king",     "queen",
-                 "official",     "officer",   "judge",    "justice",    "employee", "group",
-                 "party",        "university"},
-                true)) {
+        asksFor(
+            lower,
+            {"person",       "lawyer",     "attorney",   "counsel",    "company",    "organization",
+             "organisation", "body",       "agency",     "department", "firm",       "team",
+             "member",       "payee",      "author",     "president",  "king",       "queen",
+             "official",     "officer",    "judge",      "justice",    "employee",   "group",
+             "party",        "university", "councillor", "councilor",  "senator",    "mayor",
+             "governor",     "minister",   "director",   "manager",    "chair",      "chairman",
+             "chairwoman",   "doctor",     "physician",  "nurse",      "patient",    "tenant",
+             "landlord",     "owner",      "supplier",   "vendor",     "contractor", "witness",
+             "speaker",      "clerk",      "engineer",   "inspector",  "maintainer", "candidate"},
+            true)) {
         return AnswerType::kPerson;
     }
     return AnswerType::kAny;
