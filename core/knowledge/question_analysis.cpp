@@ -87,6 +87,10 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
 }
 
 AnswerType expectedType(const std::string& lower) {
+    // "What makes an employee a hybrid employee?" asks what defines one, not for a person.
+    if (lower.rfind("what makes ", 0) == 0 || containsPhrase(lower, "what is meant by")) {
+        return AnswerType::kAny;
+    }
     const bool money_words =
         containsAny(lower, {"cost",    "costs",  "paid",      "pay",     "spend",   "spent",
                             "price",   "worth",  "charge",    "charged", "fee",     "salary",

@@ -29,6 +29,7 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
     EXPECT_EQ(typeOf("Who argued for the petitioner?"), AnswerType::kPerson);
     EXPECT_EQ(typeOf("Which councillor voted against the recommendation?"), AnswerType::kPerson);
     EXPECT_EQ(typeOf("What does MCAS stand for?"), AnswerType::kAny);
+    EXPECT_EQ(typeOf("What makes an employee a hybrid employee?"), AnswerType::kAny);
     // A kind of person or place the question is about, not for: its subject or a possessor.
     EXPECT_EQ(typeOf("What does the author love?"), AnswerType::kAny);
     EXPECT_EQ(typeOf("What did the company report as its revenue?"), AnswerType::kAny);

@@ -35,12 +35,14 @@ RefusalEvidence evidenceFor(const std::string& question, const std::string& best
                            sentences, {kPassage}, cosine, coverage(q, contentWordSet(best)), 0.4);
 }
 
-TEST(Refusal, AnAbbreviationBeforeAFigureIsTheWordItStandsFor) {
+TEST(Refusal, AbbreviationsAndNumbersInWordsAreTheWordsTheyStandFor) {
     // pdf/text/scotus-transcript-p1.pdf and the Federal Register's running header: "What is the
     // docket number of the case?" shares "number" with "No. 07-1315".
     EXPECT_EQ(contentWords("6 v. : No. 07-1315"),
               (std::vector<std::string>{"number", "07", "1315"}));
     EXPECT_TRUE(fuzzyContains(refusalWords("Federal Register / Vol. 85, No.152"), "volume"));
+    // A number of two figures in words is the number.
+    EXPECT_TRUE(fuzzyContains(refusalWords("Total, 12 states"), contentWords("twelve").front()));
     // Not without a figure after it.
     EXPECT_TRUE(contentWords("No. The vol. is out.") == (std::vector<std::string>{"vol"}));
 }
