@@ -53,11 +53,12 @@ struct Candidate {
 
 /// The cells of a table row ("label: value | label: value ...") holding a word of the question,
 /// joined as the row writes them, when one of them holds a name or number of the question (the
-/// row is the one the question names); "" for a sentence that is not a row, a row the question
-/// does not name, or when every cell holds a word of the question.
+/// row is the one the question names) or the question names none ("on what date was the
+/// message sent?" against an e-mail's header row); "" for a sentence that is not a row, a row
+/// the question does not name, or when every cell holds a word of the question.
 std::string questionCells(const QuestionAnalysis& question, const std::string& text) {
     static const std::string kSeparator = " | ";
-    if (question.key_terms.empty() || text.find(kSeparator) == std::string::npos) return "";
+    if (text.find(kSeparator) == std::string::npos) return "";
     std::string out;
     std::size_t cells = 0, kept = 0;
     bool named = false;
@@ -77,7 +78,7 @@ std::string questionCells(const QuestionAnalysis& question, const std::string& t
                                      [&](const std::string& term) { return words.count(term); });
         from = to + kSeparator.size();
     }
-    return !named || kept == cells ? "" : out;
+    return (!named && !question.key_terms.empty()) || kept == cells ? "" : out;
 }
 
 /// Whether a sentence is one of the headings its chunk stands under (a title for "what is the

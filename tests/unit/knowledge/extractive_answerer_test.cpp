@@ -152,5 +152,24 @@ TEST(ExtractiveAnswerer, ASentenceIsReadUnderItsHeadings) {
     EXPECT_EQ(cited(), "Maintainer: Oona Hartikainen.");
 }
 
+TEST(ExtractiveAnswerer, AHeaderRowIsComparedByTheCellsTheQuestionAsksAbout) {
+    // email/fake-email-attachment.eml as the e-mail parser writes its header: one row. Read
+    // whole, its addresses drown the date; read by the cells holding a question word, the
+    // question is answered.
+    auto loaded = embed::SentenceEncoder::load(test::modelsDir() + "/all-MiniLM-L6-v2");
+    ASSERT_TRUE(loaded) << loaded.error().message << " — run `make model`";
+    const auto& encoder = *loaded.value();
+    const std::string header =
+        "From: Mallori Harrell <mallori@unstructured.io> | To: Mallori Harrell "
+        "<mallori@unstructured.io> | Subject: Fake email with attachment | Date: Fri, 23 Dec "
+        "2022 12:08:48 -0600";
+    const auto sources = sourcesOf(header + "\nHello!\nHere's the attachments!\nIt includes:");
+    const std::string question = "On what date was the message with the attachment sent?";
+    const auto answer = ExtractiveAnswerer(&encoder).answer(
+        analyseQuestion(question), encoder.encodeQueries({question}, 1).value().front(), sources);
+    ASSERT_FALSE(answer.refused) << answer.confidence;
+    EXPECT_EQ(answer.sentences.front().text, header);
+}
+
 }  // namespace
 }  // namespace docintel::knowledge
