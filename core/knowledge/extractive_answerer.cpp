@@ -277,13 +277,17 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             texts.push_back(focus);
         }
         // A sentence is also compared read under its chunk's headings: "Maintainer: Oona
-        // Hartikainen." says who maintains tidepool only under the heading "tidepool".
+        // Hartikainen." says who maintains tidepool only under the heading "tidepool". A heading
+        // is read as what it is, a title: "Title: Adding a Bullet Slide" for "what is the
+        // slide's title?".
         std::vector<std::size_t> headed_of;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             const auto& chunk = sources[candidates[i].source].passage.chunk;
-            if (chunk.section_path.empty() || isHeading(chunk, candidates[i].text)) continue;
+            if (chunk.section_path.empty()) continue;
             headed_of.push_back(i);
-            texts.push_back(underHeadings(chunk, candidates[i].text));
+            texts.push_back(isHeading(chunk, candidates[i].text)
+                                ? "Title: " + candidates[i].text
+                                : underHeadings(chunk, candidates[i].text));
         }
         if (auto vectors = encoder_->encode(texts, 32)) {
             const auto comparable = [&](std::size_t v) {

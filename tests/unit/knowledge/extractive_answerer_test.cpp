@@ -152,6 +152,28 @@ TEST(ExtractiveAnswerer, ASentenceIsReadUnderItsHeadings) {
     EXPECT_EQ(cited(), "Maintainer: Oona Hartikainen.");
 }
 
+TEST(ExtractiveAnswerer, AHeadingIsReadAsATitle) {
+    // office/pptx/fake-power-point.pptx as the slide parser and the chunker write it. Read as a
+    // title, the heading is far nearer "what is the slide's title?" than read alone.
+    auto loaded = embed::SentenceEncoder::load(test::modelsDir() + "/all-MiniLM-L6-v2");
+    ASSERT_TRUE(loaded) << loaded.error().message << " — run `make model`";
+    const auto& encoder = *loaded.value();
+    auto sources = sourcesOf(
+        "Find the bullet slide layout\nUse _TextFrame.text for first bullet\nUse "
+        "_TextFrame.add_paragraph() for subsequent bullets\nAdding a Bullet Slide");
+    const std::string question = "What is the slide's title?";
+    const auto vector = encoder.encodeQueries({question}, 1).value().front();
+    ExtractiveOptions options;
+    options.refuse_below = -1;
+    const auto alone =
+        ExtractiveAnswerer(&encoder, options).answer(analyseQuestion(question), vector, sources);
+    sources[0].passage.chunk.section_path = {"Adding a Bullet Slide"};
+    const auto titled =
+        ExtractiveAnswerer(&encoder, options).answer(analyseQuestion(question), vector, sources);
+    EXPECT_EQ(titled.sentences.front().text, "Adding a Bullet Slide");
+    EXPECT_GT(titled.evidence.cosine, alone.evidence.cosine + 0.1);
+}
+
 TEST(ExtractiveAnswerer, AHeaderRowIsComparedByTheCellsTheQuestionAsksAbout) {
     // email/fake-email-attachment.eml as the e-mail parser writes its header: one row. Read
     // whole, its addresses drown the date; read by the cells holding a question word, the
