@@ -8,6 +8,8 @@
 #include <tuple>
 #include <utility>
 
+#include "ingest/chunker.h"
+
 namespace docintel::knowledge {
 namespace {
 
@@ -86,12 +88,38 @@ bool isHeading(const storage::Chunk& chunk, const std::string& sentence) {
            chunk.section_path.end();
 }
 
-/// The sentence after its chunk's headings, outermost first: "tidepool: Maintainer: Oona
-/// Hartikainen."
-std::string underHeadings(const storage::Chunk& chunk, const std::string& sentence) {
+/// The chunk's headings, outermost first: "Q3 2025 Operations Review: Supply chain".
+std::string headingTrail(const storage::Chunk& chunk) {
     std::string out;
-    for (const auto& heading : chunk.section_path) out += heading + ": ";
-    return out + sentence;
+    for (const auto& heading : chunk.section_path) out += (out.empty() ? "" : ": ") + heading;
+    return out;
+}
+
+/// Two unit vectors joined as mean pooling joins the tokens of two texts, each weighing as many
+/// tokens as it had, and normalised again: near what encoding the texts as one would give.
+std::vector<float> pooledTogether(const std::vector<float>& a, int a_tokens,
+                                  const std::vector<float>& b, int b_tokens) {
+    std::vector<float> out(a.size());
+    double norm = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        out[i] = static_cast<float>(a_tokens) * a[i] + static_cast<float>(b_tokens) * b[i];
+        norm += static_cast<double>(out[i]) * out[i];
+    }
+    if (norm > 0) {
+        for (auto& v : out) v = static_cast<float>(v / std::sqrt(norm));
+    }
+    return out;
+}
+
+/// Whether the chunk's headings hold a word of the question that `words` (a sentence's) do not.
+bool headingsAdd(const QuestionAnalysis& question, const storage::Chunk& chunk,
+                 const std::set<std::string>& words) {
+    for (const auto& heading : chunk.section_path) {
+        for (const auto& w : refusalWords(heading)) {
+            if (question.word_set.count(w) && !words.count(w)) return true;
+        }
+    }
+    return false;
 }
 
 /// Whether a sentence holds nothing but the question's own words ("5 Petitioner :" for "Who
@@ -276,34 +304,53 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             focused_of.push_back(i);
             texts.push_back(focus);
         }
-        // A sentence is also compared read under its chunk's headings: "Maintainer: Oona
-        // Hartikainen." says who maintains tidepool only under the heading "tidepool". A heading
-        // is read as what it is, a title: "Title: Adding a Bullet Slide" for "what is the
-        // slide's title?".
-        std::vector<std::size_t> headed_of;
+        // A sentence is also compared read under its chunk's headings. When they hold a word of
+        // the question the sentence does not ("Maintainer: Oona Hartikainen." under "tidepool"
+        // for "who maintains tidepool?"), the two are encoded as one text; otherwise each heading
+        // trail is encoded once and joined to the sentence's vector as mean pooling joins tokens
+        // (pooledTogether): a few texts more, not one per sentence. For a title question a
+        // heading is read as what it is: "Title: Adding a Bullet Slide".
+        std::map<std::string, std::size_t> trail_of;               // heading trail -> its text
+        std::vector<std::pair<std::size_t, std::size_t>> read_as;  // candidate -> its other text
         for (std::size_t i = 0; i < candidates.size(); ++i) {
             const auto& chunk = sources[candidates[i].source].passage.chunk;
             if (chunk.section_path.empty()) continue;
-            headed_of.push_back(i);
-            texts.push_back(isHeading(chunk, candidates[i].text)
-                                ? "Title: " + candidates[i].text
-                                : underHeadings(chunk, candidates[i].text));
+            if (isHeading(chunk, candidates[i].text)) {
+                if (question.expects != AnswerType::kTitle) continue;
+                read_as.emplace_back(i, texts.size());
+                texts.push_back("Title: " + candidates[i].text);
+            } else {
+                if (headingsAdd(question, chunk, candidates[i].words)) {
+                    read_as.emplace_back(i, texts.size());
+                    texts.push_back(headingTrail(chunk) + ": " + candidates[i].text);
+                }
+                if (const auto trail = headingTrail(chunk); !trail_of.count(trail)) {
+                    trail_of[trail] = texts.size();
+                    texts.push_back(trail);
+                }
+            }
         }
         if (auto vectors = encoder_->encode(texts, 32)) {
-            const auto comparable = [&](std::size_t v) {
-                return comparableCosine(encoder_->modelName(),
-                                        cosine(question_vector, (*vectors)[v]));
+            const auto comparable = [&](const std::vector<float>& v) {
+                return comparableCosine(encoder_->modelName(), cosine(question_vector, v));
             };
             for (std::size_t i = 0; i < candidates.size(); ++i)
-                candidates[i].cosine = comparable(i);
+                candidates[i].cosine = comparable((*vectors)[i]);
             for (std::size_t k = 0; k < focused_of.size(); ++k) {
                 auto& c = candidates[focused_of[k]];
-                c.cosine = std::max(c.cosine, comparable(candidates.size() + k));
+                c.cosine = std::max(c.cosine, comparable((*vectors)[candidates.size() + k]));
             }
-            const std::size_t headed_from = candidates.size() + focused_of.size();
-            for (std::size_t k = 0; k < headed_of.size(); ++k) {
-                auto& c = candidates[headed_of[k]];
-                c.cosine = std::max(c.cosine, comparable(headed_from + k));
+            for (const auto& [i, text] : read_as) {
+                candidates[i].cosine = std::max(candidates[i].cosine, comparable((*vectors)[text]));
+            }
+            for (std::size_t i = 0; i < candidates.size(); ++i) {
+                const auto& chunk = sources[candidates[i].source].passage.chunk;
+                if (chunk.section_path.empty() || isHeading(chunk, candidates[i].text)) continue;
+                const std::string trail = headingTrail(chunk);
+                const auto joined = pooledTogether(
+                    (*vectors)[i], ingest::approximateTokens(candidates[i].text),
+                    (*vectors)[trail_of.at(trail)], ingest::approximateTokens(trail));
+                candidates[i].cosine = std::max(candidates[i].cosine, comparable(joined));
             }
         }
     }
