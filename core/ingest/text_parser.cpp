@@ -218,7 +218,9 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
         // title over two lines).
         if (!markdown && para.empty() && isCapitalsHeading(t)) {
             std::string heading = t;
-            for (; i + 1 < lines.size() && isCapitalsHeading(trimmed(lines[i + 1])); ++i) {
+            for (; i + 1 < lines.size() && isCapitalsHeading(trimmed(lines[i + 1])) &&
+                   alignedCells(lines[i + 1]).empty();
+                 ++i) {
                 heading += " " + trimmed(lines[i + 1]);
             }
             out.heading(1, heading);
