@@ -118,10 +118,12 @@ struct FixedTable {
 };
 
 /// A plain-text heading: a short line in capitals only ("EASTBROOK TOWN COUNCIL", "ARTICLE 2.
-/// TERM"), not a label ("PLAN:", "SITE: RENO"), a list item nor a sentence (a document written
-/// all in capitals). Markdown says its headings with "#".
+/// TERM"), not a label ("PLAN:", "SITE: RENO"), a list item, a sentence (a document written all
+/// in capitals) nor an address line ("123 MAIN ST", "SPRINGFIELD, IL 62701"). Markdown says its
+/// headings with "#".
 bool isCapitalsHeading(const std::string& t) {
     if (t.empty() || t.size() > 80 || t.find(": ") != std::string::npos ||
+        t.find(',') != std::string::npos || std::isdigit(static_cast<unsigned char>(t[0])) ||
         std::string(":,;.!?").find(t.back()) != std::string::npos || !listItemText(t).empty()) {
         return false;
     }

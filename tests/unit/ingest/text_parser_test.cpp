@@ -53,6 +53,10 @@ TEST(TextParser, ALineOfCapitalsIsAHeadingOverTheTextUnderIt) {
     EXPECT_EQ(blocks[3].kind, Block::Kind::kListItem);
     EXPECT_NE(blocks[4].kind, Block::Kind::kHeading);
     EXPECT_NE(blocks[5].kind, Block::Kind::kHeading);
+    // An address in capitals is no heading.
+    const auto address =
+        parseTextString("Notices to:\n\n123 MAIN ST\nSPRINGFIELD, IL 62701\n", DocumentType::kTxt);
+    for (const auto& b : address.pages.at(0).blocks) EXPECT_NE(b.kind, Block::Kind::kHeading);
     // A caption over a fixed-width table's rows in capitals stays apart from them.
     EXPECT_EQ(
         blockTexts("COMPLETE BLOOD COUNT\nWBC      3.1     L\nHGB      12.1    N\n"),
