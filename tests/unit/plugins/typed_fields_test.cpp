@@ -30,6 +30,18 @@ TEST(TypedValues, DatesInManyFormsAreIso) {
     EXPECT_TRUE(typed::dates("Feb 30, 2025 and 13/13/2025").empty());
 }
 
+TEST(TypedValues, DatesWithTheDayInOrdinalWords) {
+    EXPECT_EQ(values(typed::dates("from the first (1st) day of June, 2026 to the thirty-first "
+                                  "day of May, 2031")),
+              (std::vector<std::string>{"2026-06-01", "2031-05-31"}));
+    EXPECT_EQ(values(typed::dates("the twentieth day of March 2027")),
+              std::vector<std::string>{"2027-03-20"});
+    // The figure in brackets wins over the word; a word that is no ordinal states no day.
+    EXPECT_EQ(values(typed::dates("the second (3rd) day of June, 2026")),
+              std::vector<std::string>{"2026-06-03"});
+    EXPECT_TRUE(typed::dates("each day of June, 2026").empty());
+}
+
 TEST(TypedValues, MoneyKeepsItsPeriod) {
     EXPECT_EQ(values(typed::money("monthly installments of $15,500.00 per month")),
               std::vector<std::string>{"$15,500.00 per month"});
@@ -41,6 +53,20 @@ TEST(TypedValues, MoneyKeepsItsPeriod) {
     EXPECT_EQ(values(typed::money("a deposit of $9,250.00")),
               std::vector<std::string>{"$9,250.00"});
     EXPECT_TRUE(typed::money("$28.00 per sf per year").empty());
+}
+
+TEST(TypedValues, MoneyInWordsOnly) {
+    EXPECT_EQ(values(typed::money("The sum of Forty Thousand Eight Hundred Dollars per year, being "
+                                  "Two Hundred Fifty-Five Dollars per acre")),
+              std::vector<std::string>{"$40,800.00 per year"});
+    EXPECT_EQ(values(typed::money("liability insurance of One Million Dollars")),
+              std::vector<std::string>{"$1,000,000.00"});
+    EXPECT_EQ(values(typed::money("a deposit of one hundred and twenty-five dollars")),
+              std::vector<std::string>{"$125.00"});
+    // Words with their figure are read once, from the figure; words that count nothing are none.
+    EXPECT_EQ(values(typed::money("Five Hundred Dollars ($500.00)")),
+              std::vector<std::string>{"$500.00"});
+    EXPECT_TRUE(typed::money("paid in US dollars").empty());
 }
 
 TEST(TypedValues, PercentagesDurationsAndCodes) {
@@ -62,6 +88,8 @@ TEST(TypedValues, AddressesAndNames) {
         values(typed::addresses("on the fourth floor, Suite 410, of the building located at "
                                 "225 West Wacker Drive, Chicago, Illinois 60606 (the")),
         std::vector<std::string>{"Suite 410, 225 West Wacker Drive, Chicago, Illinois 60606"});
+    EXPECT_EQ(values(typed::addresses("cropland at 31450 580th Avenue, Nevada, Iowa 50201 (")),
+              std::vector<std::string>{"31450 580th Avenue, Nevada, Iowa 50201"});
     EXPECT_EQ(
         values(typed::names("between NORTHWIND ANALYTICS, INC., an Illinois corporation")).front(),
         "NORTHWIND ANALYTICS, INC.");
@@ -131,6 +159,22 @@ TEST(FieldExtractor, ReadsAnArticleNumberedLeaseByMeaning) {
     EXPECT_EQ(got["abstract.commencement"]["source"]["chunk_id"], "c1");
     EXPECT_GT(got["abstract.commencement"]["confidence"].get<double>(), 0.5);
     EXPECT_TRUE(got["abstract.termination_rights"]["value"].is_null());
+}
+
+TEST(FieldExtractor, ReadsAPlainLeaseWithRolesSetOffByCommasAndWordsForFigures) {
+    const auto got = extract(kLeaseFields,
+                             "PASTURE LEASE\n"
+                             "Made this 2nd day of May, 2029, between Ilse Marchetti-Boyd, "
+                             "Landlord, and Tallgrass Cattle Co., Tenant.\n"
+                             "2. TERM. Beginning on the fifteenth (15th) day of May, 2029 and "
+                             "ending on the last day of April, 2030.\n"
+                             "3. RENT. The rent is Nine Thousand Six Hundred Dollars per year.\n"
+                             "Notices to Landlord: 4 Quarry Road, Hays, Kansas 67601.\n");
+    EXPECT_EQ(got["abstract.parties"]["value"],
+              "Ilse Marchetti-Boyd (Landlord); Tallgrass Cattle Co. (Tenant)");
+    EXPECT_EQ(got["abstract.commencement"]["value"], "2029-05-15");
+    EXPECT_EQ(got["abstract.expiration"]["value"], "2030-04-30");
+    EXPECT_EQ(got["abstract.base_rent"]["value"], "$9,600.00 per year");
 }
 
 TEST(FieldExtractor, ReadsLeadersTablesAndDefinedTerms) {
