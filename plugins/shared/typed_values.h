@@ -321,11 +321,12 @@ inline std::vector<Found> percentages(const std::string& text) {
     });
 }
 
-/// Durations: "sixty (60) months", "60 months", "five years", "3-year"; the value is
-/// "<n> <unit>" in the unit written (months stay months).
+/// Durations: "sixty (60) months", "60 months", "five years", "3-year", "five (5) Lease Years",
+/// "twelve (12) full calendar months"; the value is "<n> <unit>" in the unit written (months
+/// stay months).
 inline std::vector<Found> durations(const std::string& text) {
     static const std::regex re(
-        R"(\b(?:([a-z]+(?:-[a-z]+)?)\s+\((\d{1,3})\)|(\d{1,3}(?:\.\d)?)\+?|([a-z]+(?:-[a-z]+)?))[\s-]+(year|month|week|day)s?\b)",
+        R"(\b(?:([a-z]+(?:-[a-z]+)?)\s+\((\d{1,3})\)|(\d{1,3}(?:\.\d)?)\+?|([a-z]+(?:-[a-z]+)?))[\s-]+(?:(?:full|calendar|lease|consecutive)\s+){0,2}(year|month|week|day)s?\b)",
         std::regex::icase);
     return scan(text, re, [](const std::smatch& m) -> std::optional<std::string> {
         std::string n;

@@ -75,6 +75,8 @@ TEST(TypedValues, PercentagesDurationsAndCodes) {
     EXPECT_EQ(values(typed::percentages("at double the rent")), std::vector<std::string>{"200%"});
     EXPECT_EQ(values(typed::durations("sixty (60) months; a 3-year term; five years")),
               (std::vector<std::string>{"60 months", "3 years", "5 years"}));
+    EXPECT_EQ(values(typed::durations("five (5) Lease Years of twelve (12) full calendar months")),
+              (std::vector<std::string>{"5 years", "12 months"}));
     EXPECT_EQ(values(typed::codes("ICD-10: M54.16; M51.26 (lumbar)", "icd10")),
               (std::vector<std::string>{"M54.16", "M51.26"}));
     EXPECT_EQ(values(typed::codes("CPT 72148, NPI 1482093758", "npi")),
