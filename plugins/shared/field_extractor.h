@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "shared/date_spans.h"
 #include "shared/doc_text.h"
 #include "shared/field_lists.h"
 #include "shared/field_merge.h"
@@ -337,6 +338,11 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
         }
         if (const Candidate split = splitPersonName(spec, units); split.score > best.score) {
             best = split;
+        }
+        // A period stated only as its range ("From March 1, 2027 to ...") still states its
+        // start, end and length.
+        if (const Candidate span = spanCandidate(spec, units); span.score > best.score) {
+            best = span;
         }
     }
     if (best.unit == nullptr || best.score < 1.2) return missingField();

@@ -34,6 +34,8 @@ struct FieldSpec {
     std::string key;                 ///< for a text item: its key in the record ("" = the text)
     std::vector<std::string> units;  ///< for a measurement item: the units its values take
     std::vector<std::string> prose;  ///< for a text item: words after which a sentence lists items
+    std::string span;  ///< for a date or duration: "start", "end" or "length" of a dated range
+    std::vector<std::string> span_of;  ///< for a span: words that name the range's period
 };
 
 /// The descriptors of `fields` whose path starts with one of `prefixes` ({""}: all).
@@ -78,6 +80,8 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
         s.item = f.value("item", "text");
         s.key = f.value("key", "");
         s.prose = strings(f.value("prose", nlohmann::json::array()));
+        s.span = f.value("span", "");
+        s.span_of = strings(f.value("span_of", nlohmann::json::array()));
         for (const auto& u : f.value("units", nlohmann::json::array())) {
             if (u.is_string()) s.units.push_back(u.get<std::string>());
         }

@@ -179,6 +179,35 @@ TEST(FieldExtractor, ReadsAPlainLeaseWithRolesSetOffByCommasAndWordsForFigures) 
     EXPECT_EQ(got["abstract.base_rent"]["value"], "$9,600.00 per year");
 }
 
+TEST(DateSpans, ATermStatedOnlyAsItsRangeGivesItsStartEndAndLength) {
+    const nlohmann::json fields = nlohmann::json::parse(R"([
+      {"path": "start", "type": "date", "span": "start", "span_of": ["term"],
+       "meaning": ["commencement date", "commencing on"]},
+      {"path": "end", "type": "date", "span": "end", "span_of": ["term"],
+       "meaning": ["expiration date", "ending on"]},
+      {"path": "length", "type": "duration", "span": "length", "span_of": ["term"],
+       "meaning": ["term"], "avoid": ["renew"]}
+    ])");
+    const auto got = extract(fields,
+                             "Signed on 12/01/2028.\n"
+                             "4. TERM. From the first (1st) day of March, 2029 to the last day of "
+                             "February, 2031, and from year to year after that.\n");
+    EXPECT_EQ(got["start"]["value"], "2029-03-01");
+    EXPECT_EQ(got["end"]["value"], "2031-02-28");
+    EXPECT_EQ(got["length"]["value"], "2 years");
+    // The field's own words win over a range ("commencing on"), and a range no span word names
+    // gives nothing.
+    const auto stated = extract(fields,
+                                "The term is sixty (60) months commencing on July 1, 2025.\n"
+                                "Valid from 01/05/2025 through 02/05/2025.\n");
+    EXPECT_EQ(stated["start"]["value"], "2025-07-01");
+    EXPECT_EQ(stated["length"]["value"], "60 months");
+    EXPECT_TRUE(stated["end"]["value"].is_null());
+    EXPECT_EQ(spanLength("2027-03-01", "2028-02-29"), "1 years");
+    EXPECT_EQ(spanLength("2026-01-15", "2026-07-14"), "6 months");
+    EXPECT_EQ(spanLength("2026-01-15", "2026-07-20"), "");
+}
+
 TEST(FieldExtractor, ReadsLeadersTablesAndDefinedTerms) {
     const auto got = extract(kLeaseFields,
                              "Landlord ........... Cedar Avenue Ventures LLC\n"
