@@ -397,6 +397,19 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                     out.push_back({line.pos + s + wide, to - wide, sentence.substr(wide, to - wide),
                                    heading, false});
                 }
+                // The next label took a Title-case word as the head of its short code ("Member
+                // ID:"), but that word may end this field's value ("Member: Ann Vasquez-Oakes
+                // DOB: ..."): read this field up to the code as well.
+                if (k + 1 < cuts.size()) {
+                    static const std::regex head_and_code(R"(^\S+\s+([A-Z]{2,3})\s*:)");
+                    std::smatch m;
+                    const std::string next = sentence.substr(to);
+                    if (std::regex_search(next, m, head_and_code)) {
+                        const std::size_t code = to + static_cast<std::size_t>(m.position(1));
+                        out.push_back({line.pos + s + from, code - from,
+                                       sentence.substr(from, code - from), heading, false});
+                    }
+                }
             }
         }
     }

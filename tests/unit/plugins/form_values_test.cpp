@@ -110,5 +110,20 @@ TEST(FormValues, AClauseSentenceYieldsToTheTypedValueItHolds) {
     EXPECT_EQ(result["name"]["value"], "Ada Quill (Ms.) Jones");  // a name with a note
 }
 
+TEST(FormValues, ANameThatEndsBeforeAShortCodesLabel) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "patient.name", "type": "party", "person": true,
+       "meaning": ["member name", "member"], "avoid": ["provider"]},
+      {"path": "patient.date_of_birth", "type": "date", "meaning": ["date of birth", "dob"]},
+      {"path": "patient.member_id", "type": "code", "code": "id", "meaning": ["member id"]}
+    ])");
+    // "Vasquez-Oakes DOB:" reads like "Member ID:", but the name ends before the code.
+    const auto got = extract(fields, "Member: Theodora Vasquez-Oakes DOB: 05/23/1969\n");
+    EXPECT_EQ(got["patient.name"]["value"], "Theodora Vasquez-Oakes");
+    EXPECT_EQ(got["patient.date_of_birth"]["value"], "1969-05-23");
+    const auto folded = extract(fields, "Name: Ann Roe Member ID: XY-12345\n");
+    EXPECT_EQ(folded["patient.member_id"]["value"], "XY-12345");
+}
+
 }  // namespace
 }  // namespace docintel::plugins
