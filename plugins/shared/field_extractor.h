@@ -23,6 +23,7 @@
 #include "shared/field_merge.h"
 #include "shared/field_parties.h"
 #include "shared/field_spec.h"
+#include "shared/field_titles.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
 
@@ -335,6 +336,9 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             if (!retrieved.empty() && !retrieved.count(doc.passageAt(u.pos).chunk_id)) continue;
             const Candidate c = bestInUnit(spec, u);
             if (c.score > best.score + 1e-9) best = c;
+        }
+        if (const Candidate title = titleUnderKind(spec, units); title.score > best.score + 1e-9) {
+            best = title;
         }
         if (const Candidate split = splitPersonName(spec, units); split.score > best.score) {
             best = split;

@@ -125,5 +125,29 @@ TEST(FormValues, ANameThatEndsBeforeAShortCodesLabel) {
     EXPECT_EQ(folded["patient.member_id"]["value"], "XY-12345");
 }
 
+TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "policy.title", "type": "text",
+       "meaning": ["medical policy", "coverage policy", "policy title", "coverage guideline"],
+       "avoid": ["policy number"]}
+    ])");
+    const auto policy = extract(fields,
+                                "MEDICAL COVERAGE POLICY\n"
+                                "Home Oxygen Concentrators for Chronic Lung Disease\n"
+                                "Policy number: ABC-123\n"
+                                "Approved by the Medical Policy Committee.\n");
+    EXPECT_EQ(policy["policy.title"]["value"],
+              "Home Oxygen Concentrators for Chronic Lung Disease");
+    const auto guideline = extract(fields,
+                                   "Lakeview Health \xE2\x80\x94 Behavioral Health Clinical "
+                                   "Coverage Guideline for Commercial and Exchange Plans\n"
+                                   "Applied Behavior Analysis for Autism Spectrum Disorder\n"
+                                   "Guideline number: LVH-07\n");
+    EXPECT_EQ(guideline["policy.title"]["value"],
+              "Applied Behavior Analysis for Autism Spectrum Disorder");
+    // A sentence under the kind's line is no title.
+    EXPECT_FALSE(titleCase("This policy describes when a device is covered"));
+}
+
 }  // namespace
 }  // namespace docintel::plugins
