@@ -125,6 +125,20 @@ TEST(FormValues, ANameThatEndsBeforeAShortCodesLabel) {
     EXPECT_EQ(folded["patient.member_id"]["value"], "XY-12345");
 }
 
+TEST(FormValues, AParsedTablesColumnNamesStateNoValue) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "requested_service.description", "type": "text",
+       "meaning": ["service requested", "service"]}
+    ])");
+    // A DOCX table as the parser writes it: the first row names the columns the rows label.
+    const auto got = extract(fields,
+                             "CPT | Service | Units\n"
+                             "CPT: 97110 | Service: Therapeutic exercise, each 15 minutes | "
+                             "Units: 12\n");
+    EXPECT_EQ(got["requested_service.description"]["value"],
+              "Therapeutic exercise, each 15 minutes");
+}
+
 TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "policy.title", "type": "text",
