@@ -374,14 +374,24 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
         static const std::regex brief(R"((?:^|[\s:])([0-9A-Z]{1,2})(?=$|[\s,;.]))");
         return matches(text, brief, 1);
     }
-    std::vector<Found> out;
+    // A member card's number printed in groups ("TFH 0827 4411 03"): a group with letters, or
+    // four groups or more (three groups of digits are as often a phone number), then groups of
+    // digits.
+    static const std::regex grouped(
+        R"(\b(?:[A-Z]{2,5}(?: \d{2,6}){2,5}|\d{2,6}(?: \d{2,6}){3,5})\b(?![-/.,]\d))");
+    std::vector<Found> out = matches(text, grouped);
     for (auto& f : matches(text, id)) {
         const std::string v = f.value.get<std::string>();
         // Dates, phone numbers and amounts are not identifiers.
         if (v.find('-') != std::string::npos && v.size() == 10 && v[4] == '-') continue;
         if (v.size() < 5) continue;
-        out.push_back(std::move(f));
+        const bool in_group = std::any_of(out.begin(), out.end(), [&](const Found& g) {
+            return f.pos >= g.pos && f.pos < g.pos + g.len;
+        });
+        if (!in_group) out.push_back(std::move(f));
     }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Found& a, const Found& b) { return a.pos < b.pos; });
     return out;
 }
 

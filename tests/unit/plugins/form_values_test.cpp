@@ -139,6 +139,19 @@ TEST(FormValues, AParsedTablesColumnNamesStateNoValue) {
               "Therapeutic exercise, each 15 minutes");
 }
 
+TEST(FormValues, AMemberNumberPrintedInGroups) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "patient.member_id", "type": "code", "code": "id",
+       "meaning": ["member id", "subscriber id"], "avoid": ["npi"]}
+    ])");
+    const auto got = extract(fields,
+                             "Member ID: QHP 0613 2290 07\n"
+                             "Subscriber: Ann Roe, subscriber ID QHP 0613 2290 01\n");
+    EXPECT_EQ(got["patient.member_id"]["value"], "QHP 0613 2290 07");
+    // Three groups of digits are a phone number as often as not.
+    EXPECT_TRUE(typed::codes("call 800 555 0161", "id").empty());
+}
+
 TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "policy.title", "type": "text",
