@@ -55,6 +55,23 @@ TEST(ListLayouts, ALabReportsResultsRunIntoOneLine) {
                   {"Sodium", "L"}, {"Potassium", "H"}, {"Chloride", "N"}, {"Glucose", "H"}}));
 }
 
+TEST(ListLayouts, AbbreviatedLabsWithoutUnitsAndNoDateOrDoseForALab) {
+    const char* labs_with_names =
+        R"({"path": "labs", "type": "list", "item": "measurement", "meaning": ["labs", "results"],
+            "units": ["mmol/L", "mg/dL"], "values": {"sodium": ["sodium", "na"],
+            "potassium": ["potassium", "k"], "creatinine": ["creatinine", "cr"]}})";
+    const auto labs =
+        extractList(specOf(labs_with_names),
+                    docOf({"Last VS: BP 130/70 P 80 Labs 11/02: Na 139, K 3.9, Cr 1.1\n"
+                           "Lab Results (collected 11/02/2026); start lisinopril 10 mg daily.\n"}));
+    std::map<std::string, double> values;
+    for (const auto& l : labs) values[l["value"]["name"]] = l["value"]["value"].get<double>();
+    EXPECT_EQ(values, (std::map<std::string, double>{
+                          {"creatinine", 1.1}, {"potassium", 3.9}, {"sodium", 139}}));
+    // A rate per minute is still a measurement.
+    EXPECT_EQ(measurement(specOf(labs_with_names), "RR 18/min")["unit"], "/min");
+}
+
 TEST(ListLayouts, ATableRowOfRecordsIsOneRecord) {
     const auto labs = extractList(
         specOf(kLabs), docOf({"O\nTest | Result | Units | Reference\n"
