@@ -265,6 +265,24 @@ TEST(FieldExtractor, MergeKeepsRulesAndReplacesDefaults) {
     EXPECT_TRUE(result["urgency"]["value"].is_null());
 }
 
+TEST(FieldExtractor, MergeAddsTheMeasurementsTheRulesMissed) {
+    auto lab = [](const std::string& name, double value) {
+        return field({{"name", name}, {"value", value}}, {{"page", 1}}, 0.8);
+    };
+    nlohmann::json result = {{"labs", nlohmann::json::array({lab("Hemoglobin", 11.6)})},
+                             {"problems", nlohmann::json::array({field("hypertension", {}, 0.8)})}};
+    std::map<std::string, nlohmann::json> typed_fields = {
+        {"labs", nlohmann::json::array({lab("hemoglobin", 11.6), lab("sodium", 136)})},
+        {"problems", nlohmann::json::array({field("high blood pressure", {}, 0.8)})}};
+    mergeTypedFields(result, typed_fields);
+    // A measurement the rules have (by name, in any case) is not repeated; one they lack is
+    // added.
+    ASSERT_EQ(result["labs"].size(), 2u);
+    EXPECT_EQ(result["labs"][1]["value"]["name"], "sodium");
+    // Other items keep the rules' list as it is.
+    EXPECT_EQ(result["problems"].size(), 1u);
+}
+
 const nlohmann::json kRequestFields = nlohmann::json::parse(R"([
   {"path": "patient.name", "type": "party", "meaning": ["patient name", "patient", "name"],
    "avoid": ["provider"]},
