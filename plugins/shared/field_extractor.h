@@ -224,7 +224,12 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         if (lower_text.find(a) != std::string::npos) penalty += 1.0;
     }
     for (const auto& hit : hits) {
-        if (!hit.in_heading && deniedRight(lower_text, hit.pos)) continue;
+        // A right the passage denies is none, whether the passage names it ("has no right to
+        // terminate") or only its heading does ("TERMINATION" over "Tenant has no right to
+        // terminate this Lease").
+        if (hit.in_heading ? deniesAnyRight(lower_text) : deniedRight(lower_text, hit.pos)) {
+            continue;
+        }
         std::size_t label_end = hit.label ? hit.end : 0;
         // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
         // holds the meaning phrase is what follows the label.

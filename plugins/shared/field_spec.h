@@ -145,7 +145,12 @@ inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
     }
     static const std::regex denied(
         R"(\b(?:no|not|never|nor)\b[a-z' ]{0,40}\b(?:right|option|privilege)s?\s+(?:to|of)\s+(?:[a-z]+\s+){0,2}$)");
-    if (!std::regex_search(lower_text.substr(from, pos - from), denied)) return false;
+    // ... or the phrase itself names the right ("right to terminate" after "has no").
+    static const std::regex names_right(R"(^(?:right|option|privilege)s?\s+(?:to|of)\b)");
+    static const std::regex denial(R"(\b(?:no|not|never|nor)\b[a-z' ]{0,40}$)");
+    const std::string before = lower_text.substr(from, pos - from);
+    const bool named = std::regex_search(lower_text.substr(pos, 24), names_right);
+    if (!std::regex_search(before, named ? denial : denied)) return false;
     std::size_t end = lower_text.find(". ", pos);
     if (end == std::string::npos) end = lower_text.size();
     static const std::regex condition(R"(\b(?:unless|without|except|other than|provided)\b)");

@@ -54,6 +54,23 @@ TEST(LeaseForms, ASentencesOpeningWordIsNoParty) {
               "(Tenant)");
 }
 
+TEST(LeaseForms, ATerminationRightTheLeaseDeniesIsNone) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "termination", "type": "text",
+       "meaning": ["early termination", "right to terminate", "terminate", "termination"]}
+    ])");
+    // The phrase itself names the right ("right to terminate") that "has no" denies.
+    EXPECT_TRUE(extract(fields,
+                        "ARTICLE 9 - EXTENSION OPTION\n"
+                        "9.2 Tenant has no right to terminate this Lease before the Expiration "
+                        "Date.\n")["termination"]["value"]
+                    .is_null());
+    EXPECT_FALSE(
+        extract(fields, "9.2 Tenant has the right to terminate this Lease on 90 days' notice.\n")
+            ["termination"]["value"]
+                .is_null());
+}
+
 TEST(LeaseForms, ARenewalTheLeaseDeniesIsNone) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "renewal", "type": "text", "meaning": ["option to renew", "renew", "extend"]}
