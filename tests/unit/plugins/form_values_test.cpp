@@ -152,6 +152,28 @@ TEST(FormValues, AMemberNumberPrintedInGroups) {
     EXPECT_TRUE(typed::codes("call 800 555 0161", "id").empty());
 }
 
+TEST(FormValues, ARequestsCodesOneALineOrOneARow) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "cpt_codes", "type": "code", "code": "cpt", "list": true,
+       "meaning": ["cpt code", "cpt", "hcpcs"]},
+      {"path": "icd10_codes", "type": "code", "code": "icd10", "list": true,
+       "meaning": ["icd-10", "diagnosis"]}
+    ])");
+    const auto lines = extract(fields,
+                               "APPROVED: knee arthroscopy\n"
+                               "CPT 29881-RT meniscectomy, medial\n"
+                               "CPT 29877-RT chondroplasty CPT 29880 both menisci\n"
+                               "ICD-10: S83.241A\n"
+                               "Valid for 90 days from 01/04/2027.\n");
+    EXPECT_EQ(lines["cpt_codes"]["value"], nlohmann::json::array({"29881", "29877", "29880"}));
+    // A DOCX table as the parser writes it: each row labels its code with the column's name.
+    const auto rows = extract(fields,
+                              "ICD-10 | Description\n"
+                              "ICD-10: F90.0 | Description: ADHD, inattentive\n"
+                              "ICD-10: F81.0 | Description: reading disorder\n");
+    EXPECT_EQ(rows["icd10_codes"]["value"], nlohmann::json::array({"F90.0", "F81.0"}));
+}
+
 TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "policy.title", "type": "text",
