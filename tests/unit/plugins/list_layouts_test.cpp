@@ -72,6 +72,17 @@ TEST(ListLayouts, AbbreviatedLabsWithoutUnitsAndNoDateOrDoseForALab) {
     EXPECT_EQ(measurement(specOf(labs_with_names), "RR 18/min")["unit"], "/min");
 }
 
+TEST(ListLayouts, ALabelThatOpensASentenceOfAParagraph) {
+    const auto allergies = extractList(
+        specOf(R"({"path": "allergies", "type": "list", "item": "text", "key": "substance",
+                   "meaning": ["allergies", "allergic to"]})"),
+        docOf({"INDICATIONS\n"
+               "Admitted with abdominal pain and fever. Allergies: sulfa (rash) and latex "
+               "(hives), so the prep was done with iodine-free solution. Consent was signed.\n"}));
+    EXPECT_EQ(texts(allergies, "substance"),
+              (std::vector<std::string>{"sulfa (rash)", "latex (hives)"}));
+}
+
 TEST(ListLayouts, ATableRowOfRecordsIsOneRecord) {
     const auto labs = extractList(
         specOf(kLabs), docOf({"O\nTest | Result | Units | Reference\n"
