@@ -19,6 +19,7 @@
 
 #include "shared/date_spans.h"
 #include "shared/doc_text.h"
+#include "shared/field_clauses.h"
 #include "shared/field_lists.h"
 #include "shared/field_merge.h"
 #include "shared/field_parties.h"
@@ -355,6 +356,9 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
         }
     }
     if (best.unit == nullptr || best.score < 1.2) return missingField();
+    if (auto article = articleText(spec, *best.unit, units); !article.empty()) {
+        best.value = article;
+    }
     if (spec.type == "code" && spec.list && !best.unit->heading.empty() &&
         meaningHits(spec, *best.unit).front().in_heading) {
         // The codes of a section whose heading names them ("ASSESSMENT", "Diagnoses").

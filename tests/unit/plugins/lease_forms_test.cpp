@@ -54,6 +54,24 @@ TEST(LeaseForms, ASentencesOpeningWordIsNoParty) {
               "(Tenant)");
 }
 
+TEST(LeaseForms, AnArticlesClausesAreReadTogether) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "maintenance", "type": "text",
+       "meaning": ["maintenance and repairs", "maintain", "repairs", "maintenance", "repair"]}
+    ])");
+    const auto got = extract(fields,
+                             "ARTICLE 7 - REPAIRS AND MAINTENANCE\n"
+                             "7.1 Tenant. Tenant shall keep the storefront and the loading dock in "
+                             "good repair.\n"
+                             "7.2 Landlord. Landlord shall repair the roof and the structure.\n"
+                             "ARTICLE 8 - INSURANCE\n"
+                             "8.1 Tenant shall carry liability insurance.\n");
+    // Each party's clause, and nothing of the next article.
+    EXPECT_EQ(got["maintenance"]["value"],
+              "7.1 Tenant. Tenant shall keep the storefront and the loading dock in good repair. "
+              "7.2 Landlord. Landlord shall repair the roof and the structure.");
+}
+
 TEST(LeaseForms, ATerminationRightTheLeaseDeniesIsNone) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "termination", "type": "text",
