@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "shared/doc_text.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
@@ -54,6 +55,24 @@ inline std::string articleText(const FieldSpec& spec, const FieldUnit& best,
         covered = u->pos + u->len;
     }
     return clauses >= 2 ? out : std::string();
+}
+
+/// The numbered clause that `best` (a sentence of it) belongs to, whole ("4.1 ... Tenant shall
+/// pay its Pro Rata Share of ... . Tenant's Pro Rata Share is 4.6%."): the line of `doc` that
+/// holds `best`, when it opens with a clause number and is at most `kMaxLength` long; "" when
+/// it does not or `best` is the whole line.
+inline std::string clauseText(const FieldSpec& spec, const FieldUnit& best, const DocText& doc) {
+    constexpr std::size_t kMaxLength = 700;
+    if (spec.type != "text") return {};
+    for (const auto& line : doc.lines()) {
+        if (best.pos < line.pos || best.pos >= line.pos + line.text.size()) continue;
+        if (line.text.size() > kMaxLength || best.len >= line.text.size() ||
+            !numberedClause(line.text) || line.text.find(" | ") != std::string::npos) {
+            return {};
+        }
+        return trimmed(cleanLine(line.text));
+    }
+    return {};
 }
 
 }  // namespace docintel::plugins

@@ -358,6 +358,8 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
     if (best.unit == nullptr || best.score < 1.2) return missingField();
     if (auto article = articleText(spec, *best.unit, units); !article.empty()) {
         best.value = article;
+    } else if (auto clause = clauseText(spec, *best.unit, doc); !clause.empty()) {
+        best.value = clause;
     }
     if (spec.type == "code" && spec.list && !best.unit->heading.empty() &&
         meaningHits(spec, *best.unit).front().in_heading) {

@@ -72,6 +72,21 @@ TEST(LeaseForms, AnArticlesClausesAreReadTogether) {
               "7.2 Landlord. Landlord shall repair the roof and the structure.");
 }
 
+TEST(LeaseForms, AClauseIsReadWhole) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "operating_costs", "type": "text",
+       "meaning": ["operating expenses", "pro rata share", "taxes"]}
+    ])");
+    // The share is stated in the clause's second sentence.
+    const auto got = extract(fields,
+                             "ARTICLE 4 - ADDITIONAL RENT\n"
+                             "4.1 Charges. Tenant shall pay its Pro Rata Share of Real Estate "
+                             "Taxes. Tenant's Pro Rata Share is three percent (3%).\n");
+    EXPECT_EQ(got["operating_costs"]["value"],
+              "4.1 Charges. Tenant shall pay its Pro Rata Share of Real Estate Taxes. Tenant's "
+              "Pro Rata Share is three percent (3%).");
+}
+
 TEST(LeaseForms, ATerminationRightTheLeaseDeniesIsNone) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "termination", "type": "text",
