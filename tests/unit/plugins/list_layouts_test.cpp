@@ -68,6 +68,16 @@ TEST(ListLayouts, AbbreviatedLabsWithoutUnitsAndNoDateOrDoseForALab) {
     for (const auto& l : labs) values[l["value"]["name"]] = l["value"]["value"].get<double>();
     EXPECT_EQ(values, (std::map<std::string, double>{
                           {"creatinine", 1.1}, {"potassium", 3.9}, {"sodium", 139}}));
+    // A label with a bracketed note names its result.
+    const auto screening = extractList(
+        specOf(kLabs), docOf({"SCREENING\n- Glucose (point of care): 92 mg/dL, fasting.\n"}));
+    ASSERT_EQ(screening.size(), 1u);
+    EXPECT_EQ(screening[0]["value"]["name"].get<std::string>().rfind("Glucose", 0), 0u);
+    EXPECT_EQ(screening[0]["value"]["value"], 92.0);
+    const std::string label = "- Hemoglobin (point of care): 12.1 g/dL";
+    std::size_t start = 0;
+    EXPECT_EQ(nameBefore(label, label.find("12.1"), &start, true), "Hemoglobin");
+    EXPECT_EQ(nameBefore(label, label.find("12.1"), &start), "");  // a dose's column label
     // A rate per minute is still a measurement.
     EXPECT_EQ(measurement(specOf(labs_with_names), "RR 18/min")["unit"], "/min");
 }
