@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "ingest/ocr_text.h"
 #include "ingest/parser.h"
 
 namespace docintel::ingest {
@@ -39,7 +40,7 @@ plugin::Result<std::string> recognizeText(const GrayImage& image) {
     api->SetSourceResolution(image.dpi);
     std::unique_ptr<char[]> text(api->GetUTF8Text());
     api->End();
-    return text ? std::string(text.get()) : std::string();
+    return text ? correctedOcrText(text.get()) : std::string();
 }
 
 }  // namespace docintel::ingest

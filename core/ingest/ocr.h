@@ -18,7 +18,8 @@ struct GrayImage {
 
 /// Recognises English text in `image` with Tesseract (LSTM). The language data is looked up in
 /// TESSDATA_PREFIX when set, else in the Debian tesseract-ocr data folders. Returns the text
-/// with paragraphs separated by blank lines; unreadable_document if Tesseract cannot start.
+/// with paragraphs separated by blank lines and known misreadings put right (ocr_text.h);
+/// unreadable_document if Tesseract cannot start.
 /// Thread-safe (one engine a call).
 plugin::Result<std::string> recognizeText(const GrayImage& image);
 

@@ -17,11 +17,14 @@
 #include <string_view>
 #include <vector>
 
+#include "shared/date_spans.h"
 #include "shared/doc_text.h"
+#include "shared/field_clauses.h"
 #include "shared/field_lists.h"
 #include "shared/field_merge.h"
 #include "shared/field_parties.h"
 #include "shared/field_spec.h"
+#include "shared/field_titles.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
 
@@ -222,7 +225,12 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         if (lower_text.find(a) != std::string::npos) penalty += 1.0;
     }
     for (const auto& hit : hits) {
-        if (!hit.in_heading && deniedRight(lower_text, hit.pos)) continue;
+        // A right the passage denies is none, whether the passage names it ("has no right to
+        // terminate") or only its heading does ("TERMINATION" over "Tenant has no right to
+        // terminate this Lease").
+        if (hit.in_heading ? deniesAnyRight(lower_text) : deniedRight(lower_text, hit.pos)) {
+            continue;
+        }
         std::size_t label_end = hit.label ? hit.end : 0;
         // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
         // holds the meaning phrase is what follows the label.
@@ -335,11 +343,24 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             const Candidate c = bestInUnit(spec, u);
             if (c.score > best.score + 1e-9) best = c;
         }
+        if (const Candidate title = titleUnderKind(spec, units); title.score > best.score + 1e-9) {
+            best = title;
+        }
         if (const Candidate split = splitPersonName(spec, units); split.score > best.score) {
             best = split;
         }
+        // A period stated only as its range ("From March 1, 2027 to ...") still states its
+        // start, end and length.
+        if (const Candidate span = spanCandidate(spec, units); span.score > best.score) {
+            best = span;
+        }
     }
     if (best.unit == nullptr || best.score < 1.2) return missingField();
+    if (auto article = articleText(spec, *best.unit, units); !article.empty()) {
+        best.value = article;
+    } else if (auto clause = clauseText(spec, *best.unit, doc); !clause.empty()) {
+        best.value = clause;
+    }
     if (spec.type == "code" && spec.list && !best.unit->heading.empty() &&
         meaningHits(spec, *best.unit).front().in_heading) {
         // The codes of a section whose heading names them ("ASSESSMENT", "Diagnoses").
@@ -348,6 +369,29 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             for (const auto& f : typed::codes(u.text, spec.code)) {
                 if (std::find(best.value.begin(), best.value.end(), f.value) == best.value.end()) {
                     best.value.push_back(f.value);
+                }
+            }
+        }
+    }
+    if (spec.type == "code" && spec.list && best.value.is_array()) {
+        // ... and every code written right after a meaning phrase anywhere ("CPT 31267-50
+        // maxillary antrostomy", "CPT: 96131 | Service: ..."): a request lists its codes one a
+        // line or one a table row.
+        for (const auto& u : units) {
+            if (u.is_heading) continue;
+            const std::string lower_text = typed::lower(u.text);
+            const auto found = typed::codes(u.text, spec.code);
+            for (const auto& p : spec.meaning) {
+                std::size_t end = 0;
+                for (auto at = findPhrase(lower_text, p, 0, &end); at != std::string::npos;
+                     at = findPhrase(lower_text, p, end, &end)) {
+                    for (const auto& f : found) {
+                        if (f.pos >= end && f.pos <= end + 2 &&
+                            std::find(best.value.begin(), best.value.end(), f.value) ==
+                                best.value.end()) {
+                            best.value.push_back(f.value);
+                        }
+                    }
                 }
             }
         }

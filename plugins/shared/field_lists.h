@@ -105,6 +105,47 @@ inline bool rowStatesMeaning(const FieldSpec& spec, const std::string& bars) {
     return false;
 }
 
+/// The pieces of each sentence of a paragraph `text` (at `pos`) that a label stating the meaning
+/// of `spec` opens ("... on CPAP. Allergies: penicillin (anaphylaxis) and adhesive tape."); none
+/// when the paragraph has no such sentence.
+inline std::vector<ListPiece> sentenceListPieces(const FieldSpec& spec, const std::string& text,
+                                                 std::size_t pos, bool commas) {
+    std::vector<ListPiece> out;
+    static const std::regex opened(R"([.;]\s+([A-Z][A-Za-z ]{1,30}):\s+)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), opened);
+         it != std::sregex_iterator(); ++it) {
+        const std::string label = (*it)[1].str();
+        if (std::count(label.begin(), label.end(), ' ') > 3 || !statesMeaning(spec, label)) {
+            continue;
+        }
+        const auto from = static_cast<std::size_t>(it->position(0) + it->length(0));
+        static const std::regex sentence_end(R"(\.(?:\s+[A-Z]|\s*$))");
+        std::smatch e;
+        const std::string rest = text.substr(from);
+        std::size_t len = std::regex_search(rest, e, sentence_end)
+                              ? static_cast<std::size_t>(e.position(0))
+                              : rest.size();
+        // The list ends where a clause of its own follows it (", so she received ...").
+        static const std::regex clause(R"(,\s+(?:so|but|which|because|although|while)\b)");
+        std::smatch c;
+        const std::string sentence = rest.substr(0, len);
+        if (std::regex_search(sentence, c, clause)) len = static_cast<std::size_t>(c.position(0));
+        // Items with a bracketed note are joined by "and" ("penicillin (anaphylaxis) and
+        // adhesive tape (blisters)"): each is a piece.
+        std::size_t start = 0;
+        while (start < len) {
+            std::size_t end = rest.find(") and ", start);
+            end = end == std::string::npos || end >= len ? len : end + 1;
+            for (auto& p :
+                 linePieces(rest.substr(start, end - start), pos + from + start, commas, &spec)) {
+                out.push_back(std::move(p));
+            }
+            start = end < len ? end + 5 : len;
+        }
+    }
+    return out;
+}
+
 /// The pieces of the sections of `doc` whose heading states the meaning of `spec`, of the lines
 /// labelled with it ("Allergies: NKDA") and of the table columns headed with it.
 inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText& doc) {
@@ -253,6 +294,11 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
                 (colon == std::string::npos || colon > 40 ||
                  std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(colon), ' ') > 4 ||
                  !statesMeaning(spec, t.substr(0, colon)))) {
+                // "... and vomiting. Allergies: penicillin (anaphylaxis) and adhesive tape
+                // (blisters), so ...": in a paragraph, a sentence the label opens is that list.
+                for (auto& p : sentenceListPieces(spec, line.text, line.pos, commas)) {
+                    out.push_back(std::move(p));
+                }
                 continue;
             }
             // A table row written "Skill: SQL | Level: 3" gives the parts its label states.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -59,19 +60,41 @@ inline bool holdsTyped(const nlohmann::json& rule, const nlohmann::json& typed) 
 }
 
 /// Puts the typed fields into a step's result: a field the step's rules left empty takes the
-/// typed value; where both found one, the rules' value stays and agreement raises its
-/// confidence, unless the rules' value ran on into another field (ranOn) or is the typed value
-/// with a note (withNote) or a sentence that holds the typed value (holdsTyped); a rules' value
-/// that ran on into the next table cell with no typed value to replace it keeps its own cell.
-/// `result` paths are relative to the packet.
+/// typed value (a list of measurements also the typed ones of names it lacks); where both found
+/// one, the rules' value stays and agreement raises its confidence, unless the rules' value ran on
+/// into another field (ranOn) or is the typed value with a note (withNote) or a sentence that holds
+/// the typed value (holdsTyped); a rules' value that ran on into the next table cell with no typed
+/// value to replace it keeps its own cell. `result` paths are relative to the packet.
 inline void mergeTypedFields(nlohmann::json& result,
                              const std::map<std::string, nlohmann::json>& typed_fields) {
     for (const auto& [path, f] : typed_fields) {
         const auto ptr = pointerOf(path);
         if (f.is_array()) {
-            // A list: the typed items when the rules found none.
+            // A list: the typed items when the rules found none ...
             if (!result.contains(ptr) || !result[ptr].is_array() || result[ptr].empty()) {
                 result[ptr] = f;
+                continue;
+            }
+            // ... and, for measurements (a lab: a name and a value), each typed one whose name
+            // the rules' lack: a section rule reads one layout of a list, the typed list every
+            // layout ("Labs 12/04: Na 136, K 4.1" on a line of vital signs).
+            auto nameOf = [](const nlohmann::json& item) {
+                const auto& v = item.is_object() && item.contains("value") ? item["value"] : item;
+                return v.is_object() && v.contains("name") && v["name"].is_string() &&
+                               v.contains("value") && !v.contains("dose")
+                           ? typed::lower(v["name"].get<std::string>())
+                           : std::string();
+            };
+            std::vector<std::string> names;
+            for (const auto& item : result[ptr]) names.push_back(nameOf(item));
+            if (std::find(names.begin(), names.end(), std::string()) != names.end()) continue;
+            for (const auto& item : f) {
+                const std::string name = nameOf(item);
+                if (name.empty() || std::find(names.begin(), names.end(), name) != names.end()) {
+                    continue;
+                }
+                names.push_back(name);
+                result[ptr].push_back(item);
             }
             continue;
         }

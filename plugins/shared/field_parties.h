@@ -37,8 +37,8 @@ inline bool onlyFunctionWords(const std::string& name) {
     return true;
 }
 
-/// The name a unit gives the party of role word `word`: the name written before `("Word")`
-/// (after "between" / "and" / "by") or after a "Word:" label; "" when none.
+/// The name a unit gives the party of role word `word`: the name written before `("Word")` or
+/// before ", [as] Word," (after "between" / "and" / "by") or after a "Word:" label; "" when none.
 inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const std::string& word) {
     const std::string lower_text = typed::lower(u.text);
     const std::regex paren("\\((?:the\\s+)?[\"\\xE2\\x80\\x9C]*" + word + "[\"\\xE2\\x80\\x9D]*\\)",
@@ -48,16 +48,33 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
         return !onlyFunctionWords(name) &&
                std::find(spec.roles.begin(), spec.roles.end(), v) == spec.roles.end();
     };
-    std::smatch m;
-    if (std::regex_search(u.text, m, paren)) {
-        const auto p = static_cast<std::size_t>(m.position(0));
+    // The name between the joining word ("between", "and", "by") nearest before `p` and `p`;
+    // "" when no joining word comes before it and `joined` is asked for.
+    auto nameBefore = [&](std::size_t p, bool joined) -> std::string {
         std::size_t from = 0;
         for (const std::string w : {" between ", " and ", "by "}) {
             const auto at = lower_text.rfind(w, p);
             if (at != std::string::npos && at + w.size() <= p) from = std::max(from, at + w.size());
         }
+        if (joined && from == 0) return {};
         for (const auto& f : typed::names(u.text.substr(from, p - from))) {
             if (usable(f.value.get<std::string>())) return f.value.get<std::string>();
+        }
+        return {};
+    };
+    std::smatch m;
+    if (std::regex_search(u.text, m, paren)) {
+        if (auto name = nameBefore(static_cast<std::size_t>(m.position(0)), false); !name.empty()) {
+            return name;
+        }
+    }
+    // "between Ann Roe, Landlord, and Dunmore Grain, LLC, Tenant" / "..., as Landlord": the role
+    // word set off by commas after a name that a joining word introduces.
+    const std::regex apposed(",\\s+(?:as\\s+)?(?:the\\s+)?" + word + "\\s*(?:[,.;]|$)",
+                             std::regex::icase);
+    if (std::regex_search(u.text, m, apposed)) {
+        if (auto name = nameBefore(static_cast<std::size_t>(m.position(0)), true); !name.empty()) {
+            return name;
         }
     }
     std::size_t end = 0;

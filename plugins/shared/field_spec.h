@@ -34,6 +34,8 @@ struct FieldSpec {
     std::string key;                 ///< for a text item: its key in the record ("" = the text)
     std::vector<std::string> units;  ///< for a measurement item: the units its values take
     std::vector<std::string> prose;  ///< for a text item: words after which a sentence lists items
+    std::string span;  ///< for a date or duration: "start", "end" or "length" of a dated range
+    std::vector<std::string> span_of;  ///< for a span: words that name the range's period
 };
 
 /// The descriptors of `fields` whose path starts with one of `prefixes` ({""}: all).
@@ -78,6 +80,8 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
         s.item = f.value("item", "text");
         s.key = f.value("key", "");
         s.prose = strings(f.value("prose", nlohmann::json::array()));
+        s.span = f.value("span", "");
+        s.span_of = strings(f.value("span_of", nlohmann::json::array()));
         for (const auto& u : f.value("units", nlohmann::json::array())) {
             if (u.is_string()) s.units.push_back(u.get<std::string>());
         }
@@ -141,7 +145,12 @@ inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
     }
     static const std::regex denied(
         R"(\b(?:no|not|never|nor)\b[a-z' ]{0,40}\b(?:right|option|privilege)s?\s+(?:to|of)\s+(?:[a-z]+\s+){0,2}$)");
-    if (!std::regex_search(lower_text.substr(from, pos - from), denied)) return false;
+    // ... or the phrase itself names the right ("right to terminate" after "has no").
+    static const std::regex names_right(R"(^(?:right|option|privilege)s?\s+(?:to|of)\b)");
+    static const std::regex denial(R"(\b(?:no|not|never|nor)\b[a-z' ]{0,40}$)");
+    const std::string before = lower_text.substr(from, pos - from);
+    const bool named = std::regex_search(lower_text.substr(pos, 24), names_right);
+    if (!std::regex_search(before, named ? denial : denied)) return false;
     std::size_t end = lower_text.find(". ", pos);
     if (end == std::string::npos) end = lower_text.size();
     static const std::regex condition(R"(\b(?:unless|without|except|other than|provided)\b)");

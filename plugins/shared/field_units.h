@@ -287,9 +287,22 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
         }
         if (const auto cells = parsedRowCells(line.text); !cells.empty()) {
             // Its cells, and the row as a whole.
-            if (parsed_header.empty()) parsed_header = cells;
+            const std::size_t first = out.size();
+            bool names_columns = false;
+            if (parsed_header.empty()) {
+                parsed_header = cells;
+                // The first row of three or more cells that the next row's cells are labelled
+                // with ("CPT | Service | Units" over "CPT: 96130 | Service: ...") names the
+                // columns: it heads them and states no value. (A first row of two cells may be
+                // a label and its value that the parser took for a header.)
+                const auto next = li + 1 < lines.size() ? parsedRowCells(lines[li + 1].text)
+                                                        : decltype(parsedRowCells("")){};
+                names_columns = cells.size() >= 3 && next.size() == cells.size() &&
+                                next[0].second.rfind(cells[0].second + ": ", 0) == 0;
+            }
             parsedRowUnits(line, cells, parsed_header, heading, out);
             out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
+            for (std::size_t u = first; u < out.size(); ++u) out[u].is_heading = names_columns;
             continue;
         }
         parsed_header.clear();
@@ -396,6 +409,19 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                 if (wide < from) {
                     out.push_back({line.pos + s + wide, to - wide, sentence.substr(wide, to - wide),
                                    heading, false});
+                }
+                // The next label took a Title-case word as the head of its short code ("Member
+                // ID:"), but that word may end this field's value ("Member: Ann Vasquez-Oakes
+                // DOB: ..."): read this field up to the code as well.
+                if (k + 1 < cuts.size()) {
+                    static const std::regex head_and_code(R"(^\S+\s+([A-Z]{2,3})\s*:)");
+                    std::smatch m;
+                    const std::string next = sentence.substr(to);
+                    if (std::regex_search(next, m, head_and_code)) {
+                        const std::size_t code = to + static_cast<std::size_t>(m.position(1));
+                        out.push_back({line.pos + s + from, code - from,
+                                       sentence.substr(from, code - from), heading, false});
+                    }
                 }
             }
         }

@@ -21,8 +21,11 @@ namespace docintel::plugins {
 
 /// The name written just before `pos` in `text` ("Albuterol inhaler" before "90 mcg",
 /// "empagliflozin (Jardiance)"): up to three words back to punctuation or a function word;
-/// where it starts in `*start`. "" when none.
-inline std::string nameBefore(const std::string& text, std::size_t pos, std::size_t* start) {
+/// where it starts in `*start`. "" when none. With `labels`, a name may also be a label before
+/// its colon ("Hemoglobin (point of care): 12.1 g/dL"), as a measurement's is; a dose's column
+/// label ("Dose: 40 mg") names no drug.
+inline std::string nameBefore(const std::string& text, std::size_t pos, std::size_t* start,
+                              bool labels = false) {
     static const std::set<std::string> function_words = {
         "a",        "an",       "the",       "my",    "his",    "her",   "their",  "your",
         "our",      "of",       "on",        "in",    "at",     "to",    "for",    "with",
@@ -34,6 +37,19 @@ inline std::string nameBefore(const std::string& text, std::size_t pos, std::siz
         "continue", "increase", "decrease",  "stop"};
     std::size_t end = pos;
     while (end > 0 && text[end - 1] == ' ') --end;
+    // "Hemoglobin (point of care): 12.1 g/dL": a label's colon, and a bracketed note at its end,
+    // are no part of the name.
+    if (labels && end > 0 && text[end - 1] == ':') {
+        --end;
+        while (end > 0 && text[end - 1] == ' ') --end;
+        if (end > 0 && text[end - 1] == ')') {
+            const auto open = text.rfind('(', end - 1);
+            if (open != std::string::npos && end - open <= 40) {
+                end = open;
+                while (end > 0 && text[end - 1] == ' ') --end;
+            }
+        }
+    }
     std::size_t from = end;
     int words = 0;
     while (words < 3 && from > 0) {
@@ -140,6 +156,13 @@ inline nlohmann::json measurement(const FieldSpec& spec, const std::string& text
     std::string name = trimmed(m[1].str());
     if (name.size() < 1 || name.size() > 40) return nullptr;
     const std::string value_text = m[2].str();
+    // A date ("Results (collected 02/04/2025)") and a dose ("start empagliflozin 10 mg daily")
+    // are no measurements.
+    static const std::regex date_rest(R"(^/\d)");
+    static const std::regex dose_unit(
+        R"(^(?:mg|mcg|units?|tablets?|tabs?|capsules?|puffs?|ml|drops?)$)");
+    const std::string after = m[3].str();
+    if (std::regex_search(after, date_rest) || std::regex_match(after, dose_unit)) return nullptr;
     nlohmann::json value = value_text;
     if (value_text.find('/') == std::string::npos && value_text[0] != '<' && value_text[0] != '>') {
         value = std::stod(value_text);
@@ -217,7 +240,7 @@ inline std::vector<typed::Found> measurements(const FieldSpec& spec, const std::
              it != std::sregex_iterator(); ++it) {
             const auto at = static_cast<std::size_t>(it->position(0));
             std::size_t name_at = at;
-            const std::string name = nameBefore(text, at, &name_at);
+            const std::string name = nameBefore(text, at, &name_at, true);
             if (name.size() < 2) continue;
             std::size_t end = at + static_cast<std::size_t>(it->length(0));
             // The flag or reference range right after the unit belongs to the measurement.

@@ -78,14 +78,36 @@ std::vector<Found> scan(const std::string& text, const std::regex& re, ValueOf v
     return out;
 }
 
+/// The day an ordinal word names ("first" 1, "twenty-first" 21, "thirtieth" 30); 0 when none.
+inline int ordinalWord(const std::string& word) {
+    static const std::vector<std::string> units = {
+        "first",     "second",      "third",      "fourth",     "fifth",
+        "sixth",     "seventh",     "eighth",     "ninth",      "tenth",
+        "eleventh",  "twelfth",     "thirteenth", "fourteenth", "fifteenth",
+        "sixteenth", "seventeenth", "eighteenth", "nineteenth"};
+    const std::string w = lower(word);
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        if (w == units[i]) return static_cast<int>(i + 1);
+    }
+    if (w == "twentieth") return 20;
+    if (w == "thirtieth") return 30;
+    for (const auto& [tens, base] : {std::pair<std::string, int>{"twenty-", 20}, {"thirty-", 30}}) {
+        if (w.rfind(tens, 0) != 0) continue;
+        const int u = ordinalWord(w.substr(tens.size()));
+        return u >= 1 && u <= 9 ? base + u : 0;
+    }
+    return 0;
+}
+
 /// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "the 1st day of March, 2025",
-/// "the last day of February, 2035", "03/01/2025" (US order; day first when the first number
-/// cannot be a month) and "2025-03-01"; as ISO strings.
+/// "the first (1st) day of June, 2026", "the last day of February, 2035", "03/01/2025" (US
+/// order; day first when the first number cannot be a month) and "2025-03-01"; as ISO strings.
 inline std::vector<Found> dates(const std::string& text) {
     static const std::regex re(
         R"(\b(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4})|)"
         R"(([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|)"
-        R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4}))\b)",
+        R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})|)"
+        R"((?:the\s+)?([a-z]+(?:-[a-z]+)?)\s+(?:\((\d{1,2})(?:st|nd|rd|th)?\)\s+)?day\s+of\s+([A-Za-z]{3,9})\.?,?\s+(\d{4}))\b)",
         std::regex::icase);
     return scan(text, re, [](const std::smatch& m) {
         std::optional<std::string> v;
@@ -97,10 +119,16 @@ inline std::vector<Found> dates(const std::string& text) {
         } else if (m[7].matched) {
             if (const int month = monthNumber(m[7]))
                 v = iso(std::stoi(m[9]), month, std::stoi(m[8]));
-        } else if (const int month = monthNumber(m[11])) {
-            const int y = std::stoi(m[12]);
-            const int day = lower(m[10]) == "last" ? daysIn(y, month) : std::stoi(m[10]);
-            v = iso(y, month, day);
+        } else if (m[10].matched) {
+            if (const int month = monthNumber(m[11])) {
+                const int y = std::stoi(m[12]);
+                const int day = lower(m[10]) == "last" ? daysIn(y, month) : std::stoi(m[10]);
+                v = iso(y, month, day);
+            }
+        } else if (const int month = monthNumber(m[15])) {
+            // "the first (1st) day of June": the figure in brackets, when given, wins.
+            const int day = m[14].matched ? std::stoi(m[14]) : ordinalWord(m[13]);
+            if (day > 0) v = iso(std::stoi(m[16]), month, day);
         }
         return v;
     });
@@ -158,39 +186,6 @@ inline std::string moneyPeriod(const std::string& text, std::size_t pos, std::si
     return {};
 }
 
-/// Amounts of money: "$4,500.00", "USD 54,000", "54,000 dollars"; the value is the money text
-/// with its period when one is stated ("$4,500.00 per month"). Per-square-foot rates are left
-/// out (they are prices, not amounts), and so are clause numbers ("Section 3.02").
-inline std::vector<Found> money(const std::string& text) {
-    static const std::regex re(
-        R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
-        std::regex::icase);
-    static const std::regex per_area(R"(^\s*(?:per|/)\s*(?:rentable\s+)?(?:sf|sq|square))",
-                                     std::regex::icase);
-    std::vector<Found> out;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
-         ++it) {
-        const auto& m = *it;
-        const auto pos = static_cast<std::size_t>(m.position(0));
-        const auto len = static_cast<std::size_t>(m.length(0));
-        if (std::regex_search(text.substr(pos + len, 24), per_area)) continue;
-        if (m[3].matched) {  // a bare amount with cents ("87,412.50"), as forms write them
-            const auto at = static_cast<std::size_t>(m.position(3));
-            const auto n = static_cast<std::size_t>(m.length(3));
-            // ... but "Section 3.02" is a clause's number.
-            static const std::regex reference(
-                R"((?:section|sections|article|paragraph|clause|§)\s*$)", std::regex::icase);
-            const std::size_t from = at > 12 ? at - 12 : 0;
-            if (std::regex_search(text.substr(from, at - from), reference)) continue;
-            out.push_back({at, n, moneyText(number(m[3].str()), "")});
-            continue;
-        }
-        const double amount = number(m[1].matched ? m[1].str() : m[2].str());
-        out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len))});
-    }
-    return out;
-}
-
 /// Number words up to ninety-nine ("sixty", "thirty-six"); -1 when not one.
 inline int numberWord(const std::string& word) {
     static const std::vector<std::string> units = {
@@ -215,6 +210,97 @@ inline int numberWord(const std::string& word) {
     return -1;
 }
 
+/// An amount written in words just before `end` ("Forty Thousand Eight Hundred" of "... Dollars
+/// per year"): its value, and where its first word starts in `start`; 0 when the words before
+/// `end` are no number.
+inline double amountInWords(const std::string& text, std::size_t end, std::size_t* start) {
+    std::vector<std::pair<std::size_t, std::string>> words;  // nearest first
+    std::size_t i = end;
+    while (true) {
+        while (i > 0 && text[i - 1] == ' ') --i;
+        std::size_t j = i;
+        while (j > 0 &&
+               (std::isalpha(static_cast<unsigned char>(text[j - 1])) || text[j - 1] == '-')) {
+            --j;
+        }
+        if (j == i) break;
+        const std::string w = lower(text.substr(j, i - j));
+        if (w != "and" && w != "hundred" && w != "thousand" && w != "million" &&
+            numberWord(w) < 0) {
+            break;
+        }
+        words.emplace_back(j, w);
+        i = j;
+    }
+    while (!words.empty() && words.back().second == "and") words.pop_back();
+    if (words.empty()) return 0;
+    double total = 0, current = 0;
+    bool any = false;
+    for (auto it = words.rbegin(); it != words.rend(); ++it) {
+        const std::string& w = it->second;
+        if (w == "and") continue;
+        if (w == "hundred") {
+            current = (current == 0 ? 1 : current) * 100;
+        } else if (w == "thousand" || w == "million") {
+            total += (current == 0 ? 1 : current) * (w == "thousand" ? 1e3 : 1e6);
+            current = 0;
+        } else {
+            current += numberWord(w);
+            any = true;
+        }
+    }
+    *start = words.back().first;
+    return any ? total + current : 0;
+}
+
+/// Amounts of money: "$4,500.00", "USD 54,000", "54,000 dollars", "Forty Thousand Dollars"; the
+/// value is the money text with its period when one is stated ("$4,500.00 per month"). Rates per
+/// square foot or acre are left out (they are prices, not amounts), and so are clause numbers
+/// ("Section 3.02").
+inline std::vector<Found> money(const std::string& text) {
+    static const std::regex re(
+        R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
+        std::regex::icase);
+    static const std::regex per_area(R"(^\s*(?:per|/)\s*(?:rentable\s+)?(?:sf|sq|square|acre))",
+                                     std::regex::icase);
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        const auto& m = *it;
+        const auto pos = static_cast<std::size_t>(m.position(0));
+        const auto len = static_cast<std::size_t>(m.length(0));
+        if (std::regex_search(text.substr(pos + len, 24), per_area)) continue;
+        if (m[3].matched) {  // a bare amount with cents ("87,412.50"), as forms write them
+            const auto at = static_cast<std::size_t>(m.position(3));
+            const auto n = static_cast<std::size_t>(m.length(3));
+            // ... but "Section 3.02" is a clause's number.
+            static const std::regex reference(
+                R"((?:section|sections|article|paragraph|clause|§)\s*$)", std::regex::icase);
+            const std::size_t from = at > 12 ? at - 12 : 0;
+            if (std::regex_search(text.substr(from, at - from), reference)) continue;
+            out.push_back({at, n, moneyText(number(m[3].str()), "")});
+            continue;
+        }
+        const double amount = number(m[1].matched ? m[1].str() : m[2].str());
+        out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len))});
+    }
+    // An amount in words only ("Forty Thousand Eight Hundred Dollars per year"); one whose
+    // figure follows in brackets ("... Dollars ($55,500.00)") is read from the figure.
+    static const std::regex dollars(R"(\bdollars\b(?!\s*\(\s*\$))", std::regex::icase);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), dollars);
+         it != std::sregex_iterator(); ++it) {
+        const auto at = static_cast<std::size_t>(it->position(0));
+        std::size_t pos = at;
+        const double amount = amountInWords(text, at, &pos);
+        const std::size_t len = at + static_cast<std::size_t>(it->length(0)) - pos;
+        if (amount <= 0 || std::regex_search(text.substr(pos + len, 24), per_area)) continue;
+        out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len))});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Found& a, const Found& b) { return a.pos < b.pos; });
+    return out;
+}
+
 /// Percentages: "3%", "3 percent", "two and one-half percent (2.5%)" (the figure wins), "double"
 /// (200); the value is the number as text with "%".
 inline std::vector<Found> percentages(const std::string& text) {
@@ -235,11 +321,12 @@ inline std::vector<Found> percentages(const std::string& text) {
     });
 }
 
-/// Durations: "sixty (60) months", "60 months", "five years", "3-year"; the value is
-/// "<n> <unit>" in the unit written (months stay months).
+/// Durations: "sixty (60) months", "60 months", "five years", "3-year", "five (5) Lease Years",
+/// "twelve (12) full calendar months"; the value is "<n> <unit>" in the unit written (months
+/// stay months).
 inline std::vector<Found> durations(const std::string& text) {
     static const std::regex re(
-        R"(\b(?:([a-z]+(?:-[a-z]+)?)\s+\((\d{1,3})\)|(\d{1,3}(?:\.\d)?)\+?|([a-z]+(?:-[a-z]+)?))[\s-]+(year|month|week|day)s?\b)",
+        R"(\b(?:([a-z]+(?:-[a-z]+)?)\s+\((\d{1,3})\)|(\d{1,3}(?:\.\d)?)\+?|([a-z]+(?:-[a-z]+)?))[\s-]+(?:(?:full|calendar|lease|consecutive)\s+){0,2}(year|month|week|day)s?\b)",
         std::regex::icase);
     return scan(text, re, [](const std::smatch& m) -> std::optional<std::string> {
         std::string n;
@@ -287,14 +374,24 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
         static const std::regex brief(R"((?:^|[\s:])([0-9A-Z]{1,2})(?=$|[\s,;.]))");
         return matches(text, brief, 1);
     }
-    std::vector<Found> out;
+    // A member card's number printed in groups ("TFH 0827 4411 03"): a group with letters, or
+    // four groups or more (three groups of digits are as often a phone number), then groups of
+    // digits.
+    static const std::regex grouped(
+        R"(\b(?:[A-Z]{2,5}(?: \d{2,6}){2,5}|\d{2,6}(?: \d{2,6}){3,5})\b(?![-/.,]\d))");
+    std::vector<Found> out = matches(text, grouped);
     for (auto& f : matches(text, id)) {
         const std::string v = f.value.get<std::string>();
         // Dates, phone numbers and amounts are not identifiers.
         if (v.find('-') != std::string::npos && v.size() == 10 && v[4] == '-') continue;
         if (v.size() < 5) continue;
-        out.push_back(std::move(f));
+        const bool in_group = std::any_of(out.begin(), out.end(), [&](const Found& g) {
+            return f.pos >= g.pos && f.pos < g.pos + g.len;
+        });
+        if (!in_group) out.push_back(std::move(f));
     }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Found& a, const Found& b) { return a.pos < b.pos; });
     return out;
 }
 
@@ -303,7 +400,7 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
 /// Illinois 60606"); a unit named just before ("Suite 410, ... at 225 ...") is included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:[A-Z][A-Za-z.'-]*\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre)\b(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
+        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre)\b(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
     static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();

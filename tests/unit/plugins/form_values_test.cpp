@@ -110,5 +110,93 @@ TEST(FormValues, AClauseSentenceYieldsToTheTypedValueItHolds) {
     EXPECT_EQ(result["name"]["value"], "Ada Quill (Ms.) Jones");  // a name with a note
 }
 
+TEST(FormValues, ANameThatEndsBeforeAShortCodesLabel) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "patient.name", "type": "party", "person": true,
+       "meaning": ["member name", "member"], "avoid": ["provider"]},
+      {"path": "patient.date_of_birth", "type": "date", "meaning": ["date of birth", "dob"]},
+      {"path": "patient.member_id", "type": "code", "code": "id", "meaning": ["member id"]}
+    ])");
+    // "Vasquez-Oakes DOB:" reads like "Member ID:", but the name ends before the code.
+    const auto got = extract(fields, "Member: Theodora Vasquez-Oakes DOB: 05/23/1969\n");
+    EXPECT_EQ(got["patient.name"]["value"], "Theodora Vasquez-Oakes");
+    EXPECT_EQ(got["patient.date_of_birth"]["value"], "1969-05-23");
+    const auto folded = extract(fields, "Name: Ann Roe Member ID: XY-12345\n");
+    EXPECT_EQ(folded["patient.member_id"]["value"], "XY-12345");
+}
+
+TEST(FormValues, AParsedTablesColumnNamesStateNoValue) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "requested_service.description", "type": "text",
+       "meaning": ["service requested", "service"]}
+    ])");
+    // A DOCX table as the parser writes it: the first row names the columns the rows label.
+    const auto got = extract(fields,
+                             "CPT | Service | Units\n"
+                             "CPT: 97110 | Service: Therapeutic exercise, each 15 minutes | "
+                             "Units: 12\n");
+    EXPECT_EQ(got["requested_service.description"]["value"],
+              "Therapeutic exercise, each 15 minutes");
+}
+
+TEST(FormValues, AMemberNumberPrintedInGroups) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "patient.member_id", "type": "code", "code": "id",
+       "meaning": ["member id", "subscriber id"], "avoid": ["npi"]}
+    ])");
+    const auto got = extract(fields,
+                             "Member ID: QHP 0613 2290 07\n"
+                             "Subscriber: Ann Roe, subscriber ID QHP 0613 2290 01\n");
+    EXPECT_EQ(got["patient.member_id"]["value"], "QHP 0613 2290 07");
+    // Three groups of digits are a phone number as often as not.
+    EXPECT_TRUE(typed::codes("call 800 555 0161", "id").empty());
+}
+
+TEST(FormValues, ARequestsCodesOneALineOrOneARow) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "cpt_codes", "type": "code", "code": "cpt", "list": true,
+       "meaning": ["cpt code", "cpt", "hcpcs"]},
+      {"path": "icd10_codes", "type": "code", "code": "icd10", "list": true,
+       "meaning": ["icd-10", "diagnosis"]}
+    ])");
+    const auto lines = extract(fields,
+                               "APPROVED: knee arthroscopy\n"
+                               "CPT 29881-RT meniscectomy, medial\n"
+                               "CPT 29877-RT chondroplasty CPT 29880 both menisci\n"
+                               "ICD-10: S83.241A\n"
+                               "Valid for 90 days from 01/04/2027.\n");
+    EXPECT_EQ(lines["cpt_codes"]["value"], nlohmann::json::array({"29881", "29877", "29880"}));
+    // A DOCX table as the parser writes it: each row labels its code with the column's name.
+    const auto rows = extract(fields,
+                              "ICD-10 | Description\n"
+                              "ICD-10: F90.0 | Description: ADHD, inattentive\n"
+                              "ICD-10: F81.0 | Description: reading disorder\n");
+    EXPECT_EQ(rows["icd10_codes"]["value"], nlohmann::json::array({"F90.0", "F81.0"}));
+}
+
+TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "policy.title", "type": "text",
+       "meaning": ["medical policy", "coverage policy", "policy title", "coverage guideline"],
+       "avoid": ["policy number"]}
+    ])");
+    const auto policy = extract(fields,
+                                "MEDICAL COVERAGE POLICY\n"
+                                "Home Oxygen Concentrators for Chronic Lung Disease\n"
+                                "Policy number: ABC-123\n"
+                                "Approved by the Medical Policy Committee.\n");
+    EXPECT_EQ(policy["policy.title"]["value"],
+              "Home Oxygen Concentrators for Chronic Lung Disease");
+    const auto guideline = extract(fields,
+                                   "Lakeview Health \xE2\x80\x94 Behavioral Health Clinical "
+                                   "Coverage Guideline for Commercial and Exchange Plans\n"
+                                   "Applied Behavior Analysis for Autism Spectrum Disorder\n"
+                                   "Guideline number: LVH-07\n");
+    EXPECT_EQ(guideline["policy.title"]["value"],
+              "Applied Behavior Analysis for Autism Spectrum Disorder");
+    // A sentence under the kind's line is no title.
+    EXPECT_FALSE(titleCase("This policy describes when a device is covered"));
+}
+
 }  // namespace
 }  // namespace docintel::plugins

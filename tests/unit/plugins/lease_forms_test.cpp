@@ -54,6 +54,56 @@ TEST(LeaseForms, ASentencesOpeningWordIsNoParty) {
               "(Tenant)");
 }
 
+TEST(LeaseForms, AnArticlesClausesAreReadTogether) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "maintenance", "type": "text",
+       "meaning": ["maintenance and repairs", "maintain", "repairs", "maintenance", "repair"]}
+    ])");
+    const auto got = extract(fields,
+                             "ARTICLE 7 - REPAIRS AND MAINTENANCE\n"
+                             "7.1 Tenant. Tenant shall keep the storefront and the loading dock in "
+                             "good repair.\n"
+                             "7.2 Landlord. Landlord shall repair the roof and the structure.\n"
+                             "ARTICLE 8 - INSURANCE\n"
+                             "8.1 Tenant shall carry liability insurance.\n");
+    // Each party's clause, and nothing of the next article.
+    EXPECT_EQ(got["maintenance"]["value"],
+              "7.1 Tenant. Tenant shall keep the storefront and the loading dock in good repair. "
+              "7.2 Landlord. Landlord shall repair the roof and the structure.");
+}
+
+TEST(LeaseForms, AClauseIsReadWhole) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "operating_costs", "type": "text",
+       "meaning": ["operating expenses", "pro rata share", "taxes"]}
+    ])");
+    // The share is stated in the clause's second sentence.
+    const auto got = extract(fields,
+                             "ARTICLE 4 - ADDITIONAL RENT\n"
+                             "4.1 Charges. Tenant shall pay its Pro Rata Share of Real Estate "
+                             "Taxes. Tenant's Pro Rata Share is three percent (3%).\n");
+    EXPECT_EQ(got["operating_costs"]["value"],
+              "4.1 Charges. Tenant shall pay its Pro Rata Share of Real Estate Taxes. Tenant's "
+              "Pro Rata Share is three percent (3%).");
+}
+
+TEST(LeaseForms, ATerminationRightTheLeaseDeniesIsNone) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "termination", "type": "text",
+       "meaning": ["early termination", "right to terminate", "terminate", "termination"]}
+    ])");
+    // The phrase itself names the right ("right to terminate") that "has no" denies.
+    EXPECT_TRUE(extract(fields,
+                        "ARTICLE 9 - EXTENSION OPTION\n"
+                        "9.2 Tenant has no right to terminate this Lease before the Expiration "
+                        "Date.\n")["termination"]["value"]
+                    .is_null());
+    EXPECT_FALSE(
+        extract(fields, "9.2 Tenant has the right to terminate this Lease on 90 days' notice.\n")
+            ["termination"]["value"]
+                .is_null());
+}
+
 TEST(LeaseForms, ARenewalTheLeaseDeniesIsNone) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "renewal", "type": "text", "meaning": ["option to renew", "renew", "extend"]}

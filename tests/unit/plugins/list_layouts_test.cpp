@@ -55,6 +55,44 @@ TEST(ListLayouts, ALabReportsResultsRunIntoOneLine) {
                   {"Sodium", "L"}, {"Potassium", "H"}, {"Chloride", "N"}, {"Glucose", "H"}}));
 }
 
+TEST(ListLayouts, AbbreviatedLabsWithoutUnitsAndNoDateOrDoseForALab) {
+    const char* labs_with_names =
+        R"({"path": "labs", "type": "list", "item": "measurement", "meaning": ["labs", "results"],
+            "units": ["mmol/L", "mg/dL"], "values": {"sodium": ["sodium", "na"],
+            "potassium": ["potassium", "k"], "creatinine": ["creatinine", "cr"]}})";
+    const auto labs =
+        extractList(specOf(labs_with_names),
+                    docOf({"Last VS: BP 130/70 P 80 Labs 11/02: Na 139, K 3.9, Cr 1.1\n"
+                           "Lab Results (collected 11/02/2026); start lisinopril 10 mg daily.\n"}));
+    std::map<std::string, double> values;
+    for (const auto& l : labs) values[l["value"]["name"]] = l["value"]["value"].get<double>();
+    EXPECT_EQ(values, (std::map<std::string, double>{
+                          {"creatinine", 1.1}, {"potassium", 3.9}, {"sodium", 139}}));
+    // A label with a bracketed note names its result.
+    const auto screening = extractList(
+        specOf(kLabs), docOf({"SCREENING\n- Glucose (point of care): 92 mg/dL, fasting.\n"}));
+    ASSERT_EQ(screening.size(), 1u);
+    EXPECT_EQ(screening[0]["value"]["name"].get<std::string>().rfind("Glucose", 0), 0u);
+    EXPECT_EQ(screening[0]["value"]["value"], 92.0);
+    const std::string label = "- Hemoglobin (point of care): 12.1 g/dL";
+    std::size_t start = 0;
+    EXPECT_EQ(nameBefore(label, label.find("12.1"), &start, true), "Hemoglobin");
+    EXPECT_EQ(nameBefore(label, label.find("12.1"), &start), "");  // a dose's column label
+    // A rate per minute is still a measurement.
+    EXPECT_EQ(measurement(specOf(labs_with_names), "RR 18/min")["unit"], "/min");
+}
+
+TEST(ListLayouts, ALabelThatOpensASentenceOfAParagraph) {
+    const auto allergies = extractList(
+        specOf(R"({"path": "allergies", "type": "list", "item": "text", "key": "substance",
+                   "meaning": ["allergies", "allergic to"]})"),
+        docOf({"INDICATIONS\n"
+               "Admitted with abdominal pain and fever. Allergies: sulfa (rash) and latex "
+               "(hives), so the prep was done with iodine-free solution. Consent was signed.\n"}));
+    EXPECT_EQ(texts(allergies, "substance"),
+              (std::vector<std::string>{"sulfa (rash)", "latex (hives)"}));
+}
+
 TEST(ListLayouts, ATableRowOfRecordsIsOneRecord) {
     const auto labs = extractList(
         specOf(kLabs), docOf({"O\nTest | Result | Units | Reference\n"

@@ -30,6 +30,18 @@ TEST(TypedValues, DatesInManyFormsAreIso) {
     EXPECT_TRUE(typed::dates("Feb 30, 2025 and 13/13/2025").empty());
 }
 
+TEST(TypedValues, DatesWithTheDayInOrdinalWords) {
+    EXPECT_EQ(values(typed::dates("from the first (1st) day of June, 2026 to the thirty-first "
+                                  "day of May, 2031")),
+              (std::vector<std::string>{"2026-06-01", "2031-05-31"}));
+    EXPECT_EQ(values(typed::dates("the twentieth day of March 2027")),
+              std::vector<std::string>{"2027-03-20"});
+    // The figure in brackets wins over the word; a word that is no ordinal states no day.
+    EXPECT_EQ(values(typed::dates("the second (3rd) day of June, 2026")),
+              std::vector<std::string>{"2026-06-03"});
+    EXPECT_TRUE(typed::dates("each day of June, 2026").empty());
+}
+
 TEST(TypedValues, MoneyKeepsItsPeriod) {
     EXPECT_EQ(values(typed::money("monthly installments of $15,500.00 per month")),
               std::vector<std::string>{"$15,500.00 per month"});
@@ -43,12 +55,28 @@ TEST(TypedValues, MoneyKeepsItsPeriod) {
     EXPECT_TRUE(typed::money("$28.00 per sf per year").empty());
 }
 
+TEST(TypedValues, MoneyInWordsOnly) {
+    EXPECT_EQ(values(typed::money("The sum of Forty Thousand Eight Hundred Dollars per year, being "
+                                  "Two Hundred Fifty-Five Dollars per acre")),
+              std::vector<std::string>{"$40,800.00 per year"});
+    EXPECT_EQ(values(typed::money("liability insurance of One Million Dollars")),
+              std::vector<std::string>{"$1,000,000.00"});
+    EXPECT_EQ(values(typed::money("a deposit of one hundred and twenty-five dollars")),
+              std::vector<std::string>{"$125.00"});
+    // Words with their figure are read once, from the figure; words that count nothing are none.
+    EXPECT_EQ(values(typed::money("Five Hundred Dollars ($500.00)")),
+              std::vector<std::string>{"$500.00"});
+    EXPECT_TRUE(typed::money("paid in US dollars").empty());
+}
+
 TEST(TypedValues, PercentagesDurationsAndCodes) {
     EXPECT_EQ(values(typed::percentages("by three percent (3%) or 2.5 percent")),
               (std::vector<std::string>{"3%", "2.5%"}));
     EXPECT_EQ(values(typed::percentages("at double the rent")), std::vector<std::string>{"200%"});
     EXPECT_EQ(values(typed::durations("sixty (60) months; a 3-year term; five years")),
               (std::vector<std::string>{"60 months", "3 years", "5 years"}));
+    EXPECT_EQ(values(typed::durations("five (5) Lease Years of twelve (12) full calendar months")),
+              (std::vector<std::string>{"5 years", "12 months"}));
     EXPECT_EQ(values(typed::codes("ICD-10: M54.16; M51.26 (lumbar)", "icd10")),
               (std::vector<std::string>{"M54.16", "M51.26"}));
     EXPECT_EQ(values(typed::codes("CPT 72148, NPI 1482093758", "npi")),
@@ -62,6 +90,8 @@ TEST(TypedValues, AddressesAndNames) {
         values(typed::addresses("on the fourth floor, Suite 410, of the building located at "
                                 "225 West Wacker Drive, Chicago, Illinois 60606 (the")),
         std::vector<std::string>{"Suite 410, 225 West Wacker Drive, Chicago, Illinois 60606"});
+    EXPECT_EQ(values(typed::addresses("cropland at 31450 580th Avenue, Nevada, Iowa 50201 (")),
+              std::vector<std::string>{"31450 580th Avenue, Nevada, Iowa 50201"});
     EXPECT_EQ(
         values(typed::names("between NORTHWIND ANALYTICS, INC., an Illinois corporation")).front(),
         "NORTHWIND ANALYTICS, INC.");
@@ -133,6 +163,51 @@ TEST(FieldExtractor, ReadsAnArticleNumberedLeaseByMeaning) {
     EXPECT_TRUE(got["abstract.termination_rights"]["value"].is_null());
 }
 
+TEST(FieldExtractor, ReadsAPlainLeaseWithRolesSetOffByCommasAndWordsForFigures) {
+    const auto got = extract(kLeaseFields,
+                             "PASTURE LEASE\n"
+                             "Made this 2nd day of May, 2029, between Ilse Marchetti-Boyd, "
+                             "Landlord, and Tallgrass Cattle Co., Tenant.\n"
+                             "2. TERM. Beginning on the fifteenth (15th) day of May, 2029 and "
+                             "ending on the last day of April, 2030.\n"
+                             "3. RENT. The rent is Nine Thousand Six Hundred Dollars per year.\n"
+                             "Notices to Landlord: 4 Quarry Road, Hays, Kansas 67601.\n");
+    EXPECT_EQ(got["abstract.parties"]["value"],
+              "Ilse Marchetti-Boyd (Landlord); Tallgrass Cattle Co. (Tenant)");
+    EXPECT_EQ(got["abstract.commencement"]["value"], "2029-05-15");
+    EXPECT_EQ(got["abstract.expiration"]["value"], "2030-04-30");
+    EXPECT_EQ(got["abstract.base_rent"]["value"], "$9,600.00 per year");
+}
+
+TEST(DateSpans, ATermStatedOnlyAsItsRangeGivesItsStartEndAndLength) {
+    const nlohmann::json fields = nlohmann::json::parse(R"([
+      {"path": "start", "type": "date", "span": "start", "span_of": ["term"],
+       "meaning": ["commencement date", "commencing on"]},
+      {"path": "end", "type": "date", "span": "end", "span_of": ["term"],
+       "meaning": ["expiration date", "ending on"]},
+      {"path": "length", "type": "duration", "span": "length", "span_of": ["term"],
+       "meaning": ["term"], "avoid": ["renew"]}
+    ])");
+    const auto got = extract(fields,
+                             "Signed on 12/01/2028.\n"
+                             "4. TERM. From the first (1st) day of March, 2029 to the last day of "
+                             "February, 2031, and from year to year after that.\n");
+    EXPECT_EQ(got["start"]["value"], "2029-03-01");
+    EXPECT_EQ(got["end"]["value"], "2031-02-28");
+    EXPECT_EQ(got["length"]["value"], "2 years");
+    // The field's own words win over a range ("commencing on"), and a range no span word names
+    // gives nothing.
+    const auto stated = extract(fields,
+                                "The term is sixty (60) months commencing on July 1, 2025.\n"
+                                "Valid from 01/05/2025 through 02/05/2025.\n");
+    EXPECT_EQ(stated["start"]["value"], "2025-07-01");
+    EXPECT_EQ(stated["length"]["value"], "60 months");
+    EXPECT_TRUE(stated["end"]["value"].is_null());
+    EXPECT_EQ(spanLength("2027-03-01", "2028-02-29"), "1 years");
+    EXPECT_EQ(spanLength("2026-01-15", "2026-07-14"), "6 months");
+    EXPECT_EQ(spanLength("2026-01-15", "2026-07-20"), "");
+}
+
 TEST(FieldExtractor, ReadsLeadersTablesAndDefinedTerms) {
     const auto got = extract(kLeaseFields,
                              "Landlord ........... Cedar Avenue Ventures LLC\n"
@@ -188,6 +263,24 @@ TEST(FieldExtractor, MergeKeepsRulesAndReplacesDefaults) {
     EXPECT_EQ(result["abstract"]["term"]["value"], "five (5) years");
     EXPECT_EQ(result["abstract"]["expiration"]["value"], "2030-03-31");
     EXPECT_TRUE(result["urgency"]["value"].is_null());
+}
+
+TEST(FieldExtractor, MergeAddsTheMeasurementsTheRulesMissed) {
+    auto lab = [](const std::string& name, double value) {
+        return field({{"name", name}, {"value", value}}, {{"page", 1}}, 0.8);
+    };
+    nlohmann::json result = {{"labs", nlohmann::json::array({lab("Hemoglobin", 11.6)})},
+                             {"problems", nlohmann::json::array({field("hypertension", {}, 0.8)})}};
+    std::map<std::string, nlohmann::json> typed_fields = {
+        {"labs", nlohmann::json::array({lab("hemoglobin", 11.6), lab("sodium", 136)})},
+        {"problems", nlohmann::json::array({field("high blood pressure", {}, 0.8)})}};
+    mergeTypedFields(result, typed_fields);
+    // A measurement the rules have (by name, in any case) is not repeated; one they lack is
+    // added.
+    ASSERT_EQ(result["labs"].size(), 2u);
+    EXPECT_EQ(result["labs"][1]["value"]["name"], "sodium");
+    // Other items keep the rules' list as it is.
+    EXPECT_EQ(result["problems"].size(), 1u);
 }
 
 const nlohmann::json kRequestFields = nlohmann::json::parse(R"([
