@@ -111,17 +111,6 @@ std::vector<float> pooledTogether(const std::vector<float>& a, int a_tokens,
     return out;
 }
 
-/// Whether the chunk's headings hold a word of the question that `words` (a sentence's) do not.
-bool headingsAdd(const QuestionAnalysis& question, const storage::Chunk& chunk,
-                 const std::set<std::string>& words) {
-    for (const auto& heading : chunk.section_path) {
-        for (const auto& w : refusalWords(heading)) {
-            if (question.word_set.count(w) && !words.count(w)) return true;
-        }
-    }
-    return false;
-}
-
 /// Whether a sentence holds nothing but the question's own words ("5 Petitioner :" for "Who
 /// argued for the petitioner?"): it says nothing the question does not, so no answer is in it.
 /// A number counts as new unless the question holds it or it opens the sentence (a line or item
@@ -139,6 +128,76 @@ bool restatesQuestion(const QuestionAnalysis& question, const std::string& sente
         opening = false;
     });
     return !new_number;
+}
+
+/// The texts to encode for the candidates: each one's own, in order, then the others each is
+/// also compared as (its cosine is the highest): the row cells the question names, the sentence
+/// under its chunk's headings, a heading as a title.
+struct Readings {
+    std::vector<std::string> texts;
+    std::vector<std::pair<std::size_t, std::size_t>> also;    ///< candidate -> another text
+    std::vector<std::pair<std::size_t, std::size_t>> pooled;  ///< candidate -> its heading trail
+};
+
+Readings otherReadings(const QuestionAnalysis& question, const std::vector<Source>& sources,
+                       const std::vector<Candidate>& candidates) {
+    Readings r;
+    r.texts.reserve(candidates.size());
+    for (const auto& c : candidates) r.texts.push_back(c.text);
+    // A table row is also compared by the cells the question names: a question about one
+    // column of a wide row is diluted by the others ("the service start date of document
+    // DHAW20190045" against a row of seven labelled cells).
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        std::string focus = questionCells(question, candidates[i].text);
+        if (focus.empty()) continue;
+        r.also.emplace_back(i, r.texts.size());
+        r.texts.push_back(std::move(focus));
+    }
+    // A sentence is also compared read under its chunk's headings. When they hold a word of the
+    // question the sentence does not ("Maintainer: Oona Hartikainen." under "tidepool" for "who
+    // maintains tidepool?"), the two are encoded as one text; otherwise each heading trail is
+    // encoded once and joined to the sentence's vector as mean pooling joins tokens
+    // (pooledTogether): a few texts more, not one per sentence. For a title question a heading
+    // is read as what it is: "Title: Adding a Bullet Slide".
+    struct Trail {
+        std::size_t text = 0;
+        std::set<std::string> asked;  ///< the question's words its headings hold
+    };
+    std::map<std::string, Trail> trails;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const auto& c = candidates[i];
+        const auto& chunk = sources[c.source].passage.chunk;
+        if (chunk.section_path.empty()) continue;
+        if (isHeading(chunk, c.text)) {
+            if (question.expects != AnswerType::kTitle) continue;
+            r.also.emplace_back(i, r.texts.size());
+            r.texts.push_back("Title: " + c.text);
+            continue;
+        }
+        const std::string trail = headingTrail(chunk);
+        auto found = trails.find(trail);
+        if (found == trails.end()) {
+            Trail t;
+            for (const auto& heading : chunk.section_path) {
+                for (const auto& w : refusalWords(heading)) {
+                    if (question.word_set.count(w)) t.asked.insert(w);
+                }
+            }
+            found = trails.emplace(trail, std::move(t)).first;
+        }
+        Trail& t = found->second;
+        if (std::any_of(t.asked.begin(), t.asked.end(),
+                        [&](const std::string& w) { return !c.words.count(w); })) {
+            r.also.emplace_back(i, r.texts.size());
+            r.texts.push_back(trail + ": " + c.text);
+        }
+        if (t.text == 0) {  // candidates' own texts come first, so 0 is never a trail's
+            t.text = r.texts.size();
+            r.texts.push_back(trail);
+        }
+        r.pooled.emplace_back(i, t.text);
+    }
+    return r;
 }
 
 /// At most kMaxCandidates sentences to encode: those sharing the most of the question's words
@@ -291,65 +350,20 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
     }
 
     if (encoder_ && !question_vector.empty() && !candidates.empty()) {
-        std::vector<std::string> texts;
-        texts.reserve(candidates.size());
-        for (const auto& c : candidates) texts.push_back(c.text);
-        // A table row is also compared by the cells the question names: a question about one
-        // column of a wide row is diluted by the others ("the service start date of document
-        // DHAW20190045" against a row of seven labelled cells).
-        std::vector<std::size_t> focused_of;
-        for (std::size_t i = 0; i < candidates.size(); ++i) {
-            const std::string focus = questionCells(question, candidates[i].text);
-            if (focus.empty()) continue;
-            focused_of.push_back(i);
-            texts.push_back(focus);
-        }
-        // A sentence is also compared read under its chunk's headings. When they hold a word of
-        // the question the sentence does not ("Maintainer: Oona Hartikainen." under "tidepool"
-        // for "who maintains tidepool?"), the two are encoded as one text; otherwise each heading
-        // trail is encoded once and joined to the sentence's vector as mean pooling joins tokens
-        // (pooledTogether): a few texts more, not one per sentence. For a title question a
-        // heading is read as what it is: "Title: Adding a Bullet Slide".
-        std::map<std::string, std::size_t> trail_of;               // heading trail -> its text
-        std::vector<std::pair<std::size_t, std::size_t>> read_as;  // candidate -> its other text
-        for (std::size_t i = 0; i < candidates.size(); ++i) {
-            const auto& chunk = sources[candidates[i].source].passage.chunk;
-            if (chunk.section_path.empty()) continue;
-            if (isHeading(chunk, candidates[i].text)) {
-                if (question.expects != AnswerType::kTitle) continue;
-                read_as.emplace_back(i, texts.size());
-                texts.push_back("Title: " + candidates[i].text);
-            } else {
-                if (headingsAdd(question, chunk, candidates[i].words)) {
-                    read_as.emplace_back(i, texts.size());
-                    texts.push_back(headingTrail(chunk) + ": " + candidates[i].text);
-                }
-                if (const auto trail = headingTrail(chunk); !trail_of.count(trail)) {
-                    trail_of[trail] = texts.size();
-                    texts.push_back(trail);
-                }
-            }
-        }
-        if (auto vectors = encoder_->encode(texts, 32)) {
+        const Readings readings = otherReadings(question, sources, candidates);
+        if (auto vectors = encoder_->encode(readings.texts, 32)) {
             const auto comparable = [&](const std::vector<float>& v) {
                 return comparableCosine(encoder_->modelName(), cosine(question_vector, v));
             };
             for (std::size_t i = 0; i < candidates.size(); ++i)
                 candidates[i].cosine = comparable((*vectors)[i]);
-            for (std::size_t k = 0; k < focused_of.size(); ++k) {
-                auto& c = candidates[focused_of[k]];
-                c.cosine = std::max(c.cosine, comparable((*vectors)[candidates.size() + k]));
-            }
-            for (const auto& [i, text] : read_as) {
+            for (const auto& [i, text] : readings.also) {
                 candidates[i].cosine = std::max(candidates[i].cosine, comparable((*vectors)[text]));
             }
-            for (std::size_t i = 0; i < candidates.size(); ++i) {
-                const auto& chunk = sources[candidates[i].source].passage.chunk;
-                if (chunk.section_path.empty() || isHeading(chunk, candidates[i].text)) continue;
-                const std::string trail = headingTrail(chunk);
+            for (const auto& [i, trail] : readings.pooled) {
                 const auto joined = pooledTogether(
-                    (*vectors)[i], ingest::approximateTokens(candidates[i].text),
-                    (*vectors)[trail_of.at(trail)], ingest::approximateTokens(trail));
+                    (*vectors)[i], ingest::approximateTokens(candidates[i].text), (*vectors)[trail],
+                    ingest::approximateTokens(readings.texts[trail]));
                 candidates[i].cosine = std::max(candidates[i].cosine, comparable(joined));
             }
         }
