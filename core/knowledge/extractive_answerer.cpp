@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "ingest/chunker.h"
+#include "knowledge/stated_numbers.h"
 
 namespace docintel::knowledge {
 namespace {
@@ -244,19 +245,6 @@ const std::string& spelledOut(const std::string& word) {
     return it == words.end() ? word : it->second;
 }
 
-/// A number of two figures written as a word ("twelve states" is "12 states"); smaller ones are
-/// no content word either way.
-const std::string& inFigures(const std::string& word) {
-    static const std::map<std::string, std::string> words = {
-        {"ten", "10"},      {"eleven", "11"},   {"twelve", "12"},  {"thirteen", "13"},
-        {"fourteen", "14"}, {"fifteen", "15"},  {"sixteen", "16"}, {"seventeen", "17"},
-        {"eighteen", "18"}, {"nineteen", "19"}, {"twenty", "20"},  {"thirty", "30"},
-        {"forty", "40"},    {"fifty", "50"},    {"sixty", "60"},   {"seventy", "70"},
-        {"eighty", "80"},   {"ninety", "90"}};
-    const auto it = words.find(word);
-    return it == words.end() ? word : it->second;
-}
-
 std::vector<std::string> contentWords(const std::string& text) {
     std::vector<std::string> words;
     std::string word;
@@ -267,7 +255,9 @@ std::vector<std::string> contentWords(const std::string& text) {
              (text[at + 1] == ' ' && std::isdigit(static_cast<unsigned char>(text[at + 2]))))) {
             word = spelledOut(word);
         }
-        word = inFigures(word);
+        // A number of two figures written as a word is the number ("twelve states" is "12
+        // states"); smaller ones are no content word either way.
+        if (const long long n = numberWordValue(word); n >= 10) word = std::to_string(n);
         if (word.size() > 1 && !stopWords().count(word)) {
             if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') {
                 word.pop_back();

@@ -38,6 +38,11 @@ std::string normalised(std::string digits) {
 
 }  // namespace
 
+long long numberWordValue(const std::string& word) {
+    const auto it = smallNumbers().find(word);
+    return it == smallNumbers().end() ? -1 : it->second;
+}
+
 std::set<std::string> statedNumbers(const std::string& text) {
     std::set<std::string> out;
     const auto digit = [&](std::size_t i) {

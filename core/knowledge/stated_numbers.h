@@ -13,4 +13,8 @@ namespace docintel::knowledge {
 /// cannot change its figures (docs/knowledge.md "LLM mode"). Pure; thread-safe.
 std::set<std::string> statedNumbers(const std::string& text);
 
+/// The value of an English number word below a hundred ("twelve" → 12; `word` lower case), or
+/// -1 when it is none ("one" included, as above).
+long long numberWordValue(const std::string& word);
+
 }  // namespace docintel::knowledge
