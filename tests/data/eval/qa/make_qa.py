@@ -392,6 +392,140 @@ Q += [
 ]
 
 
+# ---- Added 2026-11-27 (fourth blind helper session, branch qa4): batch docs4, ten more fiction
+# documents (CC0) in forms the earlier batches lack or have once: a wide numeric CSV, a CSV with
+# text cells, a quarterly-filing HTML page with a two-level table header and footnotes, an
+# "about/news" HTML page, two more two-column papers, a multipart/alternative e-mail with a
+# forwarded message, an e-mail whose answers sit in a quoted reply chain, and two long
+# encyclopedia-style articles. Names are prefixed a- ... j- so that, sorted by path, each pair of
+# the same form gets one report document (a, c, e, g, i) and one tune document (b, d, f, h, j).
+Q4 = "tests/data/eval/qa/docs4/"
+Q4_BUDGET = Q4 + "a-budget-corvale-by-department.csv"
+Q4_INV = Q4 + "b-inventory-ridgeback-makerspace.csv"
+Q4_ABOUT = Q4 + "c-about-saltmarsh-estuary-trust.html"
+Q4_10Q = Q4 + "d-quarterly-report-penfold-rail-q2-2026.html"
+Q4_MOTH = Q4 + "e-paper-orchard-moth-acoustics.pdf"
+Q4_ASR = Q4 + "f-paper-hearing-aid-asr.pdf"
+Q4_FWD = Q4 + "g-email-fwd-catering-quote.eml"
+Q4_THREAD = Q4 + "h-email-choir-coach-thread.eml"
+Q4_CLUB = Q4 + "i-club-ostervale-lynx.txt"
+Q4_ISLAND = Q4 + "j-island-skerrow.txt"
+
+Q += [
+    # wide numeric table (CSV): department x fiscal year
+    (Q4_BUDGET, "How much did Corvale spend on parks in fiscal 2023?", "10860300", ["10,860,300", "$10,860,300", "10.86 million"], 1, "money"),
+    (Q4_BUDGET, "What library budget is being proposed for FY2027?", "5578100", ["5,578,100", "$5,578,100"], 1, "money"),
+    (Q4_BUDGET, "How many full-time equivalent positions are planned for the fire service in 2027?", "199.6", ["199.6 FTE"], 1, "number"),
+    (Q4_BUDGET, "By what percentage would the sewer budget change between 2026 and 2027?", "6.7", ["6.7%", "6.7 percent"], 1, "number"),
+    (Q4_BUDGET, "Which fund pays for Housing Services?", "Special Revenue", ["Special Revenue fund"], 1, "other"),
+    (Q4_BUDGET, "What were the police department's actual expenditures in 2021?", "30679600", ["30,679,600", "$30,679,600"], 1, "money"),
+    (Q4_BUDGET, "What is the city's total adopted budget for fiscal year 2026, all departments together?", "211155700", ["211,155,700", "$211,155,700"], 1, "money"),
+    (Q4_BUDGET, "What did Parks and Recreation spend in fiscal 2020?", None, [], None, "money"),
+    (Q4_BUDGET, "How much is budgeted for animal control in FY2027?", None, [], None, "money"),
+    (Q4_BUDGET, "How many staff did Public Works have in 2024?", None, [], None, "number"),
+    # equipment inventory with text cells (CSV)
+    (Q4_INV, "Which room is the laser cutter kept in?", "Workshop 2 (ground floor)", ["Workshop 2"], 1, "place"),
+    (Q4_INV, "Who makes the resin 3D printer?", "Orrin Labs", [], 1, "organization"),
+    (Q4_INV, "When did the makerspace get its plasma cutter?", "2025-02-10", ["February 10, 2025", "10 February 2025"], 1, "date"),
+    (Q4_INV, "What did the table saw cost?", "3320.00", ["$3,320", "3,320.00", "3320"], 1, "money"),
+    (Q4_INV, "Which materials are banned from the laser cutter?", "PVC or vinyl", ["PVC and vinyl"], 1, "other"),
+    (Q4_INV, "How hot can the kiln get?", "1,287 degrees C", ["1287", "1,287", "1,287 °C"], 1, "number"),
+    (Q4_INV, "Who gave the embroidery machine to the makerspace?", "Hallam family", ["the Hallam family", "Hallam"], 1, "person"),
+    (Q4_INV, "How much did the embroidery machine cost?", None, [], None, "money"),
+    (Q4_INV, "What is the serial number of the metal lathe?", None, [], None, "other"),
+    (Q4_INV, "Which room is the 3D scanner in?", None, [], None, "place"),
+    # organisation about/news page (HTML)
+    (Q4_ABOUT, "Who runs the estuary trust?", "Rhiannon Askew", [], 1, "person"),
+    (Q4_ABOUT, "In what year was the trust set up?", "1987", [], 1, "date"),
+    (Q4_ABOUT, "How big is the Cobbler's Reach reserve?", "214 ha", ["214 hectares", "214"], 1, "number"),
+    (Q4_ABOUT, "What number do I call to reach the trust?", "01632 960 418", ["01632960418"], 1, "other"),
+    (Q4_ABOUT, "How many avocets were seen in the record roost?", "1,862", ["1862"], 1, "number"),
+    (Q4_ABOUT, "How much did the Oxney sea-wall project cost?", "£3.8 million", ["3.8 million", "£3,800,000"], 1, "money"),
+    (Q4_ABOUT, "Who looks after the trust's money on the board?", "Samir Haddad", [], 1, "person"),
+    (Q4_ABOUT, "What is Rhiannon Askew's e-mail address?", None, [], None, "other"),
+    (Q4_ABOUT, "How much does it cost to get into the visitor centre?", None, [], None, "money"),
+    (Q4_ABOUT, "How many avocets were counted at Greyhithe Flats?", None, [], None, "number"),
+    # quarterly filing (HTML): two-level column header, footnotes, MD&A
+    (Q4_10Q, "How much freight revenue did Penfold bring in during the second quarter of 2026?", "612,408", ["612408", "$612.4 million", "612,408 thousand"], 1, "money"),
+    (Q4_10Q, "What did the railroad spend on fuel in the first half of 2025?", "180,662", ["180662", "$180.7 million", "180,662 thousand"], 1, "money"),
+    (Q4_10Q, "Where did the derailment that caused the 2025 charge happen?", "Ashby Creek, Nebraska", ["Ashby Creek"], 1, "place"),
+    (Q4_10Q, "Who heads Penfold Rail as CEO?", "Lorraine Castellanos", [], 1, "person"),
+    (Q4_10Q, "How many agriculture and food carloads were moved in Q2 2026?", "71,240", ["71240"], 1, "number"),
+    (Q4_10Q, "How many common shares were outstanding in late July 2026?", "61,482,917", ["61482917"], 1, "number"),
+    (Q4_10Q, "When is the earnings call for the quarter?", "July 28, 2026", ["2026-07-28", "28 July 2026"], 1, "date"),
+    (Q4_10Q, "What were Penfold's total operating revenues for the full year 2025?", None, [], None, "money"),
+    (Q4_10Q, "How many automotive carloads did Penfold haul in Q2 2026?", None, [], None, "number"),
+    (Q4_10Q, "How many locomotives does Penfold operate?", None, [], None, "number"),
+    # two-column paper (PDF, 2 pages): moth acoustics
+    (Q4_MOTH, "Who is the first author of the moth-monitoring paper?", "Saoirse Dunleavy", ["Dunleavy"], 1, "person"),
+    (Q4_MOTH, "Which university is behind the moth study?", "University of Carnmoor", ["Carnmoor"], 1, "organization"),
+    (Q4_MOTH, "How many sound clips did the authors label by hand?", "9,412", ["9412"], 1, "number"),
+    (Q4_MOTH, "What precision did the random forest baseline reach?", "0.79", [".79"], 2, "number"),
+    (Q4_MOTH, "On which date were the most moths recorded?", "23 May", ["May 23", "2025-05-23"], 2, "date"),
+    (Q4_MOTH, "What is the number of the Tallis Institute project that funded the study?", "TIA-0457", [], 2, "other"),
+    (Q4_MOTH, "In which hills are the study orchards?", "Carnmoor hills", ["the Carnmoor hills"], 1, "place"),
+    (Q4_MOTH, "What recall did the CNN reach at Brockley Top?", None, [], None, "number"),
+    (Q4_MOTH, "How many moth species were identified in the light traps?", None, [], None, "number"),
+    (Q4_MOTH, "How closely did acoustic counts track light-trap catches at Ravensgill?", None, [], None, "number"),
+    # two-column paper (PDF, 2 pages): hearing-aid speech recognition
+    (Q4_ASR, "Which lab did the TinyCaption paper come from?", "Audiology Engineering Lab", ["Verrin Polytechnic Institute"], 1, "organization"),
+    (Q4_ASR, "How many parameters does the TinyCaption encoder have?", "1.9-million", ["1.9 million", "1.9M"], 1, "number"),
+    (Q4_ASR, "How much power does the compact 8-bit recogniser draw?", "19.8", ["19.8 mW"], 2, "number"),
+    (Q4_ASR, "What word error rate did the 30M conformer get?", "9.6", ["9.6%"], 2, "number"),
+    (Q4_ASR, "How much speech was the model trained on?", "3,400 hours", ["3400 hours", "3,400"], 1, "number"),
+    (Q4_ASR, "Which grant paid for the research?", "LF-2024-031", [], 2, "other"),
+    (Q4_ASR, "What is the ethics approval number of the user study?", "VPI-EC-2025-118", [], 2, "other"),
+    (Q4_ASR, "How many hours does a hearing-aid battery last with TinyCaption running?", None, [], None, "number"),
+    (Q4_ASR, "What caption delay did TinyCaption have in the hospital corridor?", None, [], None, "number"),
+    (Q4_ASR, "How much power does the 30M conformer draw without the Bluetooth link?", None, [], None, "number"),
+    # e-mail, multipart/alternative, with a forwarded message
+    (Q4_FWD, "Who originally sent the catering quote?", "Fern Achterberg", [], 1, "person"),
+    (Q4_FWD, "On what day did the caterer send the quote?", "6 Nov 2026", ["2026-11-06", "November 6, 2026"], 1, "date"),
+    (Q4_FWD, "How much is the dinner per head?", "£48.50", ["48.50", "£48.50 per guest"], 1, "money"),
+    (Q4_FWD, "What is the total price in the quote?", "£10,736.00", ["10,736", "£10,736", "10736"], 1, "money"),
+    (Q4_FWD, "Where is the winter dinner taking place?", "Harcourt Hall", ["Harcourt Hall, Belmont Square"], 1, "place"),
+    (Q4_FWD, "By when must the final guest numbers be given?", "1 December", ["December 1", "2026-12-01"], 1, "date"),
+    (Q4_FWD, "Which company is doing the catering?", "Copperpot Catering Ltd", ["Copperpot Catering"], 1, "organization"),
+    (Q4_FWD, "What is Fern Achterberg's phone number?", None, [], None, "other"),
+    (Q4_FWD, "What is the price per guest for menu A?", None, [], None, "money"),
+    (Q4_FWD, "How many guests came to last year's winter dinner?", None, [], None, "number"),
+    # e-mail with a quoted reply chain (answers in the quoted messages)
+    (Q4_THREAD, "What time does the coach pick the choir up on the first morning?", "5:15 a.m.", ["5:15", "05:15", "5:15 am"], 1, "other"),
+    (Q4_THREAD, "How much is the coach hire for the tour?", "£6,840", ["6,840", "6840"], 1, "money"),
+    (Q4_THREAD, "Who conducts the choir?", "Anneliese Vorster", [], 1, "person"),
+    (Q4_THREAD, "When did the choir first ask for a quote?", "9 Mar 2026", ["2026-03-09", "March 9, 2026"], 1, "date"),
+    (Q4_THREAD, "What booking reference did the coach company give?", "TCB-5580", [], 1, "other"),
+    (Q4_THREAD, "Where will the coach collect the choir?", "St Aldhelm's Church car park", ["St Aldhelm's Church", "St Aldhelm's Church car park, Wexcombe"], 1, "place"),
+    (Q4_THREAD, "How many singers are going on the tour?", "41 singers", ["41"], 1, "number"),
+    (Q4_THREAD, "What is the name of the coach driver?", None, [], None, "person"),
+    (Q4_THREAD, "At what time does the return ferry leave Calais?", None, [], None, "other"),
+    (Q4_THREAD, "How much extra does going via Folkestone and the Eurotunnel cost?", None, [], None, "money"),
+    # encyclopedia-style article (.txt): ice hockey club
+    (Q4_CLUB, "How many people can the Lynx's current arena seat for hockey?", "8,212", ["8212"], 1, "number"),
+    (Q4_CLUB, "Who coached the Lynx to the 1996 title?", "Declan Farrow", ["Farrow"], 1, "person"),
+    (Q4_CLUB, "What is the biggest crowd ever at the Ostervale Arena?", "8,406", ["8406"], 1, "number"),
+    (Q4_CLUB, "When did the club play its very first match?", "14 December 1952", ["1952-12-14", "December 14, 1952"], 1, "date"),
+    (Q4_CLUB, "Who runs the club as chief executive?", "Vivienne Kallestad", [], 1, "person"),
+    (Q4_CLUB, "What was the Lynx's average home crowd in the 2016–17 season?", "6,938", ["6938"], 1, "number"),
+    (Q4_CLUB, "Which team beat the Lynx in the 2024 final?", "Saltbridge Wolves", ["the Saltbridge Wolves"], 1, "organization"),
+    (Q4_CLUB, "How much did Brightwater Leisure Group pay for the club?", "4.2 million crowns", ["4.2 million"], 1, "money"),
+    (Q4_CLUB, "What was the Lynx's average home attendance in 2011–12?", None, [], None, "number"),
+    (Q4_CLUB, "What shirt number did Teodor Blix wear?", None, [], None, "number"),
+    (Q4_CLUB, "How much did it cost to build the Harlund Forum?", None, [], None, "money"),
+    # encyclopedia-style article (.txt): island
+    (Q4_ISLAND, "How many people lived on Skerrow in 1951?", "1,064", ["1064"], 1, "number"),
+    (Q4_ISLAND, "How high is the island's tallest hill?", "412 metres", ["412 m", "412"], 1, "number"),
+    (Q4_ISLAND, "When was the Skerrow lighthouse first lit?", "1 October 1849", ["1849-10-01", "October 1, 1849"], 1, "date"),
+    (Q4_ISLAND, "How much did the islanders pay to buy Skerrow?", "£3.1 million", ["3.1 million", "£3,100,000"], 1, "money"),
+    (Q4_ISLAND, "Who chairs the island's community council?", "Morag Ferrie", [], 1, "person"),
+    (Q4_ISLAND, "How long is the ferry crossing to the mainland?", "1 hour 50 minutes", ["1 h 50 min", "110 minutes"], 1, "other"),
+    (Q4_ISLAND, "Which company runs the car ferry?", "Merrow Ferries", [], 1, "organization"),
+    (Q4_ISLAND, "How many people live in Balnahard?", "97", [], 1, "number"),
+    (Q4_ISLAND, "How many people lived on Skerrow in 1981?", None, [], None, "number"),
+    (Q4_ISLAND, "What does a flight from Skerrow to Kinlossan cost?", None, [], None, "money"),
+    (Q4_ISLAND, "How many pairs of puffins breed on the cliffs?", None, [], None, "number"),
+]
+
 def main():
     docs = sorted({q[0] for q in Q})
     split = {d: ("tune" if i % 2 == 0 else "report") for i, d in enumerate(docs)}

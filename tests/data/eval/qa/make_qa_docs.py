@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerates the QA set's own binary documents (qa/docs/*.pdf, *.docx, *.pptx) from their text
-sources in qa/docs/src/. The text-native documents (.html, .csv, .eml, .txt, .md) are written by
-hand and live directly in qa/docs/.
+sources in qa/docs/src/; the fourth batch's (qa/docs4/*.pdf) come from qa/docs4/src/ the same way.
+The text-native documents (.html, .csv, .eml, .txt, .md) are written by hand and live directly in
+qa/docs/ and qa/docs4/.
 
 Sources and what they become (the kind is the part of the name before ".txt"):
   <name>.table.txt  -> <name>.pdf   statistics table, landscape letter: "# " title, "## " subtitle,
@@ -29,6 +30,8 @@ import glob, os, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOCS = os.path.join(HERE, "docs")
 SRC = os.path.join(DOCS, "src")
+# Later batches live in their own folders with the same layout (<folder>/src/<name>.<kind>.txt).
+FOLDERS = [DOCS, os.path.join(HERE, "docs4")]
 sys.path.insert(0, os.path.dirname(HERE))
 import make_docs  # noqa: E402  (shared: blocks, wrap, make_text_pdf, fix_zip_times, FIXED, FONT)
 
@@ -388,7 +391,14 @@ def make_pptx(src, out):
 
 def main():
     made = 0
-    for src in sorted(glob.glob(os.path.join(SRC, "*.txt"))):
+    for folder in FOLDERS:
+        made += make_folder(folder)
+    print(made, "files")
+
+
+def make_folder(DOCS):
+    made = 0
+    for src in sorted(glob.glob(os.path.join(DOCS, "src", "*.txt"))):
         name, kind = os.path.basename(src)[:-4].rsplit(".", 1)
         if kind == "table":
             out = os.path.join(DOCS, name + ".pdf")
@@ -412,7 +422,7 @@ def main():
             continue
         make_docs.check_size(out)
         made += 1
-    print(made, "files")
+    return made
 
 
 if __name__ == "__main__":
