@@ -32,7 +32,8 @@ import unicodedata
 sys.path.insert(0, "bench")
 from bench_api import Api  # noqa: E402
 
-QA = "tests/data/eval/qa/qa.jsonl"
+# QA_FILE=path asks another set of the same shape (a scratch set while debugging).
+QA = os.environ.get("QA_FILE", "tests/data/eval/qa/qa.jsonl")
 CORPUS = "../shared/datasets"
 TYPES = {".eml": "message/rfc822", ".md": "text/markdown", ".csv": "text/csv",
          ".txt": "text/plain", ".html": "text/html", ".pdf": "application/pdf"}
@@ -97,7 +98,7 @@ def main():
     for document in sorted({x["document"] for x in items}):
         # The corpus's documents by their path in ../shared/datasets; the set's own documents
         # (tests/data/eval/qa/docs/) by their path in the repository.
-        path = document if document.startswith("tests/") else os.path.join(CORPUS, document)
+        path = document if document.startswith(("tests/", "/")) else os.path.join(CORPUS, document)
         doc_ids[document] = api.upload(os.path.basename(path), open(path, "rb").read(),
                                        content_type(path))
     listed = {d["id"]: d for d in api.wait_all(list(doc_ids.values()))}

@@ -104,6 +104,36 @@ ParsedDocument leafDocument(const Part& p) {
     return parseTextString(text, type);
 }
 
+/// A plain-text body with its reply quoting taken off: a line's leading "> " markers ("> >",
+/// ">>") are removed, and where the quoting depth changes a paragraph ends, so the quoted
+/// earlier message reads as the prose it was ("> Wexcombe, at 5:15 a.m." was one sentence
+/// broken by markers) and the "On …, X wrote:" line stands before it.
+std::string unquoted(const std::string& text) {
+    std::string out;
+    std::istringstream lines(text);
+    std::string line;
+    int previous_depth = 0;
+    bool previous_blank = true;
+    while (std::getline(lines, line)) {
+        int depth = 0;
+        std::size_t at = 0;
+        while (at < line.size() &&
+               (line[at] == '>' ||
+                (line[at] == ' ' && depth > 0 && at + 1 < line.size() && line[at + 1] == '>'))) {
+            if (line[at] == '>') ++depth;
+            ++at;
+        }
+        if (depth > 0 && at < line.size() && line[at] == ' ') ++at;
+        std::string rest = line.substr(at);
+        const bool blank = rest.find_first_not_of(" \t\r") == std::string::npos;
+        if (!blank && !previous_blank && depth != previous_depth) out += "\n";
+        out += rest + "\n";
+        previous_depth = depth;
+        previous_blank = blank;
+    }
+    return out;
+}
+
 void render(const Part& p, std::vector<Block>& body, std::vector<Block>& attachments) {
     if (!p.children.empty() || p.media_type.rfind("multipart/", 0) == 0) {
         if (p.media_type == "multipart/alternative") {
@@ -126,6 +156,11 @@ void render(const Part& p, std::vector<Block>& body, std::vector<Block>& attachm
         std::string heading = "Attachment: " + (p.filename.empty() ? p.media_type : p.filename);
         attachments.push_back(Block{Block::Kind::kHeading, heading, 1, {}});
         appendBlocks(leafDocument(p), {heading}, attachments);
+    } else if (p.media_type == "text/plain" || p.media_type.empty()) {
+        Part plain = p;
+        plain.body = unquoted(p.charset.empty() ? p.body : toUtf8(p.body, p.charset));
+        plain.charset.clear();
+        appendBlocks(leafDocument(plain), {}, body);
     } else {
         appendBlocks(leafDocument(p), {}, body);
     }

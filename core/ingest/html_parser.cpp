@@ -2,6 +2,8 @@
 
 #include <gumbo.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <regex>
@@ -175,7 +177,28 @@ class Walker {
     }
 
   private:
-    void table(const GumboNode* node, int depth) {
+    /// A table cell as written: its text, its spans and whether it is a header cell (th).
+    struct Cell {
+        std::string text;
+        int colspan = 1;
+        int rowspan = 1;
+        bool header = false;
+    };
+    struct Row {
+        std::vector<Cell> cells;
+        bool in_head = false;  // under <thead>
+    };
+
+    static int span(const GumboNode* cell, const char* name) {
+        const GumboAttribute* a = gumbo_get_attribute(&cell->v.element.attributes, name);
+        // A span of 0 ("to the end of the group") or nonsense counts as 1; a huge one is capped
+        // so a hostile page cannot make the grid large.
+        return a == nullptr ? 1 : std::clamp(std::atoi(a->value), 1, 64);
+    }
+
+    /// The table's rows in order (through thead, tbody and tfoot); a caption is written as a
+    /// paragraph where it stands.
+    void collectRows(const GumboNode* node, int depth, bool in_head, std::vector<Row>& rows) {
         if (depth > 400) return;
         const GumboVector& kids = node->v.element.children;
         for (unsigned i = 0; i < kids.length; ++i) {
@@ -183,26 +206,97 @@ class Walker {
             if (kid->type != GUMBO_NODE_ELEMENT) continue;
             GumboTag tag = kid->v.element.tag;
             if (tag == GUMBO_TAG_TR) {
-                std::vector<std::string> cells;
+                Row row;
+                row.in_head = in_head;
                 const GumboVector& tds = kid->v.element.children;
                 for (unsigned j = 0; j < tds.length; ++j) {
                     auto* td = static_cast<const GumboNode*>(tds.data[j]);
                     if (td->type != GUMBO_NODE_ELEMENT) continue;
-                    if (td->v.element.tag != GUMBO_TAG_TD && td->v.element.tag != GUMBO_TAG_TH) {
-                        continue;
-                    }
-                    std::string text;
-                    plainText(td, text, depth + 2);
-                    cells.push_back(text);
+                    const GumboTag cell_tag = td->v.element.tag;
+                    if (cell_tag != GUMBO_TAG_TD && cell_tag != GUMBO_TAG_TH) continue;
+                    Cell cell;
+                    plainText(td, cell.text, depth + 2);
+                    cell.colspan = span(td, "colspan");
+                    cell.rowspan = span(td, "rowspan");
+                    cell.header = cell_tag == GUMBO_TAG_TH;
+                    row.cells.push_back(std::move(cell));
                 }
-                out_.tableRow(cells);
+                rows.push_back(std::move(row));
             } else if (tag == GUMBO_TAG_THEAD || tag == GUMBO_TAG_TBODY || tag == GUMBO_TAG_TFOOT) {
-                table(kid, depth + 1);
+                collectRows(kid, depth + 1, tag == GUMBO_TAG_THEAD, rows);
             } else if (tag == GUMBO_TAG_CAPTION) {
                 std::string text;
                 plainText(kid, text, depth + 1);
                 out_.paragraph(text);
             }
+        }
+    }
+
+    /// A table whose header is marked (rows under <thead>, or leading rows of <th> cells) is
+    /// laid out on its grid, spans followed, and each column labelled by its header cells from
+    /// top to bottom: a financial statement's "Three months ended June 30" over "2026" labels the
+    /// column "Three months ended June 30 2026". Any other table is written row by row, the first
+    /// row that reads as a header labelling the rest (BlockBuilder::tableRow).
+    void table(const GumboNode* node, int depth) {
+        std::vector<Row> rows;
+        collectRows(node, depth, false, rows);
+        std::size_t header_rows = 0;
+        while (header_rows < rows.size() && !rows[header_rows].cells.empty() &&
+               (rows[header_rows].in_head ||
+                std::all_of(rows[header_rows].cells.begin(), rows[header_rows].cells.end(),
+                            [](const Cell& c) { return c.header; }))) {
+            ++header_rows;
+        }
+        if (header_rows == 0 || header_rows == rows.size()) {
+            for (const auto& row : rows) {
+                std::vector<std::string> cells;
+                for (const auto& c : row.cells) cells.push_back(c.text);
+                out_.tableRow(cells);
+            }
+            return;
+        }
+        // The grid: each cell's text in every place its spans cover, and whether the place is
+        // where the cell starts in its row (a value spanning columns is written once).
+        struct Place {
+            std::string text;
+            bool start = false;
+            bool filled = false;
+        };
+        std::vector<std::vector<Place>> grid(rows.size());
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            std::size_t c = 0;
+            for (const auto& cell : rows[r].cells) {
+                while (c < grid[r].size() && grid[r][c].filled) ++c;
+                const auto last_row =
+                    std::min(rows.size(), r + static_cast<std::size_t>(cell.rowspan));
+                for (std::size_t rr = r; rr < last_row; ++rr) {
+                    for (std::size_t k = 0; k < static_cast<std::size_t>(cell.colspan); ++k) {
+                        if (grid[rr].size() <= c + k) grid[rr].resize(c + k + 1);
+                        grid[rr][c + k] = Place{collapseWhitespace(cell.text), k == 0, true};
+                    }
+                }
+                c += static_cast<std::size_t>(cell.colspan);
+            }
+        }
+        std::size_t columns = 0;
+        for (const auto& row : grid) columns = std::max(columns, row.size());
+        std::vector<std::string> labels(columns);
+        for (std::size_t c = 0; c < columns; ++c) {
+            std::string previous;
+            for (std::size_t r = 0; r < header_rows; ++r) {
+                const std::string text = c < grid[r].size() ? grid[r][c].text : "";
+                if (text.empty() || text == previous) continue;
+                labels[c] += (labels[c].empty() ? "" : " ") + text;
+                previous = text;
+            }
+        }
+        out_.labelledRow(labels, {});
+        for (std::size_t r = header_rows; r < rows.size(); ++r) {
+            std::vector<std::string> cells(columns);
+            for (std::size_t c = 0; c < grid[r].size(); ++c) {
+                if (grid[r][c].start) cells[c] = grid[r][c].text;
+            }
+            out_.labelledRow(cells, labels);
         }
     }
 

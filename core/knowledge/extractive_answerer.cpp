@@ -255,6 +255,19 @@ std::vector<std::string> contentWords(const std::string& text) {
              (text[at + 1] == ' ' && std::isdigit(static_cast<unsigned char>(text[at + 2]))))) {
             word = spelledOut(word);
         }
+        // A year with a short prefix is also the year ("FY2023" is "FY 2023"): a question about
+        // 2023 asks about the fiscal year's column.
+        if (word.size() >= 5 && word.size() <= 7 &&
+            std::isalpha(static_cast<unsigned char>(word[0]))) {
+            const auto digits = std::min(word.find_first_of("0123456789"), word.size());
+            const auto year = word.substr(digits);
+            if (year.size() == 4 && isNumber(year) && (year[0] == '1' || year[0] == '2') &&
+                std::all_of(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(digits),
+                            [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) {
+                if (digits > 1) words.push_back(word.substr(0, digits));
+                word = year;
+            }
+        }
         // A number of two figures written as a word is the number ("twelve states" is "12
         // states"); smaller ones are no content word either way.
         if (const long long n = numberWordValue(word); n >= 10) word = std::to_string(n);

@@ -216,8 +216,24 @@ bool hasQuantity(const std::string& text) {
     return hasDigit(text) || hasWordOf(text, words);
 }
 
-/// A figure with a currency sign or word, or a figure with cents ("920.68", a table's
-/// amount). A heading's "AMOUNT ($)" is none.
+/// A figure grouped in thousands ("1,204,500"), the way a table states an amount whose unit
+/// is in a heading or a caption.
+bool hasGroupedFigure(const std::string& text) {
+    const auto digit = [&](std::size_t k) {
+        return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) != 0;
+    };
+    for (std::size_t i = 1; i + 3 < text.size(); ++i) {
+        if (text[i] == ',' && digit(i - 1) && digit(i + 1) && digit(i + 2) && digit(i + 3) &&
+            !digit(i + 4)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// A figure with a currency sign or word, a figure with cents ("920.68", a table's amount) or
+/// a figure grouped in thousands in a table row ("FY2023: 948,250", the currency in a heading
+/// or a caption). A heading's "AMOUNT ($)" is none.
 bool hasMoney(const std::string& text) {
     if (!hasDigit(text)) return false;
     for (const char* sign : {"$", "\xC2\xA3", "\xE2\x82\xAC", "\xC2\xA5"}) {  // $ £ € ¥
@@ -226,6 +242,7 @@ bool hasMoney(const std::string& text) {
     static const std::set<std::string> words = {"dollar", "dollars", "usd",   "pound", "pounds",
                                                 "euro",   "euros",   "cents", "yen"};
     if (hasWordOf(text, words)) return true;
+    if (text.find(" | ") != std::string::npos && hasGroupedFigure(text)) return true;
     for (std::size_t i = 1; i + 2 < text.size(); ++i) {
         const auto digit = [&](std::size_t k) {
             return std::isdigit(static_cast<unsigned char>(text[k])) != 0;

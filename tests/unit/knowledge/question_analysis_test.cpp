@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "knowledge/extractive_answerer.h"
 #include "knowledge/question_analysis.h"
 
 namespace docintel::knowledge {
@@ -58,6 +59,11 @@ TEST(QuestionAnalysis, WordsAreFoldedOnceForEveryStep) {
     EXPECT_TRUE(q.asks[5]);  // "why"
     EXPECT_FALSE(q.asks[0]);
     EXPECT_EQ(q.words.front(), "yesun");
+
+    // A fiscal year's prefix is taken off the year, so 2023 meets a column "FY2023".
+    EXPECT_EQ(contentWords("FY2023: 948,250"),
+              (std::vector<std::string>{"fy", "2023", "948", "250"}));
+    EXPECT_EQ(contentWords("B2B in 2023"), (std::vector<std::string>{"b2b", "2023"}));
 }
 
 TEST(QuestionAnalysis, SentencesStateTheAskedValueOrNot) {
@@ -79,6 +85,9 @@ TEST(QuestionAnalysis, SentencesStateTheAskedValueOrNot) {
     EXPECT_TRUE(statesAskedValue(money, "STAFF TRANSPORTATION 920.68 AIRFARE FOR E JOHNSON"));
     EXPECT_TRUE(statesAskedValue(money, "the average total cost per operator to be $7,650"));
     EXPECT_FALSE(statesAskedValue(money, "DOCUMENT NO. | DATE | PAYEE NAME | AMOUNT ($)"));
+    // A table's amount in thousands, its currency in a caption; a count in prose is none.
+    EXPECT_TRUE(statesAskedValue(money, "Department: Planning | FY2023: 640,000 | Staff: 14"));
+    EXPECT_FALSE(statesAskedValue(money, "It handed over 10,000 blankets."));
 
     const auto sender = analyseQuestion("Who sent the email with the attachment?");
     EXPECT_TRUE(statesAskedValue(sender, "From: Mallori Harrell <mallori@unstructured.io>"));
