@@ -41,6 +41,10 @@ TEST(FormValues, LegalFormsAndApartments) {
                   .front()
                   .value,
               "Coastal Pediatric Partners PC");
+    // A clinician's degree other than a physician's is part of the name too.
+    EXPECT_EQ(typed::names("Testing psychologist: Mara Lindqvist-Obi, PsyD, licensed").back().value,
+              "Mara Lindqvist-Obi, PsyD");
+    EXPECT_EQ(typed::names("Dentist: Omar Haddad, DDS").back().value, "Omar Haddad, DDS");
     EXPECT_EQ(typed::addresses("Property: 48 Alder Lane, Apt 3B, Portland, OR 97214").front().value,
               "48 Alder Lane, Apt 3B, Portland, OR 97214");
 }
