@@ -446,6 +446,18 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
             const std::string clean = cleanLine(line.text);
             const auto found = spec.item == "dose" ? doses(clean) : measurements(spec, clean);
             for (const auto& f : found) add(f.value, line.pos + f.pos, f.len, 0.7);
+            // A parsed table row whose first cell names a measurement of `values` ("Measure:
+            // Weight | Value: 17.9 kg | Percentile: 62nd") is that measurement, under any
+            // heading.
+            const std::size_t at = line.text.find_first_not_of(' ');
+            if (spec.item == "measurement" && at != std::string::npos &&
+                line.text.find(" | ") != std::string::npos) {
+                const ListPiece row = rowRecordPiece(line.text.substr(at), line.pos + at);
+                const auto m = measurement(spec, row.text);
+                if (m.is_object() && namesValue(spec, m.value("name", ""))) {
+                    add(m, row.pos, row.len, 0.7);
+                }
+            }
         }
     }
     return out;

@@ -163,6 +163,12 @@ inline std::string canonicalName(const FieldSpec& spec, const std::string& name)
     return best.empty() ? name : best;
 }
 
+/// Whether `name` is one of the names of `values` ("blood pressure", not "BP").
+inline bool namesValue(const FieldSpec& spec, const std::string& name) {
+    return std::any_of(spec.values.begin(), spec.values.end(),
+                       [&](const auto& v) { return v.first == name; });
+}
+
 /// A measurement record from "<name> <value> <unit> <flag>" ("WBC 11.8 x10^3/uL (H)", "BP
 /// 132/78 mmHg", "TSH 1.9 mIU/L (normal)"); null when `text` has no name and number.
 inline nlohmann::json measurement(const FieldSpec& spec, const std::string& text) {

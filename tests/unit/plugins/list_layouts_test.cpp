@@ -257,5 +257,18 @@ TEST(ListLayouts, MedicationsInProseWithTheDoseSetOffByACommaOrATopicalsStrength
     EXPECT_EQ(doses, (std::vector<std::string>{"44 mcg", "0.1%", "10 units"}));
 }
 
+TEST(ListLayouts, AMeasurementInARowOfATableUnderAnotherHeading) {
+    const auto vitals = specOf(R"({"path": "vitals", "type": "list", "item": "measurement",
+        "meaning": ["vital signs"], "values": {"weight": ["weight", "wt"], "height": ["height"]}})");
+    std::vector<std::string> names;
+    for (const auto& v :
+         extractList(vitals, docOf({"Growth\nMeasure: Weight | Value: 21.4 kg | Percentile: 55th\n"
+                                    "Measure: Height | Value: 114 cm | Percentile: 60th\n"
+                                    "Measure: Head | Value: 51 cm | Percentile: 40th"}))) {
+        names.push_back(v["value"]["name"]);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"weight", "height"}));
+}
+
 }  // namespace
 }  // namespace docintel::plugins
