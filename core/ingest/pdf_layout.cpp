@@ -369,7 +369,17 @@ void emitLines(const std::vector<const Word*>& words, double body_height, PageTa
         const Line& line = lines[i];
         const std::string& text = texts[i];
         double h = line.height();
-        bool heading = h > 1.3 * body_height && line.words.size() <= 12 && body_height > 0;
+        // A short line in a larger type than the body is a heading; one a size up (12 pt over
+        // 10.5 pt) only when it stands alone in its size, so that a paragraph in larger type
+        // than small print around it stays a paragraph. Otherwise such a sub-heading was folded
+        // into the paragraph above it ("... it is used. ARTICLE 2 - USE 2.1 Tenant ...").
+        auto same_size = [&](std::size_t j) {
+            return j < lines.size() && std::fabs(lines[j].height() - h) <= 0.05 * h;
+        };
+        bool heading =
+            line.words.size() <= 12 && body_height > 0 &&
+            (h > 1.3 * body_height ||
+             (h > 1.1 * body_height && !(i > 0 && same_size(i - 1)) && !same_size(i + 1)));
         if (multi(i) && ((i > 0 && multi(i - 1)) || multi(i + 1) || !table.header.empty())) {
             flush();
             flush_row();

@@ -282,6 +282,17 @@ const nlohmann::json* labNamed(const nlohmann::json& labs, const std::regex& re)
     return nullptr;
 }
 
+/// Appends to `list` each string item of the extracted list field `stated` (an item field or a
+/// plain string) that `list` does not hold yet.
+void appendStated(nlohmann::json& list, const nlohmann::json& stated) {
+    for (const auto& f : stated) {
+        const auto& v = f.is_object() && f.contains("value") ? f["value"] : f;
+        if (v.is_string() && std::find(list.begin(), list.end(), v) == list.end()) {
+            list.push_back(v);
+        }
+    }
+}
+
 std::string fmt(double v) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%g", v);
@@ -314,14 +325,6 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
     const bool has_htn = mentions(problems, "description", htn) || mentions(problems, "icd10", htn);
 
     nlohmann::json gaps = nlohmann::json::array(), risks = nlohmann::json::array();
-    // The care gaps the document states ("Things you are due for"), read by meaning in the
-    // extraction step; the ones derived from the record follow.
-    for (const auto& f : p.value("care_gaps", nlohmann::json::array())) {
-        const auto& v = f.is_object() && f.contains("value") ? f["value"] : f;
-        if (v.is_string() && std::find(gaps.begin(), gaps.end(), v) == gaps.end()) {
-            gaps.push_back(v);
-        }
-    }
     auto labValue = [&](const char* pattern) -> std::optional<double> {
         const std::regex re(pattern, std::regex::icase);
         if (const auto* f = labNamed(labs, re)) return (*f)["value"].value("value", 0.0);
@@ -411,6 +414,12 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
                                          : std::string("reaction not recorded");
         risks.push_back("Allergy: " + substance + " (" + reaction + ")");
     }
+
+    // The care gaps and risks the document states ("Things you are due for", "HIGH FALL RISK"),
+    // read by meaning in the extraction step, after the ones derived from the record unless
+    // one of those says the same.
+    appendStated(gaps, p.value("care_gaps", nlohmann::json::array()));
+    appendStated(risks, p.value("risk_flags", nlohmann::json::array()));
 
     // PHI: which identifiers the packet carries.
     nlohmann::json phi = nlohmann::json::array();

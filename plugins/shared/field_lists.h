@@ -23,6 +23,7 @@
 #include "shared/field_units.h"
 #include "shared/list_pieces.h"
 #include "shared/list_records.h"
+#include "shared/stated_items.h"
 #include "shared/typed_values.h"
 
 namespace docintel::plugins {
@@ -417,6 +418,8 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
     auto pieces = sectionPieces(spec, doc);
     // No section, label or column gives any: items named in running sentences.
     if (pieces.empty() && spec.item == "text") pieces = prosePieces(spec, doc);
+    // Nor any running sentence: items stated by their status or flag.
+    if (pieces.empty() && spec.item == "text") pieces = statedPieces(spec, doc);
     for (const auto& piece : pieces) {
         if (saysNone(piece.text)) continue;
         if (spec.item == "dose") {
@@ -431,8 +434,9 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
                 add(m, piece.pos, piece.len, 0.85);
             }
         } else {
-            nlohmann::json value = piece.text;
-            if (!spec.key.empty()) value = {{spec.key, piece.text}};
+            const std::string text = valueNamed(spec, piece.text);
+            nlohmann::json value = text;
+            if (!spec.key.empty()) value = {{spec.key, text}};
             add(value, piece.pos, piece.len, 0.8);
         }
     }
@@ -442,6 +446,18 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
             const std::string clean = cleanLine(line.text);
             const auto found = spec.item == "dose" ? doses(clean) : measurements(spec, clean);
             for (const auto& f : found) add(f.value, line.pos + f.pos, f.len, 0.7);
+            // A parsed table row whose first cell names a measurement of `values` ("Measure:
+            // Weight | Value: 17.9 kg | Percentile: 62nd") is that measurement, under any
+            // heading.
+            const std::size_t at = line.text.find_first_not_of(' ');
+            if (spec.item == "measurement" && at != std::string::npos &&
+                line.text.find(" | ") != std::string::npos) {
+                const ListPiece row = rowRecordPiece(line.text.substr(at), line.pos + at);
+                const auto m = measurement(spec, row.text);
+                if (m.is_object() && namesValue(spec, m.value("name", ""))) {
+                    add(m, row.pos, row.len, 0.7);
+                }
+            }
         }
     }
     return out;

@@ -89,11 +89,27 @@ inline std::string nameBefore(const std::string& text, std::size_t pos, std::siz
     return from < end ? text.substr(from, end - from) : std::string();
 }
 
-/// A medication's parts in `text`: for each dose ("500 mg", "90 mcg") the name before it and
-/// the directions after it up to the next item or sentence end; [pos, len) of each.
+/// The name of a medicine set off by a comma before its dose at `pos` ("an albuterol inhaler,
+/// 90 mcg per puff"); "" when the words before the comma are another dose's ("10 units, 5
+/// units") or there is no comma.
+inline std::string nameBeforeComma(const std::string& text, std::size_t pos, std::size_t* start) {
+    std::size_t comma = pos;
+    while (comma > 0 && text[comma - 1] == ' ') --comma;
+    if (comma == 0 || text[comma - 1] != ',') return "";
+    const std::string name = nameBefore(text, comma - 1, start);
+    std::size_t before = *start;
+    while (before > 0 && text[before - 1] == ' ') --before;
+    if (before > 0 && std::isdigit(static_cast<unsigned char>(text[before - 1]))) return "";
+    return name;
+}
+
+/// A medication's parts in `text`: for each dose ("500 mg", "90 mcg", a topical's strength "1%
+/// cream") the name before it, also set off by a comma, and the directions after it up to the
+/// next item or sentence end; [pos, len) of each.
 inline std::vector<typed::Found> doses(const std::string& text) {
-    static const std::regex dose(R"(\b(\d+(?:\.\d+)?)\s?(mg|mcg|g|mL|units|IU|mEq)\b(?![/\w]))",
-                                 std::regex::icase);
+    static const std::regex dose(
+        R"(\b(\d+(?:\.\d+)?)\s?(mg|mcg|g|mL|units|IU|mEq)\b(?![/\w])|\b(\d+(?:\.\d+)?)\s?%(?=\s+(?:cream|ointment|gel|lotion|solution|drops|spray|foam|shampoo|wash)\b))",
+        std::regex::icase);
     std::vector<typed::Found> out;
     std::vector<std::smatch> found;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), dose);
@@ -104,7 +120,8 @@ inline std::vector<typed::Found> doses(const std::string& text) {
         const auto& m = found[k];
         const auto at = static_cast<std::size_t>(m.position(0));
         std::size_t name_at = at;
-        const std::string name = nameBefore(text, at, &name_at);
+        std::string name = nameBefore(text, at, &name_at);
+        if (name.size() < 3) name = nameBeforeComma(text, at, &name_at);
         if (name.size() < 3) continue;
         const std::size_t dose_end = at + static_cast<std::size_t>(m.length(0));
         std::size_t sig_end =
@@ -124,7 +141,7 @@ inline std::vector<typed::Found> doses(const std::string& text) {
         out.push_back({name_at,
                        std::max(sig_end, dose_end) - name_at,
                        {{"name", name},
-                        {"dose", m[1].str() + " " + m[2].str()},
+                        {"dose", m[1].matched ? m[1].str() + " " + m[2].str() : m[3].str() + "%"},
                         {"sig", sig.empty() ? nlohmann::json(nullptr) : nlohmann::json(sig)}}});
     }
     return out;
@@ -144,6 +161,12 @@ inline std::string canonicalName(const FieldSpec& spec, const std::string& name)
         }
     }
     return best.empty() ? name : best;
+}
+
+/// Whether `name` is one of the names of `values` ("blood pressure", not "BP").
+inline bool namesValue(const FieldSpec& spec, const std::string& name) {
+    return std::any_of(spec.values.begin(), spec.values.end(),
+                       [&](const auto& v) { return v.first == name; });
 }
 
 /// A measurement record from "<name> <value> <unit> <flag>" ("WBC 11.8 x10^3/uL (H)", "BP

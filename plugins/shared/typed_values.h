@@ -441,9 +441,10 @@ inline std::vector<Found> names(const std::string& text) {
     };
     static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
     static const std::vector<std::string> suffixes = {
-        "LLC",   "L.L.C.", "Inc.", "Inc",  "L.P.", "LP",   "LLP",  "Ltd.",    "Ltd",
-        "Corp.", "Corp",   "Co.",  "N.A.", "MD",   "M.D.", "DO",   "NP",      "PA-C",
-        "RN",    "PhD",    "Jr.",  "Sr.",  "PC",   "P.C.", "PLLC", "P.L.L.C."};
+        "LLC",    "L.L.C.", "Inc.", "Inc",  "L.P.", "LP",   "LLP",    "Ltd.",     "Ltd",
+        "Corp.",  "Corp",   "Co.",  "N.A.", "MD",   "M.D.", "DO",     "NP",       "PA-C",
+        "RN",     "PhD",    "Jr.",  "Sr.",  "PC",   "P.C.", "PLLC",   "P.L.L.C.", "PsyD",
+        "Psy.D.", "DDS",    "DMD",  "DPM",  "DNP",  "APRN", "PharmD", "LCSW"};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {

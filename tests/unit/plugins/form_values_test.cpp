@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "one_passage_doc.h"
 
 #include "shared/field_extractor.h"
@@ -41,6 +43,10 @@ TEST(FormValues, LegalFormsAndApartments) {
                   .front()
                   .value,
               "Coastal Pediatric Partners PC");
+    // A clinician's degree other than a physician's is part of the name too.
+    EXPECT_EQ(typed::names("Testing psychologist: Mara Lindqvist-Obi, PsyD, licensed").back().value,
+              "Mara Lindqvist-Obi, PsyD");
+    EXPECT_EQ(typed::names("Dentist: Omar Haddad, DDS").back().value, "Omar Haddad, DDS");
     EXPECT_EQ(typed::addresses("Property: 48 Alder Lane, Apt 3B, Portland, OR 97214").front().value,
               "48 Alder Lane, Apt 3B, Portland, OR 97214");
 }
@@ -196,6 +202,27 @@ TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
               "Applied Behavior Analysis for Autism Spectrum Disorder");
     // A sentence under the kind's line is no title.
     EXPECT_FALSE(titleCase("This policy describes when a device is covered"));
+}
+
+TEST(FormValues, APriorAuthsProviderServiceAndDateByTheWorkflowsOwnDescriptors) {
+    std::ifstream in(DOCINTEL_SOURCE_DIR
+                     "/workflows/healthcare/healthcare_prior_auth.workflow.json");
+    const auto fields = nlohmann::json::parse(in)["fields"];
+    // The referring provider is not the one who requests; a psychologist is a provider.
+    const auto request = extract(fields,
+                                 "Referring provider: Dana Whitfield, MD, family medicine\n"
+                                 "Testing psychologist: Rowan Adebayo-Lind, PsyD\n"
+                                 "Therapy sessions: March 3, 2027 and March 10, 2027\n");
+    EXPECT_EQ(request["provider.name"]["value"], "Rowan Adebayo-Lind, PsyD");
+    EXPECT_EQ(request["requested_service.planned_date"]["value"], "2027-03-03");
+    // A determination names the service it approves.
+    const auto notice = extract(fields,
+                                "Member: Ann Roe\nReview: standard pre-service\n"
+                                "APPROVED: lumbar epidural steroid injection at L4-L5\n");
+    EXPECT_NE(notice["requested_service.description"]["value"].get<std::string>().find(
+                  "epidural steroid injection"),
+              std::string::npos)
+        << notice["requested_service.description"].dump();
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // plugins/shared/field_lists.h in the layouts parsers leave: a lab report's results run into one
 // line, a table's rows written "Header: cell | ...", Markdown headings without their "#" that
 // open a chunk, a policy's lettered criteria after a numbered upper-case heading, and the lines
-// that end a list (another subject's label, a sentence after bullets), a SOAP note's letters.
+// that end a list (another subject's label, a sentence after bullets), a SOAP note's letters;
+// items stated by a status or flag without a heading (plugins/shared/stated_items.h), a problem
+// written as its abbreviation, and doses written in prose.
 
 #include <gtest/gtest.h>
 
@@ -194,6 +196,78 @@ TEST(ListLayouts, ASoapNotesLetterHeadingIsItsSection) {
         extractField(codes, doc, fieldUnits(doc), {})["value"].get<std::vector<std::string>>();
     std::sort(got.begin(), got.end());
     EXPECT_EQ(got, (std::vector<std::string>{"E66.9", "M17.11"}));  // not the plan's
+}
+
+TEST(ListLayouts, CareGapsStatedByTheirStatusWithoutAHeadingThatNamesThem) {
+    const auto gaps = specOf(R"({"path": "care_gaps", "type": "list", "item": "text",
+        "meaning": ["care gaps", "overdue"], "avoid": ["completed", "due to"],
+        "values": {"not done": ["not given", "not yet given"], "due": ["due"],
+                   "deferred": ["deferred", "declined"]}})");
+    EXPECT_EQ(
+        texts(
+            extractList(gaps, docOf({"Vaccines\nGiven today: Tdap.\nDeferred until after the trip: "
+                                     "hepatitis A dose 2 and typhoid; she will call to book them. "
+                                     "Shingles vaccine not yet given; offered and declined, will "
+                                     "think it over.\nZoster vaccine not given - due.\nFatigue "
+                                     "due to poor sleep.\nColonoscopy completed 2021."}))),
+        (std::vector<std::string>{"hepatitis A dose 2", "typhoid", "Shingles vaccine not yet given",
+                                  "Zoster vaccine not given - due"}));
+    // A section that names the gaps gives them; the statuses elsewhere are not read.
+    EXPECT_EQ(texts(extractList(gaps, docOf({"Care gaps: mammogram\nFlu vaccine not given."}))),
+              (std::vector<std::string>{"mammogram"}));
+}
+
+TEST(ListLayouts, RiskFlagsStatedInTheDocumentAndNotWhenDenied) {
+    const auto risks = specOf(R"({"path": "risk_flags", "type": "list", "item": "text",
+        "meaning": ["risk flags", "precautions"], "avoid": ["low", "no"],
+        "values": {"fall risk": ["fall risk", "risk of falls"],
+                   "aspiration risk": ["aspiration risk", "aspiration precautions"],
+                   "bleeding risk": ["bleeding risk"]}})");
+    EXPECT_EQ(texts(extractList(risks, docOf({"Diet: soft, thin liquids. Aspiration "
+                                              "precautions.\nAt HIGH RISK OF FALLS - bed alarm "
+                                              "on.\nLow bleeding risk.\nNo fall risk at home."}))),
+              (std::vector<std::string>{"aspiration risk (Aspiration precautions)",
+                                        "At HIGH RISK OF FALLS - bed alarm on"}));
+}
+
+TEST(ListLayouts, AProblemWrittenAsItsAbbreviationIsReadAsTheProblemItNames) {
+    const auto problems = specOf(R"({"path": "problems", "type": "list", "item": "text",
+        "key": "description", "meaning": ["dx", "problems"],
+        "values": {"hypertension": ["htn"], "type 2 diabetes": ["dm2", "t2dm"]}})");
+    EXPECT_EQ(texts(extractList(problems, docOf({"Dx: T2DM; HTN; CHF exacerbation with HTN "
+                                                 "urgency"})),
+                    "description"),
+              (std::vector<std::string>{"type 2 diabetes (T2DM)", "hypertension (HTN)",
+                                        "CHF exacerbation with HTN urgency"}));
+}
+
+TEST(ListLayouts, MedicationsInProseWithTheDoseSetOffByACommaOrATopicalsStrength) {
+    const auto meds = specOf(R"({"path": "medications", "type": "list", "item": "dose",
+        "meaning": ["medications", "meds"]})");
+    const auto got = extractList(
+        meds, docOf({"Wheezes with colds and uses a fluticasone inhaler, 44 mcg per puff, 2 "
+                     "puffs twice daily. Rash on the hands treated with triamcinolone 0.1% "
+                     "ointment twice daily. Insulin 10 units, 5 units at night. SpO2 97%."}));
+    std::vector<std::string> names, doses;
+    for (const auto& m : got) {
+        names.push_back(m["value"]["name"]);
+        doses.push_back(m["value"]["dose"]);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"fluticasone inhaler", "triamcinolone", "Insulin"}));
+    EXPECT_EQ(doses, (std::vector<std::string>{"44 mcg", "0.1%", "10 units"}));
+}
+
+TEST(ListLayouts, AMeasurementInARowOfATableUnderAnotherHeading) {
+    const auto vitals = specOf(R"({"path": "vitals", "type": "list", "item": "measurement",
+        "meaning": ["vital signs"], "values": {"weight": ["weight", "wt"], "height": ["height"]}})");
+    std::vector<std::string> names;
+    for (const auto& v :
+         extractList(vitals, docOf({"Growth\nMeasure: Weight | Value: 21.4 kg | Percentile: 55th\n"
+                                    "Measure: Height | Value: 114 cm | Percentile: 60th\n"
+                                    "Measure: Head | Value: 51 cm | Percentile: 40th"}))) {
+        names.push_back(v["value"]["name"]);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"weight", "height"}));
 }
 
 }  // namespace

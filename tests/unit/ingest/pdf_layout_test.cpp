@@ -1,0 +1,69 @@
+// core/ingest/pdf_layout.cpp: which lines of a page's words are headings.
+
+#include "ingest/pdf_layout.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "ingest/text_util.h"
+
+namespace docintel::ingest {
+namespace {
+
+/// Appends the words of `text` as one line at `top`, set in `size` pt.
+void addLine(std::vector<Word>& words, double top, double size, const std::string& text) {
+    std::istringstream in(text);
+    double x = 72;
+    for (std::string w; in >> w;) {
+        const double width = 0.5 * size * static_cast<double>(w.size());
+        words.push_back({x, top, x + width, top + size, w});
+        x += width + 0.3 * size;
+    }
+}
+
+std::vector<std::string> headings(const std::vector<Word>& words) {
+    BlockBuilder out;
+    layoutWords(words, out);
+    std::vector<std::string> found;
+    for (const auto& b : out.take()) {
+        if (b.kind == Block::Kind::kHeading) found.push_back(b.text);
+    }
+    return found;
+}
+
+TEST(PdfLayout, ASubHeadingOneSizeUpIsNotFoldedIntoTheParagraphAboveIt) {
+    // 10.5 pt body, 12 pt sub-headings, 15.2 pt from line to line and 6 pt more between blocks:
+    // the gap above a sub-heading is no wider than a paragraph's.
+    std::vector<Word> words;
+    double y = 72;
+    auto line = [&](double size, const std::string& text, double after) {
+        addLine(words, y, size, text);
+        y += size * 1.45 + after;
+    };
+    line(10.5, "1.2 Tenant shall use the Premises only for warehousing and the uses", 0);
+    line(10.5, "incidental to it.", 6);
+    line(12, "ARTICLE 2 - BASE RENT", 6);
+    line(10.5, "2.1 Tenant shall pay Base Rent of $10,000.00 per month in advance on the", 0);
+    line(10.5, "first day of each month.", 6);
+    EXPECT_EQ(headings(words), (std::vector<std::string>{"ARTICLE 2 - BASE RENT"}));
+}
+
+TEST(PdfLayout, AParagraphInALargerTypeThanTheSmallPrintAroundItStaysAParagraph) {
+    std::vector<Word> words;
+    double y = 72;
+    auto line = [&](double size, const std::string& text) {
+        addLine(words, y, size, text);
+        y += size * 1.45;
+    };
+    for (int i = 0; i < 6; ++i)
+        line(9, "small print small print small print small print small print");
+    line(10.5, "A notice set in the larger type of the letter runs on");
+    line(10.5, "over two short lines");
+    for (int i = 0; i < 6; ++i)
+        line(9, "small print small print small print small print small print");
+    EXPECT_TRUE(headings(words).empty());
+}
+
+}  // namespace
+}  // namespace docintel::ingest
