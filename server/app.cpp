@@ -327,8 +327,10 @@ void App::start(bool migrate) {
             throw std::runtime_error("search indexes: " + s.error().message);
         }
         p.retriever = std::make_unique<search::HybridRetriever>(*p.keywords, p.vectors.get());
-        p.knowledge = std::make_unique<knowledge::KnowledgeService>(p.documents, p.document_access,
-                                                                    *p.retriever, *p.encoders);
+        knowledge::KnowledgeOptions knowledge_options;
+        knowledge_options.answer.refuse_below = config_.answer_refuse_below;
+        p.knowledge = std::make_unique<knowledge::KnowledgeService>(
+            p.documents, p.document_access, *p.retriever, *p.encoders, knowledge_options);
         knowledge::SummaryOptions summary_options;
         summary_options.vector_cache_bytes = static_cast<std::size_t>(config_.summary_cache_mb)
                                              << 20;

@@ -82,6 +82,7 @@ void applyFile(Config& c, const std::string& path) {
     c.worker_threads = j.value("worker_threads", c.worker_threads);
     c.job_lease_seconds = j.value("job_lease_seconds", c.job_lease_seconds);
     c.log_level = j.value("log_level", c.log_level);
+    c.answer_refuse_below = j.value("answer_refuse_below", c.answer_refuse_below);
     c.summary_cache_mb = j.value("summary_cache_mb", c.summary_cache_mb);
 }
 
@@ -127,6 +128,18 @@ Config Config::fromEnvironment() {
     c.log_level = env("DOCINTEL_LOG_LEVEL", c.log_level);
     if (!common::parseLogLevel(c.log_level)) {
         throw std::invalid_argument("DOCINTEL_LOG_LEVEL must be debug, info, warning or error");
+    }
+    if (const std::string text = env("DOCINTEL_ANSWER_REFUSE_BELOW"); !text.empty()) {
+        std::size_t used = 0;
+        try {
+            c.answer_refuse_below = std::stod(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != text.size()) c.answer_refuse_below = -1;
+    }
+    if (!(c.answer_refuse_below >= 0 && c.answer_refuse_below <= 1)) {
+        throw std::invalid_argument("DOCINTEL_ANSWER_REFUSE_BELOW must be a number in 0..1");
     }
     c.plugin_poll_ms = envInt("DOCINTEL_PLUGIN_POLL_MS", c.plugin_poll_ms, 50, 60000);
     c.index_poll_ms = envInt("DOCINTEL_INDEX_POLL_MS", c.index_poll_ms, 20, 60000);

@@ -22,6 +22,9 @@ struct Config {
     std::string index_dir;    ///< this node's search indexes; default <data_dir>/index
     std::string model = "all-MiniLM-L6-v2";
     std::string log_level = "info";
+    /// The extractive answer's refusal threshold (knowledge::ExtractiveOptions::refuse_below):
+    /// lower answers more questions and refuses fewer; 0 never refuses (for measuring).
+    double answer_refuse_below = 0.35;
     int plugin_poll_ms = 1000;
     int index_poll_ms = 250;  ///< how often an API node follows the index change feed
     int rate_limit_per_minute = 1200;

@@ -17,7 +17,12 @@ the refusal of questions that do not read as English uses only features that do 
 English words (docs/decisions/0078). Its bias is also printed moved so that the product's one
 threshold (0.35) refuses where the chosen threshold does.
 
-Usage: bench/qa/fit_refusal.py FEATURES_FILE [L2] [--only NAMES]
+With `--also FILE K` the rows of FILE (`bench/qa_corpus/run.sh tune --features FILE`: the blind
+QA set's tune half over real documents) join the fit, each weighing K against a SQuAD question
+(decision 0081). Their figures are printed at the product's threshold as fitted and as left out
+one document at a time (each document's questions scored by the model fitted without them).
+
+Usage: bench/qa/fit_refusal.py FEATURES_FILE [L2] [--only NAMES] [--also FILE K]
 """
 import json
 import sys
@@ -39,7 +44,8 @@ def load(path):
     return x, split, answerable, gold
 
 
-def fit(x, y, l2):
+def fit(x, y, l2, weight=None):
+    weight = np.ones(len(x)) if weight is None else weight
     mean, std = x.mean(axis=0), x.std(axis=0)
     std[std == 0] = 1
     z = np.hstack([np.ones((len(x), 1)), (x - mean) / std])
@@ -48,8 +54,8 @@ def fit(x, y, l2):
     reg[0] = 0
     for _ in range(50):
         p = 1 / (1 + np.exp(-z @ w))
-        grad = z.T @ (p - y) + reg * w
-        hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(reg)
+        grad = z.T @ (weight * (p - y)) + reg * w
+        hess = (z * (weight * p * (1 - p))[:, None]).T @ z + np.diag(reg)
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-9:
@@ -73,16 +79,42 @@ def main():
         at = args.index("--only")
         only = [NAMES.index(n) for n in args[at + 1].split(",")]
         del args[at:at + 2]
+    also, also_weight = None, 0.0
+    if "--also" in args:
+        at = args.index("--also")
+        also, also_weight = args[at + 1], float(args[at + 2])
+        del args[at:at + 3]
     path = args[0]
     l2 = float(args[1]) if len(args) > 1 else 1.0
     x, split, answerable, gold = load(path)
+    weight = np.ones(len(x))
+    documents = np.array([""] * len(x), dtype=object)
+    if also:
+        rows = [json.loads(line) for line in open(also)]
+        x = np.vstack([x, [r["features"] for r in rows]])
+        split = np.concatenate([split, [r["split"] for r in rows]])
+        answerable = np.concatenate([answerable, [r["answerable"] for r in rows]])
+        gold = np.concatenate([gold, [r["gold"] for r in rows]])
+        weight = np.concatenate([weight, np.full(len(rows), also_weight)])
+        documents = np.concatenate([documents, [r["document"] for r in rows]])
     if only is not None:  # the other features weigh nothing
         x[:, [i for i in range(len(NAMES)) if i not in only]] = 0
     even = split != "report"
     use = even & (~answerable | gold)
     y = (answerable & gold).astype(float)
-    bias, weights = fit(x[use], y[use], l2)
+    bias, weights = fit(x[use], y[use], l2, weight[use])
     prob = 1 / (1 + np.exp(-(bias + x @ weights)))
+    if also:
+        extra = documents != ""
+        left_out = np.zeros(len(x))
+        for document in sorted(set(documents[extra])):
+            held = documents == document
+            b, w = fit(x[use & ~held], y[use & ~held], l2, weight[use & ~held])
+            left_out[held] = 1 / (1 + np.exp(-(b + x[held] @ w)))
+        for name, p in (("as fitted", prob), ("one document left out", left_out)):
+            a, r = rates(p[extra], answerable[extra], gold[extra], 0.35)
+            print(f"{also} at 0.35, {name}: answered-correct {100 * a:.1f}%, "
+                  f"refused {100 * r:.1f}%")
 
     print(f"fit on {use.sum()} even-article questions ({(use & (y == 1)).sum()} answered with "
           f"the gold text, {(use & ~answerable).sum()} unanswerable), L2 {l2}")
@@ -98,7 +130,7 @@ def main():
     print("threshold | even (fit+tune) | tune (subset) | report (odd subset)")
     for t in list(np.arange(0.20, 0.81, 0.04)) + [best_t]:
         cells = []
-        for mask in (even, split == "tune", split == "report"):
+        for mask in (even & (documents == ""), split == "tune", split == "report"):
             a, r = rates(prob[mask], answerable[mask], gold[mask], t)
             cells.append(f"{100 * a:5.1f}% {100 * r:5.1f}%")
         mark = "  <- chosen on even" if t == best_t else ""

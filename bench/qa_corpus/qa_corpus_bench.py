@@ -78,13 +78,33 @@ def content_type(path):
     return TYPES.get(ext) or mimetypes.guess_type(path)[0] or "application/octet-stream"
 
 
+def refusal_evidence(log):
+    """The refusal features of the answer just given: the last `answer_refusal_evidence` line
+    the server's debug log gained since the previous call (None when the question had no
+    candidate sentence)."""
+    found = None
+    for line in log.readlines():
+        if "event=answer_refusal_evidence" in line:
+            found = [float(v) for v in re.search(r"features=(\S+)", line).group(1).split(",")]
+    return found
+
+
 def main():
     port, token, split = sys.argv[1], sys.argv[2], sys.argv[3]
     details = "--details" in sys.argv[4:]
+    # --features FILE (tune only) writes each question's refusal features, read from the server's
+    # debug log (QA_SERVER_LOG), with its outcome as if nothing were refused: the rows
+    # bench/qa/fit_refusal.py --also adds to SQuAD's. Needs a server that does not refuse
+    # (refusal features are the same either way; the outcome is the gold value's citation).
+    features_path = None
+    if "--features" in sys.argv[4:]:
+        features_path = sys.argv[sys.argv.index("--features") + 1]
     if split not in ("tune", "report"):
         sys.exit("split: tune or report")
-    if details and split != "tune":
-        sys.exit("--details is for the tune half only")
+    if (details or features_path) and split != "tune":
+        sys.exit("--details and --features are for the tune half only")
+    log = open(os.environ["QA_SERVER_LOG"], encoding="utf-8") if features_path else None
+    rows = []
     items = [json.loads(line) for line in open(QA)]
     items = [x for x in items if x["split"] == split]
     # QA_ONLY=qa-013,qa-290 asks only those questions (of the tune half) while debugging one.
@@ -117,6 +137,7 @@ def main():
         if done is None or done.get("type") != "done":
             sys.exit(f"{item['id']}: no answer: {done}")
         refused = bool(done.get("refused"))
+        evidence = refusal_evidence(log) if log else None
         kind = item["answer_type"]
         if item["answerable"]:
             cited = any(c.get("page") == item["page"] and holds_gold(c.get("quote", ""), item)
@@ -135,6 +156,10 @@ def main():
             counts["refused"] += refused
             by_type[kind + " (unanswerable)"]["n"] += 1
             by_type[kind + " (unanswerable)"]["ok"] += ok
+        if evidence is not None:
+            rows.append({"id": item["id"], "document": item["document"], "split": "qa-tune",
+                         "answerable": item["answerable"],
+                         "gold": bool(item["answerable"] and cited), "features": evidence})
         if details:
             mark = "OK " if ok else ("REF" if refused else "-- ")
             gold = item["answer"] if item["answerable"] else "(unanswerable)"
@@ -146,6 +171,10 @@ def main():
             for c in done.get("citations", []):
                 quote = " ".join(c.get("quote", "").split())
                 print(f"      [p{c.get('page')}] {quote[:220]}")
+    if features_path:
+        with open(features_path, "w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row) + "\n")
     a, u = max(counts["answerable"], 1), max(counts["unanswerable"], 1)
     if details:
         for kind, c in sorted(by_type.items()):

@@ -9,12 +9,18 @@
 # Needs `make model`.
 # Usage: bench/qa_corpus/run.sh tune|report [--details]
 #   --details prints each question (tune only: the report half is read as numbers).
+#   --features FILE (tune only) writes each question's refusal features and whether the gold
+#   value is cited when nothing is refused, for bench/qa/fit_refusal.py --also: the server runs
+#   with DOCINTEL_ANSWER_REFUSE_BELOW=0 and logs the features at debug level.
 #   QA_ONLY=qa-013,qa-290 asks only those tune questions.
 #   BUILD_DIR picks the build (e.g. a copy of main's for the baseline); BENCH_PORT the port.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 export DOCINTEL_MODELS_DIR=${DOCINTEL_MODELS_DIR:-$PWD/var/models}
+if [[ " $* " == *" --features "* ]]; then
+    export DOCINTEL_ANSWER_REFUSE_BELOW=0 DOCINTEL_LOG_LEVEL=debug
+fi
 source bench/server.sh
 start_bench_server 18393 "documents:read documents:write knowledge:query"
-python3 bench/qa_corpus/qa_corpus_bench.py "$port" "$token" "$@"
+QA_SERVER_LOG=$work/server.log python3 bench/qa_corpus/qa_corpus_bench.py "$port" "$token" "$@"

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
 #include <utility>
 
+#include "common/log.h"
 #include "ingest/chunker.h"
 #include "knowledge/stated_numbers.h"
 
@@ -245,6 +247,25 @@ const std::string& spelledOut(const std::string& word) {
     return it == words.end() ? word : it->second;
 }
 
+namespace {
+
+/// At debug level, the refusal's features and probability of each answer (no question or
+/// document text): why an answer was given or refused, and the rows `bench/qa_corpus`
+/// collects for refitting the refusal (bench/qa/fit_refusal.py --also).
+void logRefusalEvidence(const RefusalEvidence& evidence, double probability) {
+    std::string features;
+    char number[32];
+    for (const double f : refusalFeatures(evidence)) {
+        std::snprintf(number, sizeof number, "%s%.4f", features.empty() ? "" : ",", f);
+        features += number;
+    }
+    std::snprintf(number, sizeof number, "%.4f", probability);
+    common::log(common::LogLevel::kDebug, "answer_refusal_evidence",
+                {{"probability", number}, {"features", features}});
+}
+
+}  // namespace
+
 std::vector<std::string> contentWords(const std::string& text) {
     std::vector<std::string> words;
     std::string word;
@@ -440,6 +461,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         out.evidence = refusalEvidence(question, judged->text, window, sentence_words, source_texts,
                                        judged->cosine, judged->overlap, mean_cosine);
         out.confidence = answerProbability(out.evidence);
+        logRefusalEvidence(out.evidence, out.confidence);
     }
     if (best == candidates.end() || out.confidence < options_.refuse_below) {
         out.refused = true;

@@ -48,6 +48,7 @@ struct KnowledgeOptions {
     std::size_t run_sources = 6;  ///< agent_mode: run fields an answer may add as sources
     search::RetrievalOptions retrieval;
     RerankWeights rerank;
+    ExtractiveOptions answer;  ///< the extractive answerer's (its refusal threshold)
 };
 
 /// Grounded question answering over the documents a caller may see: hybrid retrieval,

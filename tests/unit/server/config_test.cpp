@@ -15,7 +15,8 @@ class ConfigTest : public ::testing::Test {
   protected:
     void SetUp() override {
         for (const char* v : {"DOCINTEL_DATABASE_URL", "DOCINTEL_PORT", "DOCINTEL_CONFIG_FILE",
-                              "DOCINTEL_LOG_LEVEL", "DOCINTEL_PLUGINS_DIR", "DOCINTEL_DATA_DIR"}) {
+                              "DOCINTEL_LOG_LEVEL", "DOCINTEL_PLUGINS_DIR", "DOCINTEL_DATA_DIR",
+                              "DOCINTEL_ANSWER_REFUSE_BELOW"}) {
             ::unsetenv(v);
         }
         file_ = (std::filesystem::temp_directory_path() / (common::newUuid() + ".json")).string();
@@ -75,6 +76,15 @@ TEST_F(ConfigTest, BadValuesFailFastNamingTheEntry) {
     ::setenv("DOCINTEL_PORT", "8080", 1);
     ::setenv("DOCINTEL_LOG_LEVEL", "loud", 1);
     EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument);
+    ::unsetenv("DOCINTEL_LOG_LEVEL");
+    for (const char* threshold : {"1.5", "-0.1", "0.3x", "half"}) {
+        ::setenv("DOCINTEL_ANSWER_REFUSE_BELOW", threshold, 1);
+        EXPECT_THROW((void)Config::fromEnvironment(), std::invalid_argument) << threshold;
+    }
+    ::setenv("DOCINTEL_ANSWER_REFUSE_BELOW", "0", 1);
+    EXPECT_EQ(Config::fromEnvironment().answer_refuse_below, 0.0);
+    ::unsetenv("DOCINTEL_ANSWER_REFUSE_BELOW");
+    EXPECT_EQ(Config::fromEnvironment().answer_refuse_below, 0.35);
 }
 
 TEST_F(ConfigTest, DatabaseUrlIsRequired) {
