@@ -180,6 +180,26 @@ TEST(FormValues, ARequestsCodesOneALineOrOneARow) {
     EXPECT_EQ(rows["icd10_codes"]["value"], nlohmann::json::array({"F90.0", "F81.0"}));
 }
 
+TEST(FormValues, ACodeListRunsOnUnderItsLabelAndAfterALabelsRest) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "icd10_codes", "type": "code", "code": "icd10", "list": true,
+       "meaning": ["icd-10", "diagnosis"]}
+    ])");
+    // A typed summary: the label's value goes on over indented lines under it.
+    const auto indented = extract(fields,
+                                  "ICD-10-CM:     M75.121 (complete tear, right shoulder,\n"
+                                  "               not specified as traumatic)\n"
+                                  "               M75.41 (impingement, right shoulder)\n"
+                                  "Date of surgery: not yet scheduled\n"
+                                  "History of E11.9 noted.\n");
+    EXPECT_EQ(indented["icd10_codes"]["value"], nlohmann::json::array({"M75.121", "M75.41"}));
+    // A DOCX table whose rows label each code "ICD-10-CM".
+    const auto rows = extract(fields,
+                              "ICD-10-CM | C34.12 - malignant neoplasm of upper lobe\n"
+                              "ICD-10-CM | C79.51 - secondary malignant neoplasm of bone\n");
+    EXPECT_EQ(rows["icd10_codes"]["value"], nlohmann::json::array({"C34.12", "C79.51"}));
+}
+
 TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "policy.title", "type": "text",
