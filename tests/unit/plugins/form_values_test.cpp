@@ -235,6 +235,12 @@ TEST(FormValues, APriorAuthsProviderServiceAndDateByTheWorkflowsOwnDescriptors) 
                                  "Therapy sessions: March 3, 2027 and March 10, 2027\n");
     EXPECT_EQ(request["provider.name"]["value"], "Rowan Adebayo-Lind, PsyD");
     EXPECT_EQ(request["requested_service.planned_date"]["value"], "2027-03-03");
+    // A drug's request plans its first infusion or dose, not a service date.
+    const auto drug = extract(fields,
+                              "Date of request: December 2, 2026\n"
+                              "Number of doses requested: 6\n"
+                              "First infusion date: December 9, 2026\n");
+    EXPECT_EQ(drug["requested_service.planned_date"]["value"], "2026-12-09");
     // A determination names the service it approves.
     const auto notice = extract(fields,
                                 "Member: Ann Roe\nReview: standard pre-service\n"
