@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "shared/code_lists.h"
 #include "shared/date_spans.h"
 #include "shared/doc_text.h"
 #include "shared/field_clauses.h"
@@ -376,25 +377,8 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
     if (spec.type == "code" && spec.list && best.value.is_array()) {
         // ... and every code written right after a meaning phrase anywhere ("CPT 31267-50
         // maxillary antrostomy", "CPT: 96131 | Service: ..."): a request lists its codes one a
-        // line or one a table row.
-        for (const auto& u : units) {
-            if (u.is_heading) continue;
-            const std::string lower_text = typed::lower(u.text);
-            const auto found = typed::codes(u.text, spec.code);
-            for (const auto& p : spec.meaning) {
-                std::size_t end = 0;
-                for (auto at = findPhrase(lower_text, p, 0, &end); at != std::string::npos;
-                     at = findPhrase(lower_text, p, end, &end)) {
-                    for (const auto& f : found) {
-                        if (f.pos >= end && f.pos <= end + 2 &&
-                            std::find(best.value.begin(), best.value.end(), f.value) ==
-                                best.value.end()) {
-                            best.value.push_back(f.value);
-                        }
-                    }
-                }
-            }
-        }
+        // line, one a table row, or under its label on indented lines.
+        addCodesAfterPhrases(spec, doc, units, best.value);
     }
     if (best.value.is_array() && best.value.empty()) return missingField();
     const double confidence = std::clamp(0.35 + 0.2 * (best.score - 1.0), 0.3, 0.95);

@@ -180,6 +180,26 @@ TEST(FormValues, ARequestsCodesOneALineOrOneARow) {
     EXPECT_EQ(rows["icd10_codes"]["value"], nlohmann::json::array({"F90.0", "F81.0"}));
 }
 
+TEST(FormValues, ACodeListRunsOnUnderItsLabelAndAfterALabelsRest) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "icd10_codes", "type": "code", "code": "icd10", "list": true,
+       "meaning": ["icd-10", "diagnosis"]}
+    ])");
+    // A typed summary: the label's value goes on over indented lines under it.
+    const auto indented = extract(fields,
+                                  "ICD-10-CM:     M75.121 (complete tear, right shoulder,\n"
+                                  "               not specified as traumatic)\n"
+                                  "               M75.41 (impingement, right shoulder)\n"
+                                  "Date of surgery: not yet scheduled\n"
+                                  "History of E11.9 noted.\n");
+    EXPECT_EQ(indented["icd10_codes"]["value"], nlohmann::json::array({"M75.121", "M75.41"}));
+    // A DOCX table whose rows label each code "ICD-10-CM".
+    const auto rows = extract(fields,
+                              "ICD-10-CM | C34.12 - malignant neoplasm of upper lobe\n"
+                              "ICD-10-CM | C79.51 - secondary malignant neoplasm of bone\n");
+    EXPECT_EQ(rows["icd10_codes"]["value"], nlohmann::json::array({"C34.12", "C79.51"}));
+}
+
 TEST(FormValues, APolicysTitleIsTheLineUnderItsKind) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "policy.title", "type": "text",
@@ -215,6 +235,12 @@ TEST(FormValues, APriorAuthsProviderServiceAndDateByTheWorkflowsOwnDescriptors) 
                                  "Therapy sessions: March 3, 2027 and March 10, 2027\n");
     EXPECT_EQ(request["provider.name"]["value"], "Rowan Adebayo-Lind, PsyD");
     EXPECT_EQ(request["requested_service.planned_date"]["value"], "2027-03-03");
+    // A drug's request plans its first infusion or dose, not a service date.
+    const auto drug = extract(fields,
+                              "Date of request: December 2, 2026\n"
+                              "Number of doses requested: 6\n"
+                              "First infusion date: December 9, 2026\n");
+    EXPECT_EQ(drug["requested_service.planned_date"]["value"], "2026-12-09");
     // A determination names the service it approves.
     const auto notice = extract(fields,
                                 "Member: Ann Roe\nReview: standard pre-service\n"
