@@ -303,9 +303,8 @@ KnowledgeService::Composed KnowledgeService::extractive(
     const auto first_run = ranked.sources.begin() + static_cast<long>(ranked.scores.size());
     ordered.insert(ordered.end(), first_run, ranked.sources.end());
     ordered.insert(ordered.end(), ranked.sources.begin(), first_run);
-    const Answer answer =
-        ExtractiveAnswerer(ranked.encoder, options_.answer)
-            .answer(plan.analysis, ranked.question_vector, ordered);
+    const Answer answer = ExtractiveAnswerer(ranked.encoder, options_.answer)
+                              .answer(plan.analysis, ranked.question_vector, ordered);
     out.timings["answer"] = common::millisecondsSince(started);
     out.text = redactor ? redactor->redact(answer.text).text : answer.text;
     out.refused = answer.refused;
