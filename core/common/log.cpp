@@ -42,6 +42,8 @@ void appendValue(std::string& line, std::string_view value) {
 
 void setLogLevel(LogLevel level) { g_min_level = level; }
 
+bool logs(LogLevel level) { return level >= g_min_level.load(); }
+
 std::optional<LogLevel> parseLogLevel(std::string_view text) {
     for (const auto level :
          {LogLevel::kDebug, LogLevel::kInfo, LogLevel::kWarning, LogLevel::kError}) {
@@ -51,7 +53,7 @@ std::optional<LogLevel> parseLogLevel(std::string_view text) {
 }
 
 void log(LogLevel level, std::string_view event, std::initializer_list<LogField> fields) {
-    if (level < g_min_level.load()) return;
+    if (!logs(level)) return;
     std::string line = "ts=" + nowIso8601() + " level=" + levelName(level) + " event=";
     appendValue(line, event);
     for (const auto& [key, value] : fields) {

@@ -22,4 +22,7 @@ std::optional<LogLevel> parseLogLevel(std::string_view text);
 /// Lines below this level are dropped (default: kInfo; DOCINTEL_LOG_LEVEL=debug lowers it).
 void setLogLevel(LogLevel level);
 
+/// Whether a line at `level` is written: callers skip building fields nobody reads.
+bool logs(LogLevel level);
+
 }  // namespace docintel::common

@@ -103,14 +103,10 @@ std::string headingTrail(const storage::Chunk& chunk) {
 std::vector<float> pooledTogether(const std::vector<float>& a, int a_tokens,
                                   const std::vector<float>& b, int b_tokens) {
     std::vector<float> out(a.size());
-    double norm = 0;
     for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
         out[i] = static_cast<float>(a_tokens) * a[i] + static_cast<float>(b_tokens) * b[i];
-        norm += static_cast<double>(out[i]) * out[i];
     }
-    if (norm > 0) {
-        for (auto& v : out) v = static_cast<float>(v / std::sqrt(norm));
-    }
+    normalise(out);
     return out;
 }
 
@@ -225,6 +221,15 @@ double cosine(const std::vector<float>& a, const std::vector<float>& b) {
     return sum;
 }
 
+void normalise(std::vector<float>& v) {
+    double norm = 0;
+    for (const float x : v) norm += static_cast<double>(x) * x;
+    norm = std::sqrt(norm);
+    if (norm > 0) {
+        for (float& x : v) x = static_cast<float>(x / norm);
+    }
+}
+
 AnswerSentence citeSentence(const Source& source, const SentenceSpan& span, double support) {
     const auto& chunk = source.passage.chunk;
     AnswerSentence s;
@@ -253,6 +258,7 @@ namespace {
 /// document text): why an answer was given or refused, and the rows `bench/qa_corpus`
 /// collects for refitting the refusal (bench/qa/fit_refusal.py --also).
 void logRefusalEvidence(const RefusalEvidence& evidence, double probability) {
+    if (!common::logs(common::LogLevel::kDebug)) return;
     std::string features;
     char number[32];
     for (const double f : refusalFeatures(evidence)) {

@@ -92,6 +92,8 @@ AnswerSentence citeSentence(const Source& source, const SentenceSpan& span, doub
 
 /// The inner product of two unit vectors: their cosine.
 double cosine(const std::vector<float>& a, const std::vector<float>& b);
+/// Scales `v` to unit length (a zero vector stays as it is).
+void normalise(std::vector<float>& v);
 
 /// The lower-cased content words of a text (no stop words, plural "s" dropped).
 std::vector<std::string> contentWords(const std::string& text);

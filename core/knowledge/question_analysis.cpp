@@ -150,6 +150,25 @@ bool hasWordOf(const std::string& text, const std::set<std::string>& words) {
     return found;
 }
 
+/// Whether `text` has a digit at `k` (false past its end).
+bool digitAt(const std::string& text, std::size_t k) {
+    return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) != 0;
+}
+
+/// Whether `text` has `separator` between a digit and exactly `figures` digits: "1,204,500"
+/// for (',', 3), "920.68" for ('.', 2).
+bool separatedFigures(const std::string& text, char separator, std::size_t figures) {
+    for (std::size_t i = 1; i < text.size(); ++i) {
+        if (text[i] != separator || !digitAt(text, i - 1) || digitAt(text, i + figures + 1)) {
+            continue;
+        }
+        std::size_t k = 1;
+        while (k <= figures && digitAt(text, i + k)) ++k;
+        if (k > figures) return true;
+    }
+    return false;
+}
+
 /// A date or a year: a month's name ("May" only before a figure), a year (1000–2999, "1970s"),
 /// "09/28" style figures or a word of time ("century", "ago"). A bare figure is not one:
 /// transcripts and tables number their lines.
@@ -167,9 +186,7 @@ bool hasDate(const std::string& text) {
         if (words.count(w)) found = true;
         previous = w;
     });
-    const auto digit = [&](std::size_t k) {
-        return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) != 0;
-    };
+    const auto digit = [&](std::size_t k) { return digitAt(text, k); };
     for (std::size_t i = 0; !found && i < text.size(); ++i) {
         if (!digit(i) || (i > 0 && (digit(i - 1) || text[i - 1] == '-' ||
                                     std::isalpha(static_cast<unsigned char>(text[i - 1]))))) {
@@ -189,10 +206,10 @@ bool hasDate(const std::string& text) {
 /// A time of day: "1:01", "9 a.m.", "5 pm".
 bool hasTime(const std::string& text) {
     for (std::size_t i = 1; i + 2 < text.size(); ++i) {
-        const auto digit = [&](std::size_t k) {
-            return std::isdigit(static_cast<unsigned char>(text[k])) != 0;
-        };
-        if (text[i] == ':' && digit(i - 1) && digit(i + 1) && digit(i + 2)) return true;
+        if (text[i] == ':' && digitAt(text, i - 1) && digitAt(text, i + 1) &&
+            digitAt(text, i + 2)) {
+            return true;
+        }
     }
     bool found = false;
     std::string previous;
@@ -216,21 +233,6 @@ bool hasQuantity(const std::string& text) {
     return hasDigit(text) || hasWordOf(text, words);
 }
 
-/// A figure grouped in thousands ("1,204,500"), the way a table states an amount whose unit
-/// is in a heading or a caption.
-bool hasGroupedFigure(const std::string& text) {
-    const auto digit = [&](std::size_t k) {
-        return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) != 0;
-    };
-    for (std::size_t i = 1; i + 3 < text.size(); ++i) {
-        if (text[i] == ',' && digit(i - 1) && digit(i + 1) && digit(i + 2) && digit(i + 3) &&
-            !digit(i + 4)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /// A figure with a currency sign or word, a figure with cents ("920.68", a table's amount) or
 /// a figure grouped in thousands in a table row ("FY2023: 948,250", the currency in a heading
 /// or a caption). A heading's "AMOUNT ($)" is none.
@@ -242,17 +244,9 @@ bool hasMoney(const std::string& text) {
     static const std::set<std::string> words = {"dollar", "dollars", "usd",   "pound", "pounds",
                                                 "euro",   "euros",   "cents", "yen"};
     if (hasWordOf(text, words)) return true;
-    if (text.find(" | ") != std::string::npos && hasGroupedFigure(text)) return true;
-    for (std::size_t i = 1; i + 2 < text.size(); ++i) {
-        const auto digit = [&](std::size_t k) {
-            return std::isdigit(static_cast<unsigned char>(text[k])) != 0;
-        };
-        if (text[i] == '.' && digit(i - 1) && digit(i + 1) && digit(i + 2) &&
-            (i + 3 == text.size() || !digit(i + 3))) {
-            return true;
-        }
-    }
-    return false;
+    // A figure grouped in thousands in a table row: the unit is in a heading or a caption.
+    if (text.find(" | ") != std::string::npos && separatedFigures(text, ',', 3)) return true;
+    return separatedFigures(text, '.', 2);
 }
 
 /// A capitalised word of `text` that the question does not contain, but the first word of the

@@ -278,12 +278,7 @@ std::vector<float> centroid(const std::vector<const std::vector<float>*>& vector
         if (sum.empty()) sum.assign(v->size(), 0.0f);
         for (std::size_t i = 0; i < v->size() && i < sum.size(); ++i) sum[i] += (*v)[i];
     }
-    double norm = 0;
-    for (const float x : sum) norm += static_cast<double>(x) * x;
-    norm = std::sqrt(norm);
-    if (norm > 0) {
-        for (float& x : sum) x = static_cast<float>(x / norm);
-    }
+    normalise(sum);
     return sum;
 }
 
