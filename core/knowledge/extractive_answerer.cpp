@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -270,6 +271,26 @@ void logRefusalEvidence(const RefusalEvidence& evidence, double probability) {
                 {{"probability", number}, {"features", features}});
 }
 
+/// The length of the e-mail or web address that begins at `at` (0 when none does): an
+/// identifier, whose words are not what the text says ("bookings@thistledown-coaches.example.co.uk"
+/// holds "coaches" in every header of a thread about a coach).
+std::size_t addressLength(const std::string& text, std::size_t at) {
+    if (at > 0 && std::string_view(" \t\r\n<([\"'").find(text[at - 1]) == std::string_view::npos) {
+        return 0;
+    }
+    const std::size_t end = std::min(text.find_first_of(" \t\r\n<>()[]\"',;|", at), text.size());
+    const std::string_view token(text.data() + at, end - at);
+    if (token.starts_with("http://") || token.starts_with("https://") ||
+        token.starts_with("www.")) {
+        return token.size();
+    }
+    const auto sign = token.find('@');
+    return sign != std::string_view::npos && sign > 0 &&
+                   token.find('.', sign) != std::string_view::npos
+               ? token.size()
+               : 0;
+}
+
 }  // namespace
 
 std::vector<std::string> contentWords(const std::string& text) {
@@ -308,6 +329,12 @@ std::vector<std::string> contentWords(const std::string& text) {
     };
     for (; at < text.size(); ++at) {
         const auto u = static_cast<unsigned char>(text[at]);
+        if (word.empty() && std::isalnum(u)) {
+            if (const std::size_t skip = addressLength(text, at)) {
+                at += skip - 1;
+                continue;
+            }
+        }
         if (std::isalnum(u) || u >= 0x80) {
             word += static_cast<char>(std::tolower(u));
         } else {
@@ -363,6 +390,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             Candidate c;
             c.sequence = contentWords(foldLatin(span.text));
             c.words = {c.sequence.begin(), c.sequence.end()};
+            c.words.merge(spelledAcronyms(span.text));  // as refusalWords(span.text) reads it
             if (restatesQuestion(question, span.text, c.words)) continue;
             c.source = s;
             c.start = span.start;

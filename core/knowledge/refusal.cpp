@@ -142,8 +142,48 @@ std::string foldLatin(const std::string& text) {
     return out;
 }
 
+std::set<std::string> spelledAcronyms(const std::string& text) {
+    std::set<std::string> out;
+    std::string initials;  // of the run of capitalised words read so far
+    const auto close = [&] {
+        for (std::size_t from = 0; from + 2 <= initials.size(); ++from) {
+            for (std::size_t n = 2; n <= 5 && from + n <= initials.size(); ++n) {
+                out.insert(initials.substr(from, n));
+            }
+        }
+        initials.clear();
+    };
+    const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t start = text.find_first_not_of(" \t\r\n", at);
+        if (start == std::string::npos) break;
+        std::size_t end = text.find_first_of(" \t\r\n", start);
+        if (end == std::string::npos) end = text.size();
+        at = end;
+        std::size_t first = start;  // the word within the token, punctuation around it off
+        while (first < end && !alnum(text[first])) ++first;
+        std::size_t last = end;
+        while (last > first && !alnum(text[last - 1])) --last;
+        const std::string word = text.substr(first, last - first);
+        if (first > start || word.empty()) close();  // "(", a quote, a dash: another phrase
+        if (word.empty()) continue;
+        if (std::isupper(static_cast<unsigned char>(word[0])) && !hasDigit(word)) {
+            initials += static_cast<char>(std::tolower(static_cast<unsigned char>(word[0])));
+        } else if (initials.empty() ||
+                   (word != "of" && word != "and" && word != "for" && word != "the")) {
+            close();
+        }
+        if (last < end) close();  // a comma, a full stop, a colon ends the run
+    }
+    close();
+    return out;
+}
+
 std::set<std::string> refusalWords(const std::string& text) {
-    return contentWordSet(foldLatin(text));
+    auto words = contentWordSet(foldLatin(text));
+    words.merge(spelledAcronyms(text));
+    return words;
 }
 
 bool fuzzyContains(const std::set<std::string>& words, const std::string& word) {
@@ -220,6 +260,7 @@ RefusalEvidence refusalEvidence(const QuestionAnalysis& question, const std::str
     for (const auto& text : source_texts) {
         source_sequences.push_back(contentWords(foldLatin(text)));
         source_words.insert(source_sequences.back().begin(), source_sequences.back().end());
+        source_words.merge(spelledAcronyms(text));
     }
     RefusalEvidence e;
     e.english = question.english;

@@ -84,8 +84,15 @@ RefusalEvidence refusalEvidence(const QuestionAnalysis& question, const std::str
                                 double overlap, double mean_cosine);
 
 /// The content words of a text as the refusal compares them: contentWordSet with Latin letters'
-/// diacritics dropped ("Temür" is "temur").
+/// diacritics dropped ("Temür" is "temur"), and the acronyms the text spells out
+/// (spelledAcronyms), so a question's "CEO" is in "Chief Executive Officer Lorraine Castellanos".
 std::set<std::string> refusalWords(const std::string& text);
+
+/// The acronyms a text spells out, lower-cased: the initials of every run of two to five
+/// consecutive capitalised words ("Chief Executive Officer" gives "ceo", "ce" and "eo"; "of",
+/// "and", "for" and "the" inside a run are passed over, so "Department of Health" gives "dh").
+/// Punctuation after a word or an opening bracket before one ends a run.
+std::set<std::string> spelledAcronyms(const std::string& text);
 
 /// Latin letters with diacritics (U+00C0–U+017F) as their base letters, so "Yesun Temur" matches
 /// "Yesün Temür".

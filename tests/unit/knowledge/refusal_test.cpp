@@ -47,6 +47,39 @@ TEST(Refusal, AbbreviationsAndNumbersInWordsAreTheWordsTheyStandFor) {
     EXPECT_TRUE(contentWords("No. The vol. is out.") == (std::vector<std::string>{"vol"}));
 }
 
+TEST(Refusal, AddressesAreNoWordsOfTheText) {
+    // An e-mail header names the sender's domain in every message of a thread: its words are not
+    // what the message says.
+    const auto words = contentWordSet(
+        "To: Rory Baptiste <bookings@thistledown-coaches.example.co.uk> | Subject: Re: Fares "
+        "(see https://ferries.example.org/fares or www.example.com/coach) by jo.smith@example.org");
+    EXPECT_FALSE(fuzzyContains(words, "coach"));
+    EXPECT_FALSE(fuzzyContains(words, "ferry"));
+    EXPECT_FALSE(fuzzyContains(words, "smith"));
+    EXPECT_TRUE(fuzzyContains(words, "rory"));
+    EXPECT_TRUE(fuzzyContains(words, "fare"));
+    // An "@" or a dot alone is no address.
+    EXPECT_TRUE(fuzzyContains(contentWordSet("meet @ the station. Bring tea."), "station"));
+}
+
+TEST(Refusal, AnAcronymIsTheCapitalisedWordsItSpellsOut) {
+    const auto spelled = spelledAcronyms(
+        "The outlook was given by Chief Executive Officer Dana Whitcombe and the Chief Financial "
+        "Officer, with the Department of Water Resources (\"Board\") present.");
+    EXPECT_TRUE(spelled.count("ceo"));
+    EXPECT_TRUE(spelled.count("cfo"));
+    EXPECT_TRUE(spelled.count("dwr"));      // "of" passed over
+    EXPECT_FALSE(spelled.count("cfow"));    // the comma ends the run
+    EXPECT_FALSE(spelled.count("drb"));     // so does the opening bracket
+    EXPECT_FALSE(spelled.count("ceodwc"));  // at most five words
+    EXPECT_TRUE(spelledAcronyms("the meter was read at 9 a.m. by staff").empty());
+    // The refusal's words hold them: "CEO" in a question is in the sentence.
+    const auto e = evidenceFor("Who is the CEO?",
+                               "The outlook was given by Chief Executive Officer Dana Whitcombe.");
+    EXPECT_DOUBLE_EQ(e.best_coverage, 1.0);
+    EXPECT_DOUBLE_EQ(e.window_coverage, 1.0);
+}
+
 TEST(Refusal, WordsMatchAcrossCasingPunctuationAndInflection) {
     const auto words = contentWordSet(kPassage);
     EXPECT_TRUE(fuzzyContains(words, "normandy"));
