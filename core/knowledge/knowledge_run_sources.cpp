@@ -23,7 +23,7 @@ void KnowledgeService::addRunSources(const QueryPlan& plan, Ranked& ranked) cons
         return;
     }
     std::vector<RunFact> all = std::move(facts).value();
-    const auto chosen = chooseRunFacts(plan.agent_mode, plan.question, all, options_.run_sources);
+    const auto chosen = chooseRunFacts(plan.agent_mode, plan.analysis, all, options_.run_sources);
     std::map<std::string, std::size_t> run_index;  // run_id → agent_runs entry
     for (const std::size_t i : chosen) {
         RunFact& fact = all[i];

@@ -169,8 +169,8 @@ std::string runFactText(const RunFact& fact) {
     return text;
 }
 
-double labelMatch(const std::string& question, const RunFact& fact) {
-    const auto q = contentWordSet(question);
+double labelMatch(const QuestionAnalysis& question, const RunFact& fact) {
+    const auto& q = question.word_set;
     double best = 0;
     for (const std::string& label : {fact.label, fact.section + " " + fact.label}) {
         const auto words = contentWordSet(label);
@@ -182,10 +182,10 @@ double labelMatch(const std::string& question, const RunFact& fact) {
     return best;
 }
 
-std::vector<std::size_t> chooseRunFacts(const std::string& mode, const std::string& question,
+std::vector<std::size_t> chooseRunFacts(const std::string& mode, const QuestionAnalysis& question,
                                         const std::vector<RunFact>& facts, std::size_t max) {
     if (mode != "auto" && mode != "force") return {};
-    const auto q = contentWordSet(question);
+    const auto& q = question.word_set;
     const bool about_runs =
         std::any_of(q.begin(), q.end(), [](const std::string& w) { return runWords().count(w); });
     std::vector<double> label(facts.size()), text(facts.size());

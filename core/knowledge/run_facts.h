@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "knowledge/question_analysis.h"
 #include "plugin_api/http_types.h"
 #include "plugin_api/result.h"
 
@@ -60,13 +61,14 @@ std::string runFactText(const RunFact& fact);
 /// How well a fact's label matches a question: the share of the label's content words that
 /// the question contains, or of the section's and label's together when that is higher (0..1);
 /// words of five letters or more match on their first five ("expire" / "expiration").
-double labelMatch(const std::string& question, const RunFact& fact);
+double labelMatch(const QuestionAnalysis& question, const RunFact& fact);
 
 /// agent_mode's choice of facts, at most `max`, best first: `off` none; `auto` the facts whose
 /// label matches the question (labelMatch ≥ kAutoLabelMatch), or every fact when the question
 /// asks about the workflows' results (has "workflow", "extracted" or "extraction"); `force` every
 /// fact, ranked by label match then the question's words in the fact's text.
-std::vector<std::size_t> chooseRunFacts(const std::string& mode, const std::string& question,
+/// The question is read as retrieval and the answerer read it (QuestionAnalysis::word_set).
+std::vector<std::size_t> chooseRunFacts(const std::string& mode, const QuestionAnalysis& question,
                                         const std::vector<RunFact>& facts, std::size_t max);
 
 constexpr double kAutoLabelMatch = 0.5;

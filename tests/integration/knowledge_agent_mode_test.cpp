@@ -198,7 +198,8 @@ TEST_F(AgentMode, AutoRuleOnTheRealPacket) {
     int found = 0;
     for (const auto& f : facts) {
         const std::string q = "What is the " + f.label + "?";
-        const auto chosen = knowledge::chooseRunFacts("auto", q, facts, 6);
+        const auto chosen =
+            knowledge::chooseRunFacts("auto", knowledge::analyseQuestion(q), facts, 6);
         const bool hit = std::any_of(chosen.begin(), chosen.end(),
                                      [&](std::size_t i) { return facts[i].field == f.field; });
         found += hit ? 1 : 0;
@@ -218,7 +219,8 @@ TEST_F(AgentMode, AutoRuleOnTheRealPacket) {
                                                 "What signage may the tenant put up?"};
     int false_positives = 0;
     for (const auto& q : unrelated) {
-        const auto chosen = knowledge::chooseRunFacts("auto", q, facts, 6);
+        const auto chosen =
+            knowledge::chooseRunFacts("auto", knowledge::analyseQuestion(q), facts, 6);
         if (!chosen.empty()) {
             ++false_positives;
             std::printf("  unrelated but matched: %s -> %s\n", q.c_str(),
@@ -235,7 +237,8 @@ TEST_F(AgentMode, AutoRuleOnTheRealPacket) {
         {"By how much does the rent escalate each year?", "/abstract/escalations"}};
     int paraphrased = 0;
     for (const auto& [q, want] : paraphrases) {
-        const auto chosen = knowledge::chooseRunFacts("auto", q, facts, 6);
+        const auto chosen =
+            knowledge::chooseRunFacts("auto", knowledge::analyseQuestion(q), facts, 6);
         const bool hit = std::any_of(chosen.begin(), chosen.end(),
                                      [&](std::size_t i) { return facts[i].field == want; });
         paraphrased += hit ? 1 : 0;

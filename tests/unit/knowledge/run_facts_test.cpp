@@ -59,21 +59,29 @@ TEST(RunFacts, PacketFieldsLabelsAndText) {
 
 TEST(RunFacts, OffAutoForce) {
     const auto facts = packetFacts(packet());
-    EXPECT_TRUE(chooseRunFacts("off", "What is the base rent?", facts, 6).empty());
+    EXPECT_TRUE(chooseRunFacts("off", analyseQuestion("What is the base rent?"), facts, 6).empty());
 
-    const auto rent = chooseRunFacts("auto", "What is the monthly base rent?", facts, 6);
+    const auto rent =
+        chooseRunFacts("auto", analyseQuestion("What is the monthly base rent?"), facts, 6);
     ASSERT_FALSE(rent.empty());
     EXPECT_EQ(facts[rent[0]].field, "/abstract/base_rent");
     for (const auto i : rent)
-        EXPECT_GE(labelMatch("What is the monthly base rent?", facts[i]), 0.5);
-    EXPECT_TRUE(chooseRunFacts("auto", "Where may the tenant park cars?", facts, 6).empty());
-    EXPECT_TRUE(chooseRunFacts("auto", "Is smoking allowed in the building?", facts, 6).empty());
+        EXPECT_GE(labelMatch(analyseQuestion("What is the monthly base rent?"), facts[i]), 0.5);
+    EXPECT_TRUE(chooseRunFacts("auto", analyseQuestion("Where may the tenant park cars?"), facts, 6)
+                    .empty());
+    EXPECT_TRUE(
+        chooseRunFacts("auto", analyseQuestion("Is smoking allowed in the building?"), facts, 6)
+            .empty());
     // A question about the workflow's results takes them all (capped).
-    EXPECT_EQ(chooseRunFacts("auto", "What did the workflow extract?", facts, 3).size(), 3u);
+    EXPECT_EQ(
+        chooseRunFacts("auto", analyseQuestion("What did the workflow extract?"), facts, 3).size(),
+        3u);
 
-    const auto forced = chooseRunFacts("force", "Where may the tenant park cars?", facts, 6);
+    const auto forced =
+        chooseRunFacts("force", analyseQuestion("Where may the tenant park cars?"), facts, 6);
     EXPECT_EQ(forced.size(), facts.size());
-    const auto deposit = chooseRunFacts("force", "How much is the security deposit?", facts, 2);
+    const auto deposit =
+        chooseRunFacts("force", analyseQuestion("How much is the security deposit?"), facts, 2);
     ASSERT_EQ(deposit.size(), 2u);
     EXPECT_EQ(facts[deposit[0]].field, "/abstract/security_deposit");
 }
