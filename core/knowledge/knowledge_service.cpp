@@ -139,8 +139,9 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
     }
 
     // A short follow-up ("and its side effects?") is retrieved with the last question's words.
+    plan.analysis = analyseQuestion(plan.question);
     plan.retrieval_query = plan.question;
-    if (contentWords(plan.question).size() <= kFollowUpWords) {
+    if (plan.analysis.words.size() <= kFollowUpWords) {
         const auto& history = request.value("history", nlohmann::json::array());
         for (auto it = history.rbegin(); it != history.rend(); ++it) {
             if (it->is_object() && it->value("role", "") == "user" && it->contains("content") &&
@@ -150,7 +151,6 @@ plugin::Result<QueryPlan> KnowledgeService::prepare(const plugin::Principal& cal
             }
         }
     }
-    plan.analysis = analyseQuestion(plan.question);
     plan.retrieval_analysis = plan.retrieval_query == plan.question
                                   ? plan.analysis
                                   : analyseQuestion(plan.retrieval_query);
