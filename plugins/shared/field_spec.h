@@ -136,9 +136,13 @@ inline std::size_t findPhrase(const std::string& lower_text, const std::string& 
 
 /// Whether the meaning phrase at `pos` of `lower_text` is named as a right or option the text
 /// denies ("does not give you a right to renew", "Tenant has no option to extend") with no
-/// condition that grants it after all ("... unless Landlord consents"): such a passage says
-/// there is none.
+/// condition that grants it after all ("... unless Landlord consents"), or strikes ("the early
+/// termination right ... is deleted"): such a passage says there is none.
 inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
+    // "Tenant's early termination right ... is deleted": an amendment that strikes the right.
+    static const std::regex struck(
+        R"(^(?:(?!\b(?:if|when|unless|after|before|until|upon|provided)\b)[^.;,]){0,80}?\b(?:is|are|shall be|has been|have been)\s+(?:hereby\s+)?(?:deleted|removed|struck|rescinded|revoked)\b)");
+    if (std::regex_search(lower_text.substr(pos, 140), struck)) return true;
     std::size_t from = pos > 90 ? pos - 90 : 0;
     if (const auto stop = lower_text.rfind(". ", pos); stop != std::string::npos && stop >= from) {
         from = stop + 2;
@@ -153,7 +157,8 @@ inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
     if (!std::regex_search(before, named ? denial : denied)) return false;
     std::size_t end = lower_text.find(". ", pos);
     if (end == std::string::npos) end = lower_text.size();
-    static const std::regex condition(R"(\b(?:unless|without|except|other than|provided)\b)");
+    static const std::regex condition(
+        R"(\b(?:unless|without|except|other than|provided|if|until)\b)");
     return !std::regex_search(lower_text.substr(pos, end - pos), condition);
 }
 
