@@ -388,7 +388,7 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
         }
     }
     if (best.unit == nullptr || best.score < 1.2 || best.value.is_null()) return missingField();
-    if (auto article = articleText(spec, *best.unit, units); !article.empty()) {
+    if (auto article = articleText(spec, *best.unit, units, doc); !article.empty()) {
         best.value = article;
     } else if (auto clause = clauseText(spec, *best.unit, doc); !clause.empty()) {
         best.value = clause;

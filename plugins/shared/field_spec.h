@@ -38,6 +38,27 @@ struct FieldSpec {
     std::vector<std::string> span_of;  ///< for a span: words that name the range's period
 };
 
+/// `meaning` with each phrase that names a role ("notices to landlord") followed by the same
+/// phrase with each other word for the role ("notices to lessor", "notices to ground lessor"):
+/// a document names the party its own way.
+inline std::vector<std::string> withRoleWords(
+    const std::vector<std::string>& meaning,
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& role_words) {
+    std::vector<std::string> out;
+    auto add = [&](const std::string& p) {
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    };
+    for (const auto& p : meaning) {
+        add(p);
+        for (const auto& [role, words] : role_words) {
+            const std::regex whole("\\b" + role + "\\b");
+            if (!std::regex_search(p, whole)) continue;
+            for (const auto& w : words) add(std::regex_replace(p, whole, w));
+        }
+    }
+    return out;
+}
+
 /// The descriptors of `fields` whose path starts with one of `prefixes` ({""}: all).
 inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
                                          const std::vector<std::string>& prefixes = {""}) {
@@ -75,6 +96,7 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
         for (const auto& [k, v] : role_words.items()) {
             s.role_words.emplace_back(typed::lower(k), strings(v));
         }
+        if (s.roles.empty()) s.meaning = withRoleWords(s.meaning, s.role_words);
         s.person = f.value("person", false);
         s.avoid = strings(f.value("avoid", nlohmann::json::array()));
         s.item = f.value("item", "text");

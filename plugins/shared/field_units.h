@@ -380,6 +380,11 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             continue;
         }
         header.clear();
+        // A page's running footer ("Page 2", "Page 2 of 9", "- 2 -") states nothing and would
+        // cut an article's clauses apart.
+        static const std::regex page_mark(
+            R"(^(?:Page\s+\d{1,4}(?:\s+of\s+\d{1,4})?|-\s*\d{1,4}\s*-)$)", std::regex::icase);
+        if (std::regex_match(t, page_mark)) continue;
         const std::string clean = cleanLine(line.text);
         // A SOAP note's letter on a line of its own ("A", "A/P:") heads its section.
         if (const SoapLabel soap = soapLabel(t); soap.len >= t.size()) {

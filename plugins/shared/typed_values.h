@@ -414,7 +414,7 @@ inline std::vector<Found> addresses(const std::string& text) {
         if (std::regex_search(before, u, unit)) {
             // "Suite 410, of the building located at 225 ..." → "Suite 410, 225 ...".
             static const std::regex connective(
-                R"(^((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+)(?:,?\s+(?:of|on|in)\s+the\s+(?:building|property)[^,]*?)?(?:\s+(?:located|situated)\s+at|,)?\s*(.*?)[,\s]*$)");
+                R"(^((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+)(?:,?\s+(?:of|on|in)\s+the\s+(?:[Bb]uilding|[Pp]roperty)[^,]*?)?(?:\s+(?:located|situated)\s+at|,)?\s*(.*?)[,\s]*$)");
             std::smatch c;
             const std::string lead = u.str();
             if (std::regex_match(lead, c, connective)) {

@@ -3,7 +3,8 @@
 // estoppel certificate's "The undersigned, X ("Tenant")", a renewal the lease denies, run-in
 // "Section 7.01 Caption." clauses, clause numbers beside amounts, several suites, an "Attn:"
 // line inside a notice address; an abstract's table of numbered terms, a word processor's table
-// whose first row is data, a right denied or struck, a letter's subject line.
+// whose first row is data, a right denied or struck, a letter's subject line, a page's footer
+// inside an article, a notice phrase with the landlord's other names.
 
 #include <gtest/gtest.h>
 
@@ -256,6 +257,50 @@ TEST(LeaseForms, ALettersSubjectLineNamesThePremisesOnAnyStreetKind) {
                       "Re: Extension of Lease - Suite 12, 480 Mill Pike, Salem, MA 01970\n"
                       "This letter extends the Lease for two years.\n")["premises"]["value"],
               "Suite 12, 480 Mill Pike, Salem, MA 01970");
+}
+
+TEST(LeaseForms, APagesFooterDoesNotCutAnArticle) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "maintenance", "type": "text",
+       "meaning": ["maintenance and repairs", "maintain", "repairs", "maintenance", "repair"]}
+    ])");
+    const auto got = extract(fields,
+                             "ARTICLE 4 - BUILDING, MAINTENANCE AND REPAIRS\n"
+                             "Section 4.01 Building. Lessee shall build a warehouse by 2028.\n"
+                             "Page 3 of 7\n"
+                             "Section 4.02 Upkeep. Lessee shall keep the roofs and the structure "
+                             "in good repair. Lessor has no duty to repair anything.\n"
+                             "ARTICLE 5 - INSURANCE\n");
+    // The footer is no clause, and the clause's second sentence stays with it.
+    EXPECT_EQ(got["maintenance"]["value"],
+              "Section 4.01 Building. Lessee shall build a warehouse by 2028. Section 4.02 Upkeep. "
+              "Lessee shall keep the roofs and the structure in good repair. Lessor has no duty to "
+              "repair anything.");
+}
+
+TEST(LeaseForms, APhraseThatNamesARoleReadsWithTheRolesOtherWords) {
+    const auto fields = nlohmann::json::parse(R"([
+      {"path": "notices", "type": "address", "meaning": ["notices", "notices to landlord"],
+       "role_words": {"landlord": ["lessor", "head lessor"]}}
+    ])");
+    EXPECT_EQ(fieldSpecs(fields).front().meaning,
+              (std::vector<std::string>{"notices", "notices to landlord", "notices to lessor",
+                                        "notices to head lessor"}));
+    EXPECT_EQ(
+        extract(fields,
+                "Notices to Head Lessor: Ambrose Estates Ltd, Attn: Company Secretary, "
+                "40 King Street, Suite 3, Hull, MA 02045.\n"
+                "Notices to Lessee: Nettle Foods Inc, 12 Mill Lane, Hull, MA 02045.\n")["notices"]
+                                                                                       ["value"],
+        "40 King Street, Suite 3, Hull, MA 02045");
+}
+
+TEST(LeaseForms, AUnitOfTheBuildingKeepsTheUnitBeforeTheStreet) {
+    EXPECT_EQ(typed::addresses("Premises: Bay 4 and Unit C of the Building, 55 Dock Road, Tacoma, "
+                               "Washington 98421")
+                  .front()
+                  .value,
+              "Unit C, 55 Dock Road, Tacoma, Washington 98421");
 }
 
 }  // namespace
