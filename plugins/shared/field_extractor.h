@@ -210,17 +210,6 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
     return {{label_end, text.size() - label_end, rest}};
 }
 
-/// Whether the value after a label says there is none ("Early termination: None", "Renewal
-/// option | N/A"): the document states the field's absence.
-inline bool statesNone(const std::string& after_label) {
-    std::string v = typed::lower(trimmed(after_label));
-    while (!v.empty() && (v.back() == '.' || v.back() == ':' || v.back() == ' ')) v.pop_back();
-    while (!v.empty() && (v.front() == ':' || v.front() == ' ')) v.erase(0, 1);
-    static const std::vector<std::string> none = {
-        "none", "n/a", "not applicable", "nil", "no", "none stated", "-", "\xE2\x80\x94"};
-    return std::find(none.begin(), none.end(), v) != none.end();
-}
-
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
     if (unit.is_heading && spec.type == "text") return out;

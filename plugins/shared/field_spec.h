@@ -184,6 +184,20 @@ inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
     return !std::regex_search(lower_text.substr(pos, end - pos), condition);
 }
 
+/// Whether the value after a label says there is none ("Early termination: None", "Renewal
+/// option | N/A"): the document states the field's absence.
+inline bool statesNone(const std::string& after_label) {
+    std::string v = typed::lower(after_label);
+    auto edge = [](char c) {
+        return c == '.' || c == ':' || std::isspace(static_cast<unsigned char>(c));
+    };
+    while (!v.empty() && edge(v.back())) v.pop_back();
+    while (!v.empty() && edge(v.front())) v.erase(0, 1);
+    static const std::vector<std::string> none = {
+        "none", "n/a", "not applicable", "nil", "no", "none stated", "-", "\xE2\x80\x94"};
+    return std::find(none.begin(), none.end(), v) != none.end();
+}
+
 /// Whether `lower_text` denies some right or option (deniedRight after "right to", "option of").
 inline bool deniesAnyRight(const std::string& lower_text) {
     static const std::regex named(R"(\b(?:right|option|privilege)s?\s+(?:to|of)\s+)");
