@@ -1,9 +1,11 @@
 #include "lease_steps.h"
 
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <string_view>
 
+#include "lease_fallbacks.h"
 #include "shared/amount_schedule.h"
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
@@ -186,9 +188,25 @@ Result<nlohmann::json> abstractStep(plugin::HostServices& host, const StepInput&
     if (!typed_fields) return typed_fields.error();
     nlohmann::json out{{"abstract", keyTerms(*doc)}};
     plugins::mergeTypedFields(out, *typed_fields);
-    // A rent that rises by a schedule of amounts escalates without a percentage.
-    if (out["abstract"]["escalations"]["value"].is_null()) {
-        out["abstract"]["escalations"] = plugins::amountSchedule(*doc, "rent");
+    auto& abstract = out["abstract"];
+    const auto units = plugins::fieldUnits(*doc);
+    // A rent that rises by a schedule of amounts escalates without a percentage, and one that
+    // is reviewed to market rent without either.
+    if (abstract["escalations"]["value"].is_null()) {
+        abstract["escalations"] = plugins::amountSchedule(*doc, "rent");
+    }
+    if (abstract["escalations"]["value"].is_null()) {
+        abstract["escalations"] = rentReview(*doc, units);
+    }
+    // A letter agreement names no role: its signatories are the parties.
+    if (abstract["parties"]["value"].is_null()) abstract["parties"] = signingParties(*doc);
+    // A clause that charges a defined term ("the Service Charge Percentage") states the figure
+    // the Particulars give it.
+    for (const char* key :
+         {"renewal_options", "termination_rights", "permitted_use", "assignment_subletting",
+          "maintenance", "insurance", "operating_costs"}) {
+        auto& value = abstract[key]["value"];
+        if (value.is_string()) value = withDefinedFigures(value.get<std::string>(), units);
     }
     return out;
 }

@@ -24,11 +24,11 @@ inline bool numberedClause(const std::string& text) {
     return std::regex_search(text, number);
 }
 
-/// The text of the article under `best`'s heading, its clauses in order and each once, when
-/// `best` is a numbered clause, the heading states the meaning of `spec` and the article has at
-/// most `kMaxClauses` clauses; "" otherwise.
+/// The text of the article under `best`'s heading (in `doc`), its clauses in order and each once
+/// with the later sentences of a clause's line, when `best` is a numbered clause, the heading
+/// states the meaning of `spec` and the article has at most `kMaxClauses` clauses; "" otherwise.
 inline std::string articleText(const FieldSpec& spec, const FieldUnit& best,
-                               const std::vector<FieldUnit>& units) {
+                               const std::vector<FieldUnit>& units, const DocText& doc) {
     constexpr std::size_t kMaxClauses = 6;
     if (spec.type != "text" || best.heading.empty() || !numberedClause(best.text)) return {};
     const std::string heading = typed::lower(best.heading);
@@ -49,8 +49,12 @@ inline std::string articleText(const FieldSpec& spec, const FieldUnit& best,
     std::size_t covered = 0, clauses = 0;
     for (const FieldUnit* u : under) {
         if (u->pos < covered) continue;
-        if (!numberedClause(u->text)) return {};  // an article of prose, not of clauses
-        if (++clauses > kMaxClauses) return {};
+        // A later sentence of a clause's line ("5.2 Maintenance. Tenant shall ... . Landlord has
+        // no repair obligation.") goes on with the clause.
+        const bool same_line =
+            clauses > 0 && doc.text.find('\n', covered) >= u->pos && u->pos <= doc.text.size();
+        if (!same_line && !numberedClause(u->text)) return {};  // an article of prose
+        if (!same_line && ++clauses > kMaxClauses) return {};
         out += (out.empty() ? "" : " ") + trimmed(u->text);
         covered = u->pos + u->len;
     }

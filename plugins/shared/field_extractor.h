@@ -64,6 +64,13 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             const double sure = end == at + p.size() || plural ? 1.0 : 0.9;
             std::size_t k = end;
             while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
+            // "Base Rent (Year 1): ...": a bracketed note between the phrase and its colon.
+            if (k < text.size() && text[k] == '(') {
+                const std::size_t close = text.find(')', k);
+                std::size_t j = close == std::string::npos ? close : close + 1;
+                while (j < text.size() && text[j] == ' ') ++j;
+                if (close - k <= 30 && j < text.size() && text[j] == ':') k = j;
+            }
             const bool label = k < text.size() && (text[k] == ':' || text[k] == '-' ||
                                                    text.compare(k, 3, "\xE2\x80\x94") == 0);
             MeaningHit hit{sure * w + (label ? 0.6 : 0.0), at, label ? k + 1 : end, label, false};
@@ -219,6 +226,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     for (const auto& a : spec.avoid) {
         if (findPhrase(lower_text, a) != std::string::npos) penalty += 0.8;
     }
+    const double avoided = penalty;
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {
         "there is none", "not agreed", "not applicable", "n/a", "there is no", "none stated"};
@@ -228,8 +236,13 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     for (const auto& hit : hits) {
         // A right the passage denies is none, whether the passage names it ("has no right to
         // terminate") or only its heading does ("TERMINATION" over "Tenant has no right to
-        // terminate this Lease").
+        // terminate this Lease"). A right is a text field's: there the denial is a candidate
+        // without a value, which outweighs a passage that only mentions the word in passing
+        // ("extension of it by statute"); "no option to purchase the Premises" does not deny
+        // an address.
         if (hit.in_heading ? deniesAnyRight(lower_text) : deniedRight(lower_text, hit.pos)) {
+            const double score = hit.weight + 1.0 - avoided;
+            if (spec.type == "text" && score > out.score) out = {score, nullptr, &unit, hit.pos};
             continue;
         }
         std::size_t label_end = hit.label ? hit.end : 0;
@@ -239,6 +252,13 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
             spec.type == "text" && !hit.label && !hit.in_heading && colon != std::string::npos &&
             hit.pos < colon && colon < 40 && unit.text.find_first_of(".,;") > colon) {
             label_end = colon + 1;
+        }
+        // "Early termination: None" states that there is none: a candidate without a value,
+        // a little surer than a value its label gives.
+        if ((hit.label || label_end > 0) && statesNone(unit.text.substr(label_end))) {
+            const double score = hit.weight + 1.05 - avoided;
+            if (score > out.score) out = {score, nullptr, &unit, label_end};
+            continue;
         }
         auto values = typedValues(spec, unit.text, label_end);
         // A name that is only meaning words, articles and initials ("Landlord", "A. THE
@@ -356,8 +376,8 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             best = span;
         }
     }
-    if (best.unit == nullptr || best.score < 1.2) return missingField();
-    if (auto article = articleText(spec, *best.unit, units); !article.empty()) {
+    if (best.unit == nullptr || best.score < 1.2 || best.value.is_null()) return missingField();
+    if (auto article = articleText(spec, *best.unit, units, doc); !article.empty()) {
         best.value = article;
     } else if (auto clause = clauseText(spec, *best.unit, doc); !clause.empty()) {
         best.value = clause;

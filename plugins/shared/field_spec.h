@@ -38,6 +38,27 @@ struct FieldSpec {
     std::vector<std::string> span_of;  ///< for a span: words that name the range's period
 };
 
+/// `meaning` with each phrase that names a role ("notices to landlord") followed by the same
+/// phrase with each other word for the role ("notices to lessor", "notices to ground lessor"):
+/// a document names the party its own way.
+inline std::vector<std::string> withRoleWords(
+    const std::vector<std::string>& meaning,
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& role_words) {
+    std::vector<std::string> out;
+    auto add = [&](const std::string& p) {
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    };
+    for (const auto& p : meaning) {
+        add(p);
+        for (const auto& [role, words] : role_words) {
+            const std::regex whole("\\b" + role + "\\b");
+            if (!std::regex_search(p, whole)) continue;
+            for (const auto& w : words) add(std::regex_replace(p, whole, w));
+        }
+    }
+    return out;
+}
+
 /// The descriptors of `fields` whose path starts with one of `prefixes` ({""}: all).
 inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
                                          const std::vector<std::string>& prefixes = {""}) {
@@ -75,6 +96,7 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
         for (const auto& [k, v] : role_words.items()) {
             s.role_words.emplace_back(typed::lower(k), strings(v));
         }
+        if (s.roles.empty()) s.meaning = withRoleWords(s.meaning, s.role_words);
         s.person = f.value("person", false);
         s.avoid = strings(f.value("avoid", nlohmann::json::array()));
         s.item = f.value("item", "text");
@@ -136,9 +158,13 @@ inline std::size_t findPhrase(const std::string& lower_text, const std::string& 
 
 /// Whether the meaning phrase at `pos` of `lower_text` is named as a right or option the text
 /// denies ("does not give you a right to renew", "Tenant has no option to extend") with no
-/// condition that grants it after all ("... unless Landlord consents"): such a passage says
-/// there is none.
+/// condition that grants it after all ("... unless Landlord consents"), or strikes ("the early
+/// termination right ... is deleted"): such a passage says there is none.
 inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
+    // "Tenant's early termination right ... is deleted": an amendment that strikes the right.
+    static const std::regex struck(
+        R"(^(?:(?!\b(?:if|when|unless|after|before|until|upon|provided)\b)[^.;,]){0,80}?\b(?:is|are|shall be|has been|have been)\s+(?:hereby\s+)?(?:deleted|removed|struck|rescinded|revoked)\b)");
+    if (std::regex_search(lower_text.substr(pos, 140), struck)) return true;
     std::size_t from = pos > 90 ? pos - 90 : 0;
     if (const auto stop = lower_text.rfind(". ", pos); stop != std::string::npos && stop >= from) {
         from = stop + 2;
@@ -153,8 +179,23 @@ inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
     if (!std::regex_search(before, named ? denial : denied)) return false;
     std::size_t end = lower_text.find(". ", pos);
     if (end == std::string::npos) end = lower_text.size();
-    static const std::regex condition(R"(\b(?:unless|without|except|other than|provided)\b)");
+    static const std::regex condition(
+        R"(\b(?:unless|without|except|other than|provided|if|until)\b)");
     return !std::regex_search(lower_text.substr(pos, end - pos), condition);
+}
+
+/// Whether the value after a label says there is none ("Early termination: None", "Renewal
+/// option | N/A"): the document states the field's absence.
+inline bool statesNone(const std::string& after_label) {
+    std::string v = typed::lower(after_label);
+    auto edge = [](char c) {
+        return c == '.' || c == ':' || std::isspace(static_cast<unsigned char>(c));
+    };
+    while (!v.empty() && edge(v.back())) v.pop_back();
+    while (!v.empty() && edge(v.front())) v.erase(0, 1);
+    static const std::vector<std::string> none = {
+        "none", "n/a", "not applicable", "nil", "no", "none stated", "-", "\xE2\x80\x94"};
+    return std::find(none.begin(), none.end(), v) != none.end();
 }
 
 /// Whether `lower_text` denies some right or option (deniedRight after "right to", "option of").

@@ -6,6 +6,7 @@
 // blanked so that a label reads the same in every layout; offsets into the document text are
 // kept for citations. Header-only.
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
@@ -240,11 +241,39 @@ inline std::vector<std::pair<std::size_t, std::string>> parsedRowCells(const std
     return out;
 }
 
+/// A row of three or more cells read as "<label>: <value>" ("| 4 | Premises | Suite 140, ... |
+/// 1.1 |" → "Premises: Suite 140, ..."): an abstract's table of terms numbers its rows and
+/// cites a section beside the term and its value. The label is the first cell after the row's
+/// number that opens with a letter and holds no ":", the value the cell after it; "" when the
+/// row has no such pair. `bare` are the row's cells without column headers.
+inline std::string labelledRow(const std::vector<std::string>& bare) {
+    if (bare.size() < 3) return {};
+    static const std::regex row_number(R"(^(?:#|No\.?)?\s*\d{1,3}[.)]?$)", std::regex::icase);
+    std::size_t k = 0;
+    while (k < bare.size() && std::regex_match(bare[k], row_number)) ++k;
+    if (k + 1 >= bare.size() || k > 1) return {};
+    const std::string& label = bare[k];
+    if (label.empty() || !std::isalpha(static_cast<unsigned char>(label[0])) ||
+        label.find(':') != std::string::npos || bare[k + 1].empty()) {
+        return {};
+    }
+    return label + ": " + bare[k + 1];
+}
+
+/// Whether a parsed table's first row is a row of data, not column names: a cell of it runs to
+/// more than eight words ("Premises | the whole of the third floor of the building ..."). The
+/// parser still prefixes every later cell with it, which then reads as a false label.
+inline bool headerIsData(const std::vector<std::pair<std::size_t, std::string>>& header) {
+    return std::any_of(header.begin(), header.end(), [](const auto& cell) {
+        return std::count(cell.second.begin(), cell.second.end(), ' ') >= 8;
+    });
+}
+
 /// The units of a parsed table row (parsedRowCells): each cell ("Monthly Base Rent: $4,250.00")
 /// and, for a row of two cells, the row read as "<first cell>: <second cell>" without the
 /// column headers: a two-column table of labels and values ("| Date of birth | Nov 2, 1978 |")
 /// whose first row the parser took for a header ("Patient: Date of birth | Harold Roe: Nov 2,
-/// 1978"). `header` is the table's first row.
+/// 1978"); a longer row as its term and value (labelledRow). `header` is the table's first row.
 inline void parsedRowUnits(const DocText::Line& line,
                            const std::vector<std::pair<std::size_t, std::string>>& cells,
                            const std::vector<std::pair<std::size_t, std::string>>& header,
@@ -265,8 +294,16 @@ inline void parsedRowUnits(const DocText::Line& line,
         out.push_back(
             {line.pos, line.text.size(), cleanLine(bare[0] + ": " + bare[1]), heading, false});
     }
-    for (const auto& [offset, cell] : cells) {
-        out.push_back({line.pos + offset, cell.size(), cleanLine(cell), heading, false});
+    if (const std::string pair = labelledRow(bare); !pair.empty()) {
+        out.push_back({line.pos, line.text.size(), cleanLine(pair), heading, false});
+    }
+    // Under a first row of data (headerIsData) a cell's prefix is another row's text.
+    const bool data_header = headerIsData(header);
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        const auto& [offset, cell] = cells[c];
+        const std::string& text = data_header ? bare[c] : cell;
+        out.push_back({line.pos + offset + (cell.size() - text.size()), text.size(),
+                       cleanLine(text), heading, false});
     }
 }
 
@@ -289,7 +326,8 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             // Its cells, and the row as a whole.
             const std::size_t first = out.size();
             bool names_columns = false;
-            if (parsed_header.empty()) {
+            const bool first_row = parsed_header.empty();
+            if (first_row) {
                 parsed_header = cells;
                 // The first row of three or more cells that the next row's cells are labelled
                 // with ("CPT | Service | Units" over "CPT: 96130 | Service: ...") names the
@@ -301,7 +339,10 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                                 next[0].second.rfind(cells[0].second + ": ", 0) == 0;
             }
             parsedRowUnits(line, cells, parsed_header, heading, out);
-            out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
+            // The row as a whole, unless its cells are prefixed with a row of data.
+            if (first_row || !headerIsData(parsed_header)) {
+                out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
+            }
             for (std::size_t u = first; u < out.size(); ++u) out[u].is_heading = names_columns;
             continue;
         }
@@ -316,7 +357,16 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             if (next_is_rule) {
                 header = cells;
             }
-            // The row as a whole ("Landlord: Greyfield Flex Parks LLC") ...
+            // The row's term and value ("| 4 | Premises | Suite 140 | 1.1 |" → "Premises:
+            // Suite 140"), first so that it wins a tie with the row as a whole ...
+            if (!next_is_rule) {
+                std::vector<std::string> bare;
+                for (const auto& cell : cells) bare.push_back(cell.second);
+                if (const std::string pair = labelledRow(bare); !pair.empty()) {
+                    out.push_back({line.pos, line.text.size(), cleanLine(pair), heading, false});
+                }
+            }
+            // ... the row as a whole ("Landlord: Greyfield Flex Parks LLC") ...
             out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
             // ... and each cell under its column header ("Monthly Base Rent: $4,250.00").
             if (!next_is_rule && !header.empty()) {
@@ -330,6 +380,11 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
             continue;
         }
         header.clear();
+        // A page's running footer ("Page 2", "Page 2 of 9", "- 2 -") states nothing and would
+        // cut an article's clauses apart.
+        static const std::regex page_mark(
+            R"(^(?:Page\s+\d{1,4}(?:\s+of\s+\d{1,4})?|-\s*\d{1,4}\s*-)$)", std::regex::icase);
+        if (std::regex_match(t, page_mark)) continue;
         const std::string clean = cleanLine(line.text);
         // A SOAP note's letter on a line of its own ("A", "A/P:") heads its section.
         if (const SoapLabel soap = soapLabel(t); soap.len >= t.size()) {
