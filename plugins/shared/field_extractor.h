@@ -22,112 +22,16 @@
 #include "shared/doc_text.h"
 #include "shared/field_clauses.h"
 #include "shared/field_lists.h"
+#include "shared/field_meaning.h"
 #include "shared/field_merge.h"
 #include "shared/field_parties.h"
 #include "shared/field_spec.h"
 #include "shared/field_titles.h"
 #include "shared/field_units.h"
+#include "shared/form_marks.h"
 #include "shared/typed_values.h"
 
 namespace docintel::plugins {
-
-/// Where a meaning phrase was found in a unit: [pos, end) and its weight.
-struct MeaningHit {
-    double weight = 0;
-    std::size_t pos = 0;
-    std::size_t end = 0;
-    bool label = false;  ///< "Phrase: value"
-    bool in_heading = false;
-    bool defines = false;        ///< the phrase is a defined term in brackets after its value
-    std::size_t phrase_end = 0;  ///< where the phrase itself ends (before a label's ":")
-};
-
-/// Every meaning hit of `spec` in a unit (each phrase's first place in the text), or one hit in
-/// its heading when the text has none.
-inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUnit& unit) {
-    std::vector<MeaningHit> out;
-    MeaningHit heading_hit;
-    const std::string text = typed::lower(unit.text);
-    const std::string heading = typed::lower(unit.heading);
-    const SoapLabel soap = soapLabel(unit.text);  // "A: Lumbar radiculopathy (M54.16)"
-    for (std::size_t i = 0; i < spec.meaning.size(); ++i) {
-        const std::string& p = spec.meaning[i];
-        const double words = static_cast<double>(std::count(p.begin(), p.end(), ' ') + 1);
-        const double w =
-            1.0 + 0.25 * (words - 1) +
-            0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
-        std::size_t end = 0;
-        if (const auto at = findPhrase(text, p, 0, &end); at != std::string::npos) {
-            // An inflected phrase ("terminated" for "terminate") states the meaning less surely
-            // than one as written or in the plural.
-            const bool plural = end == at + p.size() + 1 && text[at + p.size()] == 's';
-            const double sure = end == at + p.size() || plural ? 1.0 : 0.9;
-            std::size_t k = end;
-            while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
-            const bool label = k < text.size() && (text[k] == ':' || text[k] == '-' ||
-                                                   text.compare(k, 3, "\xE2\x80\x94") == 0);
-            MeaningHit hit{sure * w + (label ? 0.6 : 0.0), at, label ? k + 1 : end, label, false};
-            // A defined term ("... April 1, 2025 (the "Commencement Date")") names the value
-            // just before it.
-            std::size_t b = at;
-            while (b > 0 && (text[b - 1] == '"' || text[b - 1] == ' ' ||
-                             static_cast<unsigned char>(text[b - 1]) >= 0x80)) {
-                --b;
-            }
-            if (b >= 4 && text.compare(b - 4, 4, "(the") == 0) b -= 3;
-            hit.defines = b > 0 && text[b - 1] == '(';
-            hit.phrase_end = end;
-            out.push_back(hit);
-        } else if (soap.len > 0 && !unit.is_heading && findPhrase(soap.section, p) == 0) {
-            out.push_back({w + 0.6, 0, soap.len, true, false, false, soap.len});
-        } else if (!unit.is_heading && findPhrase(heading, p) != std::string::npos) {
-            if (0.7 * w > heading_hit.weight) heading_hit = {0.7 * w, 0, 0, false, true};
-        }
-    }
-    if (out.empty() && heading_hit.weight > 0) out.push_back(heading_hit);
-    return out;
-}
-
-/// Whether every word of `name` is a meaning word of `spec`, an article, a joining word or an
-/// initial ("A. THE MEMBER", "OR D. THE MEMBER": a policy's sentence, not a member's name).
-inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
-    const std::string v = typed::lower(name);
-    if (std::find(spec.meaning.begin(), spec.meaning.end(), v) != spec.meaning.end()) return true;
-    std::size_t i = 0;
-    bool any = false;
-    while (i < v.size()) {
-        std::size_t j = v.find(' ', i);
-        if (j == std::string::npos) j = v.size();
-        std::string word = v.substr(i, j - i);
-        while (!word.empty() && (word.back() == '.' || word.back() == ',')) word.pop_back();
-        i = j + 1;
-        if (word.empty()) continue;
-        any = true;
-        if (word.size() == 1 || word == "the" || word == "an" || word == "or" || word == "and" ||
-            word == "of") {
-            continue;
-        }
-        if (std::find(spec.meaning.begin(), spec.meaning.end(), word) == spec.meaning.end()) {
-            return false;
-        }
-    }
-    return any;
-}
-
-/// Whether the word at `at` is an option of a form left unticked ("[ ] Urgent/Expedited  [X]
-/// Standard", "☐ Urgent"): the last box before it, within the option's few words, is empty.
-inline bool uncheckedBox(const std::string& text, std::size_t at) {
-    static const std::regex box(
-        R"(\[\s*([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)?\s*\]|(\xE2\x98\x90)|\xE2\x98\x92|\xE2\x98\x91)");
-    const std::size_t from = at > 40 ? at - 40 : 0;
-    const std::string before = text.substr(from, at - from);
-    bool unchecked = false;  // the last box before the word ("[ ] Urgent/Expedited") rules it
-    for (auto it = std::sregex_iterator(before.begin(), before.end(), box);
-         it != std::sregex_iterator(); ++it) {
-        unchecked = (*it)[2].matched || ((*it)[0].str().front() == '[' && !(*it)[1].matched);
-    }
-    return unchecked;
-}
 
 /// Values of the spec's type in `text`.
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
@@ -153,7 +57,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
         for (const auto& [word, value] : words) {
             for (auto at = findPhrase(lower_text, word); at != std::string::npos;
                  at = findPhrase(lower_text, word, at + 1)) {
-                if (taken[at] || uncheckedBox(text, at)) continue;
+                if (taken[at] || uncheckedBox(text, at, word.size())) continue;
                 std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
                           taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
                 out.push_back({at, word.size(), value});
@@ -205,7 +109,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
 
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
-    if (unit.is_heading && spec.type == "text") return out;
+    if ((unit.is_heading || isAddressLine(unit.text)) && spec.type == "text") return out;
     // A caption names the text under it; a name or an amount has a label of its own.
     if (unit.caption && spec.type != "text") return out;
     auto hits = meaningHits(spec, unit);
@@ -219,12 +123,14 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     for (const auto& a : spec.avoid) {
         if (findPhrase(lower_text, a) != std::string::npos) penalty += 0.8;
     }
+    penalty += avoidedSection(spec, unit) ? 0.8 : 0.0;
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {
         "there is none", "not agreed", "not applicable", "n/a", "there is no", "none stated"};
     for (const auto& a : absent) {
         if (lower_text.find(a) != std::string::npos) penalty += 1.0;
     }
+    if (labelStatesNone(spec, hits, unit)) return out;
     for (const auto& hit : hits) {
         // A right the passage denies is none, whether the passage names it ("has no right to
         // terminate") or only its heading does ("TERMINATION" over "Tenant has no right to
@@ -232,13 +138,19 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         if (hit.in_heading ? deniesAnyRight(lower_text) : deniedRight(lower_text, hit.pos)) {
             continue;
         }
+        // A label that names another subject ("Facility NPI:" for the provider's NPI) states
+        // none of this field's values.
+        if (hit.label && labelAvoided(spec, lower_text, hit)) continue;
         std::size_t label_end = hit.label ? hit.end : 0;
         // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
-        // holds the meaning phrase is what follows the label.
+        // holds the meaning phrase is what follows the label, and the label states the meaning
+        // more surely than a phrase in the value ("Review type: Standard pre-service").
+        double in_label = 0;
         if (const auto colon = unit.text.find(':');
             spec.type == "text" && !hit.label && !hit.in_heading && colon != std::string::npos &&
             hit.pos < colon && colon < 40 && unit.text.find_first_of(".,;") > colon) {
             label_end = colon + 1;
+            in_label = 0.4;
         }
         auto values = typedValues(spec, unit.text, label_end);
         // A name that is only meaning words, articles and initials ("Landlord", "A. THE
@@ -313,7 +225,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 continue;  // the value overlaps the meaning phrase
             }
             const double score =
-                hit.weight + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
+                hit.weight + in_label + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
             if (score > out.score) out = {score, v.value, &unit, v.pos};
         }
         if (spec.type == "code" && spec.list && out.unit != nullptr && !out.value.is_array()) {
@@ -339,8 +251,15 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
     if (!spec.roles.empty()) {
         best = partiesWithRoles(spec, units);
     } else {
+        const auto none_lines = linesStatingNone(spec, doc, units);
         for (const auto& u : units) {
             if (!retrieved.empty() && !retrieved.count(doc.passageAt(u.pos).chunk_id)) continue;
+            if (qualifiedByAvoided(spec, doc, u)) continue;
+            if (!none_lines.empty()) {
+                const std::size_t nl =
+                    u.pos == 0 ? std::string::npos : doc.text.rfind('\n', u.pos - 1);
+                if (none_lines.count(nl == std::string::npos ? 0 : nl + 1)) continue;
+            }
             const Candidate c = bestInUnit(spec, u);
             if (c.score > best.score + 1e-9) best = c;
         }
@@ -378,7 +297,7 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
         // ... and every code written right after a meaning phrase anywhere ("CPT 31267-50
         // maxillary antrostomy", "CPT: 96131 | Service: ..."): a request lists its codes one a
         // line, one a table row, or under its label on indented lines.
-        addCodesAfterPhrases(spec, doc, units, best.value);
+        addCodesAfterPhrases(spec, units, best.value);
     }
     if (best.value.is_array() && best.value.empty()) return missingField();
     const double confidence = std::clamp(0.35 + 0.2 * (best.score - 1.0), 0.3, 0.95);
