@@ -71,7 +71,7 @@ inline bool uncheckedBox(const std::string& text, std::size_t at, std::size_t le
 
 /// Whether a label's value `value` (the text right after the label) says that there is none
 /// yet: "Not yet issued", "None", "N/A", "Pending", "Unknown", "To be assigned", "TBD".
-inline bool statesNone(const std::string& value) {
+inline bool statesNoneYet(const std::string& value) {
     static const std::regex none(
         R"(^[\s|:]*(?:not\s+(?:yet\s+)?(?:issued|assigned|available|known|scheduled|applicable)|)"
         R"(none\b|n/a\b|pending\b|unknown\b|to\s+be\s+(?:assigned|issued|determined)|tbd\b))",

@@ -286,10 +286,10 @@ TEST(FormValues, TickBoxesBeforeOrAfterTheirOptions) {
 }
 
 TEST(FormValues, AValueThatSaysThereIsNoneAndALabelForAnotherSubject) {
-    EXPECT_TRUE(statesNone(" Not yet issued; the plan confirmed eligibility by phone"));
-    EXPECT_TRUE(statesNone(" | pending"));
-    EXPECT_TRUE(statesNone(" N/A"));
-    EXPECT_FALSE(statesNone(" NH-4471-02 (pending renewal)"));
+    EXPECT_TRUE(statesNoneYet(" Not yet issued; the plan confirmed eligibility by phone"));
+    EXPECT_TRUE(statesNoneYet(" | pending"));
+    EXPECT_TRUE(statesNoneYet(" N/A"));
+    EXPECT_FALSE(statesNoneYet(" NH-4471-02 (pending renewal)"));
     std::ifstream in(DOCINTEL_SOURCE_DIR
                      "/workflows/healthcare/healthcare_prior_auth.workflow.json");
     const auto fields = nlohmann::json::parse(in)["fields"];
