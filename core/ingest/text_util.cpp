@@ -134,13 +134,17 @@ void BlockBuilder::listItem(const std::string& text) {
 
 bool readsAsHeaderRow(const std::vector<std::string>& cells) {
     // A lone cell is a caption; a row with a purely numeric cell (line numbers, figures) is data,
-    // and so is one with a label and its value ("DOB: 1990-01-02").
+    // and so is one with a label and its value, in one cell ("DOB: 1990-01-02") or a label's
+    // cell before its value's ("Case reference:" | "UM-2611-0042", a form's first row).
     int filled = 0;
+    bool label_before = false;  // the last filled cell was a label ("Member ID:")
     for (const auto& c : cells) {
         const std::string clean = collapseWhitespace(c);
         if (clean.empty()) continue;
         if (clean.find_first_not_of("0123456789.,-+% ") == std::string::npos) return false;
         if (clean.find(": ") != std::string::npos) return false;
+        if (label_before && clean.back() != ':') return false;
+        label_before = clean.back() == ':';
         ++filled;
     }
     return filled > 1;

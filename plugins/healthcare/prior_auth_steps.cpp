@@ -112,10 +112,10 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
         return std::regex_search(v, m, id) ? nlohmann::json(m.str()) : nlohmann::json(v);
     };
     auto date = [](const std::string& v) {
-        static const std::regex d(R"(\d{1,2}/\d{1,2}/\d{4}|\d{4}-\d{2}-\d{2})");
-        std::smatch m;
-        return std::regex_search(v, m, d) ? nlohmann::json(plugins::isoDate(m.str()))
-                                          : nlohmann::json(v);
+        // The first date the label's value states, in any way of writing one ("03/14/58 SEX:
+        // F", "December 9, 2026").
+        const auto found = plugins::typed::dates(v);
+        return found.empty() ? nlohmann::json(v) : found.front().value;
     };
     nlohmann::json urgency_field =
         urgency

@@ -1,7 +1,7 @@
 #pragma once
 // A code list's codes written after a meaning phrase anywhere in a document: "CPT 31267-50 ...",
 // "ICD-10-CM: C79.51 - ..." (the rest of a label between the phrase and its code), and the
-// codes of a label's value that runs on over indented lines under it.
+// codes of a label's value that runs on over the lines under it.
 //
 // Header-only, stateless; plugins link only the SDK.
 
@@ -12,7 +12,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "shared/doc_text.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
@@ -20,43 +19,58 @@
 namespace docintel::plugins {
 
 /// Whether `gap`, the text between a meaning phrase and a code, is at most two characters
-/// or the rest of a label ("-CM: ", " Codes: "): nothing that says something else.
+/// or the rest of a label ("-CM: ", " Codes: ", a table's "CPT: | " cell break): nothing that
+/// says something else.
 inline bool labelTail(const std::string& gap) {
     if (gap.size() <= 2) return true;
-    static const std::regex tail(R"(^[-A-Za-z]{0,6}(?: codes?)?\s*:\s*$)", std::regex::icase);
-    return gap.size() <= 14 && std::regex_match(gap, tail);
+    static const std::regex tail(R"(^[-A-Za-z]{0,6}(?: codes?)?\s*:[\s|:]*$)", std::regex::icase);
+    return gap.size() <= 16 && std::regex_match(gap, tail);
 }
 
-/// Whether the line of `doc` where `unit` starts is indented: it goes on with the value of the
-/// label on the line above ("ICD-10-CM:   M75.121 ...\n              M75.41 ...").
-inline bool indentedLine(const DocText& doc, const FieldUnit& unit) {
-    std::size_t start = unit.pos;
-    while (start > 0 && doc.text[start - 1] != '\n') --start;
-    return doc.text.compare(start, 4, "    ") == 0;
+/// The codes of `found` (codes of `unit`) that go on with the list of a label on the line
+/// above: the unit states no label of its own before them, and each opens the line or an entry
+/// of a code and its description ("M75.41 (impingement ...)", "H47.11 - papilledema") after the
+/// end of the entry above ("... not specified as traumatic) M75.41 (impingement ...)").
+inline std::vector<typed::Found> continuedCodes(const FieldUnit& unit,
+                                                const std::vector<typed::Found>& found) {
+    std::vector<typed::Found> out;
+    const std::string& t = unit.text;
+    const std::size_t first = t.find_first_not_of(" |");
+    for (const auto& f : found) {
+        if (t.find(':') < f.pos) break;
+        const std::size_t after = f.pos + f.len;
+        const bool entry = t.compare(after, 2, " (") == 0 || t.compare(after, 3, " - ") == 0 ||
+                           after == t.size() || t[after] == ',';
+        if (f.pos == first || entry) out.push_back(f);
+    }
+    return out;
 }
 
 /// Adds to `value` (an array) every code of `spec` written right after one of its meaning
-/// phrases in `units`, and the codes that open the indented lines under such a label.
-inline void addCodesAfterPhrases(const FieldSpec& spec, const DocText& doc,
-                                 const std::vector<FieldUnit>& units, nlohmann::json& value) {
+/// phrases in `units`, and the codes that go on with such a label's list on the lines under it
+/// (continuedCodes).
+inline void addCodesAfterPhrases(const FieldSpec& spec, const std::vector<FieldUnit>& units,
+                                 nlohmann::json& value) {
     const auto add = [&](const nlohmann::json& code) {
         if (std::find(value.begin(), value.end(), code) == value.end()) value.push_back(code);
     };
     bool labelled = false;  // the unit above gave codes after a labelled phrase
+    int wraps = 0;          // lines without codes since (a description wrapped onto the next)
     for (const auto& u : units) {
-        if (u.is_heading) {
-            labelled = false;
-            continue;
-        }
         const auto found = typed::codes(u.text, spec.code);
-        if (labelled && indentedLine(doc, u)) {
-            const auto first = u.text.find_first_not_of(' ');
-            for (const auto& f : found) {
-                if (f.pos == first) add(f.value);
+        if (labelled) {
+            // A line of capitals that opens with a code ("H47.11 PAPILLEDEMA") reads as a
+            // heading, but goes on with the list.
+            const auto continued = continuedCodes(u, found);
+            for (const auto& f : continued) add(f.value);
+            if (!continued.empty() || (found.empty() && !u.is_heading &&
+                                       u.text.find(':') == std::string::npos && ++wraps <= 1)) {
+                continue;
             }
-            continue;
         }
         labelled = false;
+        wraps = 0;
+        if (u.is_heading) continue;
         const std::string lower_text = typed::lower(u.text);
         for (const auto& p : spec.meaning) {
             std::size_t end = 0;

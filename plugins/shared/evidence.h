@@ -206,10 +206,17 @@ inline std::optional<Labeled> labeled(const std::vector<plugin::Passage>& passag
         alternatives += (alternatives.empty() ? "" : "|") + escape(l);
     }
     const std::regex next("\\s(?:" + alternatives + ")\\s*(?::|\\.{3,})", std::regex::icase);
+    // A label left empty at the end of its line ("ORDERING MD NPI:") does not take the next
+    // line's label ("FACILITY: ...") as its value.
+    static const std::regex next_label(R"(^[A-Za-z][A-Za-z0-9 /#'.()-]{0,40}:)");
     for (const auto& p : passages) {
         std::smatch m;
         if (!std::regex_search(p.text, m, start)) continue;
         const std::size_t value_start = static_cast<std::size_t>(m.position(0) + m.length(0));
+        if (m.str().find('\n') != std::string::npos &&
+            std::regex_search(p.text.substr(value_start, 48), next_label)) {
+            continue;
+        }
         std::size_t end = p.text.find('\n', value_start);
         if (end == std::string::npos) end = p.text.size();
         std::smatch n;

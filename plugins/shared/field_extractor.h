@@ -22,25 +22,16 @@
 #include "shared/doc_text.h"
 #include "shared/field_clauses.h"
 #include "shared/field_lists.h"
+#include "shared/field_meaning.h"
 #include "shared/field_merge.h"
 #include "shared/field_parties.h"
 #include "shared/field_spec.h"
 #include "shared/field_titles.h"
 #include "shared/field_units.h"
+#include "shared/form_marks.h"
 #include "shared/typed_values.h"
 
 namespace docintel::plugins {
-
-/// Where a meaning phrase was found in a unit: [pos, end) and its weight.
-struct MeaningHit {
-    double weight = 0;
-    std::size_t pos = 0;
-    std::size_t end = 0;
-    bool label = false;  ///< "Phrase: value"
-    bool in_heading = false;
-    bool defines = false;        ///< the phrase is a defined term in brackets after its value
-    std::size_t phrase_end = 0;  ///< where the phrase itself ends (before a label's ":")
-};
 
 /// Every meaning hit of `spec` in a unit (each phrase's first place in the text), or one hit in
 /// its heading when the text has none.
@@ -71,8 +62,14 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
                 while (j < text.size() && text[j] == ' ') ++j;
                 if (close - k <= 30 && j < text.size() && text[j] == ':') k = j;
             }
-            const bool label = k < text.size() && (text[k] == ':' || text[k] == '-' ||
-                                                   text.compare(k, 3, "\xE2\x80\x94") == 0);
+            // A dash after the phrase is a label's only when the phrase opens the line ("Health
+            // plan - Summit Ridge"); after words it ends a name before a title ("SUMMIT RIDGE
+            // HEALTH PLAN - PRIOR AUTH REQUEST").
+            const bool opens_line = text.find_first_not_of(" |*#") == at;
+            const bool label =
+                k < text.size() &&
+                (text[k] == ':' ||
+                 ((text[k] == '-' || text.compare(k, 3, "\xE2\x80\x94") == 0) && opens_line));
             MeaningHit hit{sure * w + (label ? 0.6 : 0.0), at, label ? k + 1 : end, label, false};
             // A defined term ("... April 1, 2025 (the "Commencement Date")") names the value
             // just before it.
@@ -121,21 +118,6 @@ inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
     return any;
 }
 
-/// Whether the word at `at` is an option of a form left unticked ("[ ] Urgent/Expedited  [X]
-/// Standard", "☐ Urgent"): the last box before it, within the option's few words, is empty.
-inline bool uncheckedBox(const std::string& text, std::size_t at) {
-    static const std::regex box(
-        R"(\[\s*([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)?\s*\]|(\xE2\x98\x90)|\xE2\x98\x92|\xE2\x98\x91)");
-    const std::size_t from = at > 40 ? at - 40 : 0;
-    const std::string before = text.substr(from, at - from);
-    bool unchecked = false;  // the last box before the word ("[ ] Urgent/Expedited") rules it
-    for (auto it = std::sregex_iterator(before.begin(), before.end(), box);
-         it != std::sregex_iterator(); ++it) {
-        unchecked = (*it)[2].matched || ((*it)[0].str().front() == '[' && !(*it)[1].matched);
-    }
-    return unchecked;
-}
-
 /// Values of the spec's type in `text`.
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
                                              std::size_t label_end) {
@@ -160,7 +142,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
         for (const auto& [word, value] : words) {
             for (auto at = findPhrase(lower_text, word); at != std::string::npos;
                  at = findPhrase(lower_text, word, at + 1)) {
-                if (taken[at] || uncheckedBox(text, at)) continue;
+                if (taken[at] || uncheckedBox(text, at, word.size())) continue;
                 std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
                           taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
                 out.push_back({at, word.size(), value});
@@ -212,7 +194,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
 
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
-    if (unit.is_heading && spec.type == "text") return out;
+    if ((unit.is_heading || isAddressLine(unit.text)) && spec.type == "text") return out;
     // A caption names the text under it; a name or an amount has a label of its own.
     if (unit.caption && spec.type != "text") return out;
     auto hits = meaningHits(spec, unit);
@@ -226,6 +208,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     for (const auto& a : spec.avoid) {
         if (findPhrase(lower_text, a) != std::string::npos) penalty += 0.8;
     }
+    penalty += avoidedSection(spec, unit) ? 0.8 : 0.0;
     const double avoided = penalty;
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {
@@ -233,6 +216,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     for (const auto& a : absent) {
         if (lower_text.find(a) != std::string::npos) penalty += 1.0;
     }
+    if (labelStatesNone(spec, hits, unit)) return out;
     for (const auto& hit : hits) {
         // A right the passage denies is none, whether the passage names it ("has no right to
         // terminate") or only its heading does ("TERMINATION" over "Tenant has no right to
@@ -245,13 +229,19 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
             if (spec.type == "text" && score > out.score) out = {score, nullptr, &unit, hit.pos};
             continue;
         }
+        // A label that names another subject ("Facility NPI:" for the provider's NPI) states
+        // none of this field's values.
+        if (hit.label && labelAvoided(spec, lower_text, hit)) continue;
         std::size_t label_end = hit.label ? hit.end : 0;
         // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
-        // holds the meaning phrase is what follows the label.
+        // holds the meaning phrase is what follows the label, and the label states the meaning
+        // more surely than a phrase in the value ("Review type: Standard pre-service").
+        double in_label = 0;
         if (const auto colon = unit.text.find(':');
             spec.type == "text" && !hit.label && !hit.in_heading && colon != std::string::npos &&
             hit.pos < colon && colon < 40 && unit.text.find_first_of(".,;") > colon) {
             label_end = colon + 1;
+            in_label = 0.4;
         }
         // "Early termination: None" states that there is none: a candidate without a value,
         // a little surer than a value its label gives.
@@ -333,7 +323,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 continue;  // the value overlaps the meaning phrase
             }
             const double score =
-                hit.weight + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
+                hit.weight + in_label + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
             if (score > out.score) out = {score, v.value, &unit, v.pos};
         }
         if (spec.type == "code" && spec.list && out.unit != nullptr && !out.value.is_array()) {
@@ -350,6 +340,20 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     return out;
 }
 
+/// Where the lines of `doc` start on which a label of `spec` says the field has none: every
+/// reading of such a line (a table row's cells, the row as a whole) states no value of it.
+inline std::set<std::size_t> linesStatingNone(const FieldSpec& spec, const DocText& doc,
+                                              const std::vector<FieldUnit>& units) {
+    std::set<std::size_t> out;
+    for (const auto& u : units) {
+        if (!u.is_heading && labelStatesNone(spec, meaningHits(spec, u), u)) {
+            const std::size_t nl = u.pos == 0 ? std::string::npos : doc.text.rfind('\n', u.pos - 1);
+            out.insert(nl == std::string::npos ? 0 : nl + 1);
+        }
+    }
+    return out;
+}
+
 /// The field for `spec` from the units of `doc` that retrieval found (`retrieved` chunk ids;
 /// empty = every unit): `{value, source, confidence}`, or a missing field.
 inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
@@ -359,8 +363,15 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
     if (!spec.roles.empty()) {
         best = partiesWithRoles(spec, units);
     } else {
+        const auto none_lines = linesStatingNone(spec, doc, units);
         for (const auto& u : units) {
             if (!retrieved.empty() && !retrieved.count(doc.passageAt(u.pos).chunk_id)) continue;
+            if (qualifiedByAvoided(spec, doc, u)) continue;
+            if (!none_lines.empty()) {
+                const std::size_t nl =
+                    u.pos == 0 ? std::string::npos : doc.text.rfind('\n', u.pos - 1);
+                if (none_lines.count(nl == std::string::npos ? 0 : nl + 1)) continue;
+            }
             const Candidate c = bestInUnit(spec, u);
             if (c.score > best.score + 1e-9) best = c;
         }
@@ -398,7 +409,7 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
         // ... and every code written right after a meaning phrase anywhere ("CPT 31267-50
         // maxillary antrostomy", "CPT: 96131 | Service: ..."): a request lists its codes one a
         // line, one a table row, or under its label on indented lines.
-        addCodesAfterPhrases(spec, doc, units, best.value);
+        addCodesAfterPhrases(spec, units, best.value);
     }
     if (best.value.is_array() && best.value.empty()) return missingField();
     const double confidence = std::clamp(0.35 + 0.2 * (best.score - 1.0), 0.3, 0.95);

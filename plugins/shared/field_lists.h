@@ -390,8 +390,13 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         const auto words = std::count(t.begin(), t.end(), ' ') + 1;
         // A table row ("Skill: SQL | Evidence: Writes queries ...") is no prose, however long.
         const bool row = bars.find(" | ") != std::string::npos;
-        const bool prose =
-            !row && ((t.back() == '.' && words >= 8) || (pieces.size() == 1 && words >= 14));
+        // A line labelled like the section's first item ("Principal: ...", then "Secondary: a;
+        // b; c.") is one more item line, however long.
+        const auto label_colon = t.find(": ");
+        const bool like_first = labelled_items && label_colon != std::string::npos &&
+                                label_colon <= 30 && pieces.size() > 1;
+        const bool prose = !row && !like_first &&
+                           ((t.back() == '.' && words >= 8) || (pieces.size() == 1 && words >= 14));
         if (plain_before && (prose || closingLine(t))) {
             inside = false;
             continue;

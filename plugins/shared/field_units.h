@@ -33,9 +33,39 @@ struct Candidate {
     std::size_t value_pos = 0;
 };
 
+/// `line` with a fax form's tick boxes drawn in underscores written as brackets, same length: a
+/// mark between underscores ("ROUTINE _X_") as "[X]", and a short blank before an option's word
+/// ("URGENT __ ROUTINE") as "[]". Other underscores (emphasis, a signature's line) stay.
+inline void underscoreBoxes(std::string& line) {
+    for (std::size_t i = line.find('_'); i != std::string::npos; i = line.find('_', i)) {
+        std::size_t end = i;
+        while (end < line.size() && (line[end] == '_' || line[end] == 'X' || line[end] == 'x')) {
+            ++end;
+        }
+        const bool alone =
+            (i == 0 || line[i - 1] == ' ') && (end == line.size() || line[end] == ' ');
+        const std::string run = line.substr(i, end - i);
+        const auto marks = std::count_if(run.begin(), run.end(), [](char c) { return c != '_'; });
+        const bool ticked = marks == 1 && run.front() == '_' && run.back() == '_';
+        const bool blank = marks == 0 && run.size() >= 2 && run.size() <= 4 &&
+                           end + 1 < line.size() &&
+                           std::isalpha(static_cast<unsigned char>(line[end + 1]));
+        if (alone && (ticked || blank)) {
+            for (std::size_t k = i; k < end; ++k) {
+                if (line[k] == '_') line[k] = ' ';
+            }
+            line[i] = '[';
+            line[end - 1] = ']';
+        }
+        i = end;
+    }
+}
+
 /// `line` with "**", "#", "|" and runs of 3+ dots blanked (a run of dots or a "|" becomes ":"
-/// so that it reads as a label separator); same length.
+/// so that it reads as a label separator) and tick boxes of underscores as brackets
+/// (underscoreBoxes); same length.
 inline std::string cleanLine(std::string line) {
+    if (line.find('_') != std::string::npos) underscoreBoxes(line);
     for (std::size_t i = 0; i < line.size(); ++i) {
         if (line[i] == '*' || line[i] == '#' ||
             (line[i] == '_' && (i == 0 || line[i - 1] == ' '))) {
@@ -214,6 +244,14 @@ inline std::vector<std::size_t> labelStarts(const std::string& clean) {
         if (start != std::string::npos) out.push_back(start);
     }
     return out;
+}
+
+/// Whether a unit is a message's sender or recipients line ("From: Cascade Infusion Services",
+/// "To: Ann Roe, MD", "Cc:"): it names who writes and who reads, not a text of the message.
+inline bool isAddressLine(const std::string& unit_text) {
+    static const std::regex address(R"(^\s*(?:from|to|cc|bcc|attn|attention)\s*:)",
+                                    std::regex::icase);
+    return std::regex_search(unit_text, address);
 }
 
 /// Whether a unit is a line of a message's header ("From: Ann Roe <ann@x.example>", "To:",

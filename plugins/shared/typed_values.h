@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <map>
 #include <optional>
 #include <regex>
@@ -63,6 +64,17 @@ inline std::optional<std::string> iso(int year, int month, int day) {
     return std::string(out);
 }
 
+/// The full year of a two-digit year ("03/14/58", "1/8/27"): this century's unless that would
+/// put it more than ten years after the current one (a birth year), else the last century's.
+inline int fullYear(int two_digits) {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    const int year = utc.tm_year + 1900;
+    const int century = year / 100 * 100;
+    return century + two_digits > year + 10 ? century - 100 + two_digits : century + two_digits;
+}
+
 /// Every match of `re` in `text` that `value_of` gives a value for (std::nullopt skips it), as
 /// a Found spanning the whole match.
 template <typename ValueOf>
@@ -101,10 +113,11 @@ inline int ordinalWord(const std::string& word) {
 
 /// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "the 1st day of March, 2025",
 /// "the first (1st) day of June, 2026", "the last day of February, 2035", "03/01/2025" (US
-/// order; day first when the first number cannot be a month) and "2025-03-01"; as ISO strings.
+/// order; day first when the first number cannot be a month; a fax's "03/14/58" with a
+/// two-digit year, fullYear) and "2025-03-01"; as ISO strings.
 inline std::vector<Found> dates(const std::string& text) {
     static const std::regex re(
-        R"(\b(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4})|)"
+        R"(\b(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})|)"
         R"(([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|)"
         R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})|)"
         R"((?:the\s+)?([a-z]+(?:-[a-z]+)?)\s+(?:\((\d{1,2})(?:st|nd|rd|th)?\)\s+)?day\s+of\s+([A-Za-z]{3,9})\.?,?\s+(\d{4}))\b)",
@@ -114,7 +127,8 @@ inline std::vector<Found> dates(const std::string& text) {
         if (m[1].matched) {
             v = iso(std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]));
         } else if (m[4].matched) {
-            const int a = std::stoi(m[4]), b = std::stoi(m[5]), y = std::stoi(m[6]);
+            const int a = std::stoi(m[4]), b = std::stoi(m[5]);
+            const int y = m[6].length() == 2 ? fullYear(std::stoi(m[6])) : std::stoi(m[6]);
             v = a > 12 ? iso(y, b, a) : iso(y, a, b);
         } else if (m[7].matched) {
             if (const int month = monthNumber(m[7]))

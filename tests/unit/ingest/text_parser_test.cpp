@@ -118,6 +118,17 @@ TEST(TextParser, AlignedColumnsAreTableRowsUnderTheirHeader) {
                   "SELLER'S name: Quarry Lane LLC | BUYER'S name: Ada Quill"}));
 }
 
+TEST(TextParser, AFormsFirstLabelWithItsValueIsNoHeader) {
+    // A typed form's labels end with ":" in a column of their own: its first row is a label and
+    // its value, not the header of a table whose name would label every later row.
+    EXPECT_EQ(blockTexts("Claim number:      WX-7730-12\n"
+                         "Insured:           Petra Lindgren-Oyelaran\n"
+                         "Policy:            Harbor Mutual Gold\n"),
+              (std::vector<std::string>{"Claim number: | WX-7730-12",
+                                        "Insured: | Petra Lindgren-Oyelaran",
+                                        "Policy: | Harbor Mutual Gold"}));
+}
+
 TEST(TextParser, AReportsHeaderLabelsItsRowsOverRulesCaptionsAndBlankLines) {
     const auto texts = blockTexts(
         "ANALYTE          VALUE     UNITS\n"

@@ -251,5 +251,119 @@ TEST(FormValues, APriorAuthsProviderServiceAndDateByTheWorkflowsOwnDescriptors) 
         << notice["requested_service.description"].dump();
 }
 
+TEST(FormValues, AFaxFormsTwoDigitYearsBoxesAfterOptionsAndEmptyLabels) {
+    std::ifstream in(DOCINTEL_SOURCE_DIR
+                     "/workflows/healthcare/healthcare_prior_auth.workflow.json");
+    const auto fields = nlohmann::json::parse(in)["fields"];
+    const auto fax = extract(fields,
+                             "PINE HOLLOW HEALTH PLAN - UM INTAKE SHEET\n"
+                             "MEMBER: DALGLIESH, ORLA  DOB: 11/02/49\n"
+                             "ORDERING MD: DR. FENWICK ASARE-LOWE (CARDIOLOGY) ORDERING MD NPI:\n"
+                             "SITE: NORTHRIDGE HEART CENTER SITE NPI: 1234567893\n"
+                             "DX: I48.91 ATRIAL FIBRILLATION, UNSPEC\n"
+                             "I10 ESSENTIAL HYPERTENSION\n"
+                             "REVIEW: STAT __ ROUTINE _X_\n"
+                             "DATE OF SERVICE: 2/3/27\n");
+    EXPECT_EQ(fax["patient.date_of_birth"]["value"], "1949-11-02");
+    EXPECT_EQ(fax["requested_service.planned_date"]["value"], "2027-02-03");
+    EXPECT_EQ(fax["patient.payer"]["value"], "PINE HOLLOW HEALTH PLAN");
+    EXPECT_EQ(fax["provider.name"]["value"], "DR. FENWICK ASARE-LOWE");
+    // The site's NPI is not the ordering physician's, who left the box empty.
+    EXPECT_TRUE(fax["provider.npi"]["value"].is_null()) << fax["provider.npi"].dump();
+    EXPECT_EQ(fax["requested_service.icd10_codes"]["value"],
+              nlohmann::json::array({"I48.91", "I10"}))
+        << fax["requested_service.icd10_codes"].dump();
+    EXPECT_EQ(fax["urgency"]["value"], "standard") << fax["urgency"].dump();
+}
+
+TEST(FormValues, TickBoxesBeforeOrAfterTheirOptions) {
+    EXPECT_TRUE(uncheckedBox("PRIORITY: STAT __ ROUTINE _X_", 10, 4));
+    EXPECT_FALSE(uncheckedBox("PRIORITY: STAT __ ROUTINE _X_", 18, 7));
+    EXPECT_TRUE(uncheckedBox("Priority: STAT [ ] Routine [x]", 10, 4));
+    // Boxes before their options, after a label of dotted leaders.
+    EXPECT_FALSE(uncheckedBox("Review ...... [ ] Expedited  [X] Standard", 33, 8));
+    EXPECT_TRUE(uncheckedBox("Review ...... [ ] Expedited  [X] Standard", 18, 9));
+}
+
+TEST(FormValues, AValueThatSaysThereIsNoneAndALabelForAnotherSubject) {
+    EXPECT_TRUE(statesNoneYet(" Not yet issued; the plan confirmed eligibility by phone"));
+    EXPECT_TRUE(statesNoneYet(" | pending"));
+    EXPECT_TRUE(statesNoneYet(" N/A"));
+    EXPECT_FALSE(statesNoneYet(" NH-4471-02 (pending renewal)"));
+    std::ifstream in(DOCINTEL_SOURCE_DIR
+                     "/workflows/healthcare/healthcare_prior_auth.workflow.json");
+    const auto fields = nlohmann::json::parse(in)["fields"];
+    const auto request = extract(fields,
+                                 "Member ID: Not yet issued (eligibility call ref ELG-55120)\n"
+                                 "Date of surgery: to be determined after approval\n"
+                                 "Facility NPI: 1234567893\n");
+    EXPECT_TRUE(request["patient.member_id"]["value"].is_null())
+        << request["patient.member_id"].dump();
+    EXPECT_TRUE(request["requested_service.planned_date"]["value"].is_null());
+    EXPECT_TRUE(request["provider.npi"]["value"].is_null()) << request["provider.npi"].dump();
+    // A DOCX table whose first row the parser took for a header: every reading of the row
+    // that says there is none is none.
+    const auto row = extract(fields,
+                             "Name | Jonas Ebbesen-Amari\n"
+                             "Name: Subscriber ID | Jonas Ebbesen-Amari: Pending. He joined the "
+                             "plan on 01/01/2027 and the member card is not printed (ref "
+                             "QX-20931).\n");
+    EXPECT_TRUE(row["patient.member_id"]["value"].is_null()) << row["patient.member_id"].dump();
+}
+
+TEST(FormValues, ATypedFormsRowsTheirCodesOnTheLinesUnderAndAServiceInItsLabel) {
+    std::ifstream in(DOCINTEL_SOURCE_DIR
+                     "/workflows/healthcare/healthcare_prior_auth.workflow.json");
+    const auto fields = nlohmann::json::parse(in)["fields"];
+    // A plain-text form as the parser writes its aligned label and value columns.
+    const auto form = extract(fields,
+                              "Review type: | Standard pre-service\n"
+                              "Service under review: Laparoscopic cholecystectomy\n"
+                              "CPT: | 47562 (laparoscopic cholecystectomy)\n"
+                              "47563 (with cholangiography, if needed)\n"
+                              "ICD-10-CM: | K80.10 (calculus of gallbladder with chronic\n"
+                              "cholecystitis) K81.1 (chronic cholecystitis)\n"
+                              "Date of surgery: | pending approval\n");
+    EXPECT_EQ(form["requested_service.cpt_codes"]["value"],
+              nlohmann::json::array({"47562", "47563"}));
+    EXPECT_EQ(form["requested_service.icd10_codes"]["value"],
+              nlohmann::json::array({"K80.10", "K81.1"}));
+    EXPECT_EQ(form["requested_service.description"]["value"], "Laparoscopic cholecystectomy");
+    EXPECT_TRUE(form["requested_service.planned_date"]["value"].is_null());
+}
+
+TEST(FormValues, ASectionsHeadingSaysWhoseNameItsRowsGive) {
+    std::ifstream in(DOCINTEL_SOURCE_DIR
+                     "/workflows/healthcare/healthcare_prior_auth.workflow.json");
+    const auto fields = nlohmann::json::parse(in)["fields"];
+    // A DOCX form of two-column tables, one under each heading; every chunk opens at its
+    // heading, and the parser took each table's first row for a header.
+    std::vector<DocText> parts;
+    parts.push_back(test::onePassageDoc("SPECIALTY DRUG REQUEST\n"));
+    parts.push_back(test::onePassageDoc(
+        "Member\nName | Ines Okafor-Brandt\nName: Plan | Ines Okafor-Brandt: Juniper Health\n"));
+    parts.push_back(
+        test::onePassageDoc("Prescribing physician\nName | Tomas Ferreira-Holm, MD\n"
+                            "Name: NPI | Tomas Ferreira-Holm, MD: 1234567893\n"));
+    parts.push_back(
+        test::onePassageDoc("Medication requested\nFrom: Juniper Infusion Services\n"
+                            "Drug | adalimumab 40 mg subcutaneous every 2 weeks\n"));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        parts[i].passages[0].chunk_id = "c" + std::to_string(i + 1);
+    }
+    const DocText doc = joined(std::move(parts));
+    const auto units = fieldUnits(doc);
+    nlohmann::json got = nlohmann::json::object();
+    for (const auto& spec : fieldSpecs(fields)) {
+        got[spec.path] = extractField(spec, doc, units, {});
+    }
+    EXPECT_EQ(got["patient.name"]["value"], "Ines Okafor-Brandt");
+    EXPECT_EQ(got["provider.name"]["value"], "Tomas Ferreira-Holm, MD");
+    // A letter's sender line names no service.
+    EXPECT_NE(got["requested_service.description"]["value"].dump().find("adalimumab"),
+              std::string::npos)
+        << got["requested_service.description"].dump();
+}
+
 }  // namespace
 }  // namespace docintel::plugins

@@ -270,5 +270,20 @@ TEST(ListLayouts, AMeasurementInARowOfATableUnderAnotherHeading) {
     EXPECT_EQ(names, (std::vector<std::string>{"weight", "height"}));
 }
 
+TEST(ListLayouts, LabelledItemLinesOfADiagnosesSectionAreItemsHoweverLong) {
+    const auto spec = specOf(R"({"path": "problems", "type": "list", "item": "text",
+        "key": "description", "meaning": ["problems", "diagnoses"]})");
+    const auto doc = docOf({"DISCHARGE NOTE\nPatient: Ann Roe Age: 70",
+                            "Diagnoses\nPrincipal: community-acquired pneumonia of the right lower "
+                            "lobe.\nSecondary: chronic heart failure with reduced ejection "
+                            "fraction; type 2 diabetes; gout.",
+                            "Hospital course\nShe came in with cough and fever for three days and "
+                            "was admitted to the ward."});
+    EXPECT_EQ(texts(extractList(spec, doc), "description"),
+              (std::vector<std::string>{"community-acquired pneumonia of the right lower lobe",
+                                        "chronic heart failure with reduced ejection fraction",
+                                        "type 2 diabetes", "gout"}));
+}
+
 }  // namespace
 }  // namespace docintel::plugins

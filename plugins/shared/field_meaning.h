@@ -1,0 +1,83 @@
+#pragma once
+
+// Where a typed field's meaning phrase stands in a unit of a document (MeaningHit, found by
+// field_extractor.h's meaningHits; docs/decisions/0064), and the signs that the unit speaks of
+// another subject or of no value: an `avoid` phrase in its label, its section's heading or the
+// word a capitals label was cut from ("SITE NPI:"), and a label whose value says there is none
+// yet ("Member ID: Not yet issued"). Header-only; pure.
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "shared/doc_text.h"
+#include "shared/field_spec.h"
+#include "shared/field_units.h"
+#include "shared/form_marks.h"
+#include "shared/typed_values.h"
+
+namespace docintel::plugins {
+
+/// Where a meaning phrase was found in a unit: [pos, end) and its weight.
+struct MeaningHit {
+    double weight = 0;
+    std::size_t pos = 0;
+    std::size_t end = 0;
+    bool label = false;  ///< "Phrase: value"
+    bool in_heading = false;
+    bool defines = false;        ///< the phrase is a defined term in brackets after its value
+    std::size_t phrase_end = 0;  ///< where the phrase itself ends (before a label's ":")
+};
+
+/// Whether the section a unit stands in is about another subject: its heading names one of the
+/// spec's `avoid` phrases and none of its meaning phrases (a "Patient" section's "Name: Ann Roe"
+/// row names no provider; "Patient and provider" names both).
+inline bool avoidedSection(const FieldSpec& spec, const FieldUnit& unit) {
+    if (unit.heading.empty() || unit.is_heading) return false;
+    const std::string heading = typed::lower(unit.heading);
+    const auto in_heading = [&](const std::string& p) {
+        return findPhrase(heading, p) != std::string::npos;
+    };
+    return std::any_of(spec.avoid.begin(), spec.avoid.end(), in_heading) &&
+           std::none_of(spec.meaning.begin(), spec.meaning.end(), in_heading);
+}
+
+/// Whether the label of `hit` (its words from the start of the unit's cell or clause up to its
+/// ":") holds one of the spec's `avoid` phrases: "Facility NPI:", "Referring provider:".
+inline bool labelAvoided(const FieldSpec& spec, const std::string& lower_text,
+                         const MeaningHit& hit) {
+    const std::size_t cut = lower_text.find_last_of("|;.", hit.pos);
+    const std::size_t from = cut == std::string::npos ? 0 : cut + 1;
+    const std::string label = lower_text.substr(from, std::min(hit.end, lower_text.size()) - from);
+    return std::any_of(spec.avoid.begin(), spec.avoid.end(), [&](const std::string& a) {
+        return findPhrase(label, a) != std::string::npos;
+    });
+}
+
+/// Whether a label of `hits` in `unit` says that the field has no value ("Member ID: Not yet
+/// issued (call ref ELG-55120)"): a date, code, name or amount is then none.
+inline bool labelStatesNone(const FieldSpec& spec, const std::vector<MeaningHit>& hits,
+                            const FieldUnit& unit) {
+    return spec.type != "text" && spec.type != "enumeration" &&
+           std::any_of(hits.begin(), hits.end(), [&](const MeaningHit& hit) {
+               return hit.label &&
+                      statesNoneYet(unit.text.substr(std::min(hit.end, unit.text.size())));
+           });
+}
+
+/// Whether the word right before a unit that a label cut out of its line is one of the spec's
+/// `avoid` words: in capitals a label's qualifier is not told from the name before it ("SITE:
+/// NORTHRIDGE HEART CENTER SITE NPI: 1234567893" cut at "NPI:"), and it names another subject.
+inline bool qualifiedByAvoided(const FieldSpec& spec, const DocText& doc, const FieldUnit& unit) {
+    std::size_t end = unit.pos;
+    while (end > 0 && doc.text[end - 1] == ' ') --end;
+    if (end == unit.pos || end == 0 || doc.text[end - 1] == '\n') return false;
+    std::size_t start = end;
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(doc.text[start - 1]))) --start;
+    const std::string word = typed::lower(doc.text.substr(start, end - start));
+    return !word.empty() && unit.text.find(':') < 24 &&
+           std::find(spec.avoid.begin(), spec.avoid.end(), word) != spec.avoid.end();
+}
+
+}  // namespace docintel::plugins

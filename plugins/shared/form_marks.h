@@ -1,0 +1,82 @@
+#pragma once
+// What a form's marks say beside its values: which option of an enumeration a tick box leaves
+// unticked (boxes stand before their options, "[ ] Urgent/Expedited  [X] Standard", or after
+// them, as a fax form writes them, "URGENT __ ROUTINE _X_"), and a label's value that says there
+// is none ("Member ID: Not yet issued").
+//
+// Header-only, stateless; plugins link only the SDK.
+
+#include <cctype>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace docintel::plugins {
+
+/// A tick box found in a text: [pos, end) and whether it is ticked.
+struct TickBox {
+    std::size_t pos = 0;
+    std::size_t end = 0;
+    bool ticked = false;
+};
+
+/// Every tick box of `text`: "[ ]", "[X]", "[x]", "[*]", "[✓]", "☐", "☒", "☑", a blank written
+/// as underscores ("__") and an underscored mark ("_X_").
+inline std::vector<TickBox> tickBoxes(const std::string& text) {
+    static const std::regex box(
+        R"(\[\s*([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)?\s*\]|(\xE2\x98\x90)|\xE2\x98\x92|\xE2\x98\x91|)"
+        R"(_+([xX]|\xE2\x9C\x93|\xE2\x9C\x94)_+|(__+))");
+    std::vector<TickBox> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        const auto& m = *it;
+        const bool blank =
+            m[2].matched || m[4].matched || (m[0].str().front() == '[' && !m[1].matched);
+        const auto pos = static_cast<std::size_t>(m.position(0));
+        out.push_back({pos, pos + static_cast<std::size_t>(m.length(0)), !blank});
+    }
+    return out;
+}
+
+/// Whether the option word at `at` (`len` long) is left unticked. When the text ends with a box
+/// and words stand between its label and its first box ("PRIORITY: URGENT __ ROUTINE _X_"),
+/// each box follows its option: the box right after the word rules it. Otherwise each box goes
+/// before its option ("Review type ..... [ ] Urgent  [X] Standard"): the last box before the
+/// word, within the option's few words, rules it.
+inline bool uncheckedBox(const std::string& text, std::size_t at, std::size_t len = 0) {
+    const auto boxes = tickBoxes(text);
+    if (boxes.empty()) return false;
+    const std::size_t label = text.rfind(':', boxes.front().pos);
+    const std::size_t from = label == std::string::npos ? 0 : label + 1;
+    bool words_first = false;
+    for (std::size_t i = from; i < boxes.front().pos; ++i) {
+        if (std::isalpha(static_cast<unsigned char>(text[i]))) words_first = true;
+    }
+    const bool ends_with_box = text.find_first_not_of(' ', boxes.back().end) == std::string::npos;
+    if (words_first && ends_with_box) {
+        for (const auto& b : boxes) {
+            if (b.pos < at + len) continue;
+            const bool next = text.find_first_not_of(' ', at + len) == b.pos;
+            return next && !b.ticked;
+        }
+        return false;
+    }
+    bool unchecked = false;  // the last box before the word ("[ ] Urgent/Expedited") rules it
+    for (const auto& b : boxes) {
+        if (b.end > at) break;
+        if (b.end + 40 >= at) unchecked = !b.ticked;
+    }
+    return unchecked;
+}
+
+/// Whether a label's value `value` (the text right after the label) says that there is none
+/// yet: "Not yet issued", "None", "N/A", "Pending", "Unknown", "To be assigned", "TBD".
+inline bool statesNoneYet(const std::string& value) {
+    static const std::regex none(
+        R"(^[\s|:]*(?:not\s+(?:yet\s+)?(?:issued|assigned|available|known|scheduled|applicable)|)"
+        R"(none\b|n/a\b|pending\b|unknown\b|to\s+be\s+(?:assigned|issued|determined)|tbd\b))",
+        std::regex::icase);
+    return std::regex_search(value, none);
+}
+
+}  // namespace docintel::plugins
