@@ -279,17 +279,19 @@ inline std::vector<std::pair<std::size_t, std::string>> parsedRowCells(const std
     return out;
 }
 
-/// A row of three or more cells read as "<label>: <value>" ("| 4 | Premises | Suite 140, ... |
-/// 1.1 |" → "Premises: Suite 140, ..."): an abstract's table of terms numbers its rows and
-/// cites a section beside the term and its value. The label is the first cell after the row's
-/// number that opens with a letter and holds no ":", the value the cell after it; "" when the
-/// row has no such pair. `bare` are the row's cells without column headers.
+/// A numbered row of three or more cells read as "<label>: <value>" ("| 4 | Premises | Suite
+/// 140, ... | 1.1 |" → "Premises: Suite 140, ..."): an abstract's table of terms numbers its
+/// rows and cites a section beside the term and its value. The label is the cell after the
+/// row's number when it opens with a letter and holds no ":", the value the cell after it; ""
+/// when the row has no such pair. `bare` are the row's cells without column headers.
 inline std::string labelledRow(const std::vector<std::string>& bare) {
     if (bare.size() < 3) return {};
     static const std::regex row_number(R"(^(?:#|No\.?)?\s*\d{1,3}[.)]?$)", std::regex::icase);
     std::size_t k = 0;
     while (k < bare.size() && std::regex_match(bare[k], row_number)) ++k;
-    if (k + 1 >= bare.size() || k > 1) return {};
+    // Only a numbered row: a table of three columns without numbers ("Interest income |
+    // 1099-INT | 2,345.67") names its values by its column headers, not by its first cell.
+    if (k != 1 || k + 1 >= bare.size()) return {};
     const std::string& label = bare[k];
     if (label.empty() || !std::isalpha(static_cast<unsigned char>(label[0])) ||
         label.find(':') != std::string::npos || bare[k + 1].empty()) {
@@ -307,15 +309,11 @@ inline bool headerIsData(const std::vector<std::pair<std::size_t, std::string>>&
     });
 }
 
-/// The units of a parsed table row (parsedRowCells): each cell ("Monthly Base Rent: $4,250.00")
-/// and, for a row of two cells, the row read as "<first cell>: <second cell>" without the
-/// column headers: a two-column table of labels and values ("| Date of birth | Nov 2, 1978 |")
-/// whose first row the parser took for a header ("Patient: Date of birth | Harold Roe: Nov 2,
-/// 1978"); a longer row as its term and value (labelledRow). `header` is the table's first row.
-inline void parsedRowUnits(const DocText::Line& line,
-                           const std::vector<std::pair<std::size_t, std::string>>& cells,
-                           const std::vector<std::pair<std::size_t, std::string>>& header,
-                           const std::string& heading, std::vector<FieldUnit>& out) {
+/// A parsed table row's cells without the column headers the parser put before them
+/// ("Patient: Date of birth" under a "Patient" header is "Date of birth"), trimmed.
+inline std::vector<std::string> bareCells(
+    const std::vector<std::pair<std::size_t, std::string>>& cells,
+    const std::vector<std::pair<std::size_t, std::string>>& header) {
     std::vector<std::string> bare;
     for (std::size_t c = 0; c < cells.size(); ++c) {
         const std::string& cell = cells[c].second;
@@ -326,6 +324,19 @@ inline void parsedRowUnits(const DocText::Line& line,
         }
         bare.push_back(trimmed(b));
     }
+    return bare;
+}
+
+/// The units of a parsed table row (parsedRowCells): each cell ("Monthly Base Rent: $4,250.00")
+/// and, for a row of two cells, the row read as "<first cell>: <second cell>" without the
+/// column headers: a two-column table of labels and values ("| Date of birth | Nov 2, 1978 |")
+/// whose first row the parser took for a header ("Patient: Date of birth | Harold Roe: Nov 2,
+/// 1978"); a longer row as its term and value (labelledRow). `header` is the table's first row.
+inline void parsedRowUnits(const DocText::Line& line,
+                           const std::vector<std::pair<std::size_t, std::string>>& cells,
+                           const std::vector<std::pair<std::size_t, std::string>>& header,
+                           const std::string& heading, std::vector<FieldUnit>& out) {
+    const std::vector<std::string> bare = bareCells(cells, header);
     // First, so that it wins a tie with the header-prefixed reading.
     if (cells.size() == 2 && !bare[0].empty() && !bare[1].empty() &&
         bare[0].find(':') == std::string::npos) {
@@ -377,10 +388,16 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                                 next[0].second.rfind(cells[0].second + ": ", 0) == 0;
             }
             parsedRowUnits(line, cells, parsed_header, heading, out);
-            // The row as a whole, unless its cells are prefixed with a row of data.
-            if (first_row || !headerIsData(parsed_header)) {
-                out.push_back({line.pos, line.text.size(), cleanLine(line.text), heading, false});
+            // The row as a whole; under a first row of data (headerIsData) without the prefixes,
+            // which are another row's text.
+            std::string whole = line.text;
+            if (!first_row && headerIsData(parsed_header)) {
+                whole.clear();
+                for (const auto& cell : bareCells(cells, parsed_header)) {
+                    whole += (whole.empty() ? "" : " | ") + cell;
+                }
             }
+            out.push_back({line.pos, line.text.size(), cleanLine(whole), heading, false});
             for (std::size_t u = first; u < out.size(); ++u) out[u].is_heading = names_columns;
             continue;
         }

@@ -192,6 +192,15 @@ TEST(LeaseForms, AnAbstractTablesRowIsReadAsItsTermAndValue) {
               "Fenwick Quarry Estates, LLC (Landlord); Lowry Orchard Vets, PC (Tenant)");
 }
 
+TEST(LeaseForms, OnlyANumberedRowReadsAsItsTermAndValue) {
+    EXPECT_EQ(labelledRow({"4", "Premises", "Suite 140", "1.1"}), "Premises: Suite 140");
+    EXPECT_EQ(labelledRow({"No. 2", "Tenant", "Lowry Orchard Vets, PC"}),
+              "Tenant: Lowry Orchard Vets, PC");
+    // Columns without a row number are named by their headers, not by the first cell.
+    EXPECT_EQ(labelledRow({"Dividend income", "1099-DIV", "1,204.16"}), "");
+    EXPECT_EQ(labelledRow({"1", "2", "Wages", "85,000.00"}), "");
+}
+
 TEST(LeaseForms, ATableWhoseFirstRowIsDataLendsNoLabels) {
     const auto fields = nlohmann::json::parse(R"([
       {"path": "termination", "type": "text", "meaning": ["break option", "break date"]}
