@@ -46,6 +46,12 @@ struct DocText {
                 {"excerpt", excerpt(text, pos, len, max)}};
     }
 
+    /// Where the line that holds position `pos` of `text` starts.
+    std::size_t lineStart(std::size_t pos) const {
+        const std::size_t nl = pos == 0 ? std::string::npos : text.rfind('\n', pos - 1);
+        return nl == std::string::npos ? 0 : nl + 1;
+    }
+
     std::vector<Line> lines() const {
         std::vector<Line> out;
         std::size_t start = 0;

@@ -51,8 +51,7 @@ inline std::string articleText(const FieldSpec& spec, const FieldUnit& best,
         if (u->pos < covered) continue;
         // A later sentence of a clause's line ("5.2 Maintenance. Tenant shall ... . Landlord has
         // no repair obligation.") goes on with the clause.
-        const bool same_line =
-            clauses > 0 && doc.text.find('\n', covered) >= u->pos && u->pos <= doc.text.size();
+        const bool same_line = clauses > 0 && doc.text.find('\n', covered) >= u->pos;
         if (!same_line && !numberedClause(u->text)) return {};  // an article of prose
         if (!same_line && ++clauses > kMaxClauses) return {};
         out += (out.empty() ? "" : " ") + trimmed(u->text);

@@ -345,10 +345,10 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
 inline std::set<std::size_t> linesStatingNone(const FieldSpec& spec, const DocText& doc,
                                               const std::vector<FieldUnit>& units) {
     std::set<std::size_t> out;
+    if (!labelCanStateNone(spec)) return out;  // no unit's hits need reading
     for (const auto& u : units) {
         if (!u.is_heading && labelStatesNone(spec, meaningHits(spec, u), u)) {
-            const std::size_t nl = u.pos == 0 ? std::string::npos : doc.text.rfind('\n', u.pos - 1);
-            out.insert(nl == std::string::npos ? 0 : nl + 1);
+            out.insert(doc.lineStart(u.pos));
         }
     }
     return out;
@@ -367,11 +367,7 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
         for (const auto& u : units) {
             if (!retrieved.empty() && !retrieved.count(doc.passageAt(u.pos).chunk_id)) continue;
             if (qualifiedByAvoided(spec, doc, u)) continue;
-            if (!none_lines.empty()) {
-                const std::size_t nl =
-                    u.pos == 0 ? std::string::npos : doc.text.rfind('\n', u.pos - 1);
-                if (none_lines.count(nl == std::string::npos ? 0 : nl + 1)) continue;
-            }
+            if (!none_lines.empty() && none_lines.count(doc.lineStart(u.pos))) continue;
             const Candidate c = bestInUnit(spec, u);
             if (c.score > best.score + 1e-9) best = c;
         }

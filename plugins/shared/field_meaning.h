@@ -4,7 +4,7 @@
 // field_extractor.h's meaningHits; docs/decisions/0064), and the signs that the unit speaks of
 // another subject or of no value: an `avoid` phrase in its label, its section's heading or the
 // word a capitals label was cut from ("SITE NPI:"), and a label whose value says there is none
-// yet ("Member ID: Not yet issued"). Header-only; pure.
+// yet ("Member ID: Not yet issued", statesNoneYet). Header-only; pure.
 
 #include <algorithm>
 #include <set>
@@ -14,7 +14,6 @@
 #include "shared/doc_text.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
-#include "shared/form_marks.h"
 #include "shared/typed_values.h"
 
 namespace docintel::plugins {
@@ -55,11 +54,17 @@ inline bool labelAvoided(const FieldSpec& spec, const std::string& lower_text,
     });
 }
 
+/// Whether a label can say that `spec` has no value: a date, code, name or amount can; a text or
+/// an enumeration states its own absence (statesNone).
+inline bool labelCanStateNone(const FieldSpec& spec) {
+    return spec.type != "text" && spec.type != "enumeration";
+}
+
 /// Whether a label of `hits` in `unit` says that the field has no value ("Member ID: Not yet
 /// issued (call ref ELG-55120)"): a date, code, name or amount is then none.
 inline bool labelStatesNone(const FieldSpec& spec, const std::vector<MeaningHit>& hits,
                             const FieldUnit& unit) {
-    return spec.type != "text" && spec.type != "enumeration" &&
+    return labelCanStateNone(spec) &&
            std::any_of(hits.begin(), hits.end(), [&](const MeaningHit& hit) {
                return hit.label &&
                       statesNoneYet(unit.text.substr(std::min(hit.end, unit.text.size())));

@@ -185,7 +185,8 @@ inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
 }
 
 /// Whether the value after a label says there is none ("Early termination: None", "Renewal
-/// option | N/A"): the document states the field's absence.
+/// option | N/A"), as the whole value: the document states the field's absence (statesNoneYet
+/// reads how a value begins).
 inline bool statesNone(const std::string& after_label) {
     std::string v = typed::lower(after_label);
     auto edge = [](char c) {
@@ -196,6 +197,17 @@ inline bool statesNone(const std::string& after_label) {
     static const std::vector<std::string> none = {
         "none", "n/a", "not applicable", "nil", "no", "none stated", "-", "\xE2\x80\x94"};
     return std::find(none.begin(), none.end(), v) != none.end();
+}
+
+/// Whether a label's value `value` (the text right after the label) begins by saying that there
+/// is none yet, whatever follows (statesNone reads a whole value): "Not yet issued", "None", "N/A",
+/// "Pending", "Unknown", "To be assigned", "TBD".
+inline bool statesNoneYet(const std::string& value) {
+    static const std::regex none(
+        R"(^[\s|:]*(?:not\s+(?:yet\s+)?(?:issued|assigned|available|known|scheduled|applicable)|)"
+        R"(none\b|n/a\b|pending\b|unknown\b|to\s+be\s+(?:assigned|issued|determined)|tbd\b))",
+        std::regex::icase);
+    return std::regex_search(value, none);
 }
 
 /// Whether `lower_text` denies some right or option (deniedRight after "right to", "option of").

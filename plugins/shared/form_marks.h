@@ -1,8 +1,7 @@
 #pragma once
 // What a form's marks say beside its values: which option of an enumeration a tick box leaves
 // unticked (boxes stand before their options, "[ ] Urgent/Expedited  [X] Standard", or after
-// them, as a fax form writes them, "URGENT __ ROUTINE _X_"), and a label's value that says there
-// is none ("Member ID: Not yet issued").
+// them, as a fax form writes them, "URGENT __ ROUTINE _X_").
 //
 // Header-only, stateless; plugins link only the SDK.
 
@@ -67,16 +66,6 @@ inline bool uncheckedBox(const std::string& text, std::size_t at, std::size_t le
         if (b.end + 40 >= at) unchecked = !b.ticked;
     }
     return unchecked;
-}
-
-/// Whether a label's value `value` (the text right after the label) says that there is none
-/// yet: "Not yet issued", "None", "N/A", "Pending", "Unknown", "To be assigned", "TBD".
-inline bool statesNoneYet(const std::string& value) {
-    static const std::regex none(
-        R"(^[\s|:]*(?:not\s+(?:yet\s+)?(?:issued|assigned|available|known|scheduled|applicable)|)"
-        R"(none\b|n/a\b|pending\b|unknown\b|to\s+be\s+(?:assigned|issued|determined)|tbd\b))",
-        std::regex::icase);
-    return std::regex_search(value, none);
 }
 
 }  // namespace docintel::plugins
