@@ -18,6 +18,7 @@
 #include "common/metrics.h"
 #include "plugin_api/plugin.h"
 #include "plugin_host/catch_all.h"
+#include "plugin_host/plugin_snapshot.h"
 #include "plugin_host/staging_registrar.h"
 
 namespace docintel::plugin_host {
@@ -94,8 +95,8 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
     attempted_.insert(*identity);
     const std::string& path = identity->path;
 
-    // The dynamic loader returns the library already open under a path, so a new file there
-    // would silently run the old code.
+    // Libraries are never unloaded, so the build first opened from a path keeps serving; a new
+    // file there is refused with that reason rather than as a duplicate name.
     if (opened_paths_.count(path) > 0) {
         return refuse(path, {},
                       Error::conflict("path_reused",
@@ -104,8 +105,12 @@ Status PluginLoader::loadLocked(const std::string& requested_path) {
                                       "under a new file name"));
     }
 
+    // Opened from a private copy: the dropped file may still be growing, or be overwritten in
+    // place later, and either would change pages the process has mapped.
+    auto snapshot = PluginSnapshot::take(*identity);
+    if (!snapshot.ok()) return refuse(path, {}, snapshot.error());
     dlerror();
-    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    void* library = dlopen(snapshot->path().c_str(), RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
         const char* message = dlerror();
         return refuse(

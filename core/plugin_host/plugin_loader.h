@@ -68,9 +68,11 @@ struct DirectoryLoadCounts {
 /// Ownership: a loaded plugin object is kept alive by the handlers that call into it (shared
 /// ownership), so it outlives every route and tool referring to it; a refused plugin object is
 /// destroyed at once via the descriptor's `destroy`. Libraries are never dlclose'd, refused
-/// ones included, because code or data from them may still be referenced. Since the dynamic
-/// loader hands back the already-open library for a path it has opened, a new build of a
-/// plugin must be dropped under a new file name; a changed file at an opened path is refused.
+/// ones included, because code or data from them may still be referenced. A library is opened
+/// from a private copy of the file (PluginSnapshot), taken only from a whole file that did not
+/// change while copied, so a drop still being written or a later overwrite in place never
+/// touches mapped pages. A new build of a plugin must be dropped under a new file name; a
+/// changed file at an opened path is refused.
 ///
 /// Thread-safe: loads are serialised by `load_mutex_`, so the watcher thread and start-up
 /// loading may overlap. The router, schemas, registry and host services must outlive it.
@@ -83,11 +85,12 @@ class PluginLoader {
     PluginLoader& operator=(const PluginLoader&) = delete;
 
     /// Loads one plugin file. Never throws; a refusal is an Error whose `code` says why
-    /// (file_unreadable, load_failed, no_descriptor, abi_mismatch, build_mismatch,
-    /// invalid_descriptor, duplicate_plugin, path_reused, create_failed, registration_failed,
-    /// invalid_registration, route_conflict, schema_conflict, mcp_conflict, workflow_conflict,
-    /// attach_conflict, invalid_migration, storage_unavailable, storage_failed, commit_failed,
-    /// internal_error) and is also logged and recorded in the registry.
+    /// (file_unreadable, file_changing, incomplete_file, load_failed, no_descriptor,
+    /// abi_mismatch, build_mismatch, invalid_descriptor, duplicate_plugin, path_reused,
+    /// create_failed, registration_failed, invalid_registration, route_conflict,
+    /// schema_conflict, mcp_conflict, workflow_conflict, attach_conflict, invalid_migration,
+    /// storage_unavailable, storage_failed, commit_failed, internal_error) and is also logged
+    /// and recorded in the registry.
     plugin::Status loadFile(const std::string& path);
 
     /// Loads every `*.so` directly inside `dir`, in file-name order. Fails with `not_found`

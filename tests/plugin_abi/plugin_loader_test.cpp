@@ -2,10 +2,12 @@
 // is refused and why, that a refused plugin leaves nothing behind, and that a plugin dropped
 // into a watched folder is picked up without a restart.
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -21,6 +23,7 @@
 #include "plugin_api/host_services.h"
 #include "plugin_host/plugin_loader.h"
 #include "plugin_host/plugin_registry.h"
+#include "plugin_host/plugin_snapshot.h"
 #include "plugin_host/plugin_watcher.h"
 
 namespace docintel::plugin_host {
@@ -52,6 +55,29 @@ bool pollUntil(const std::function<bool()>& done,
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return done();
+}
+
+// `symbol` in a plugin library the loader opened (from its private copy, so found by the copy's
+// name among the loaded objects), or nullptr.
+void* loadedPluginSymbol(const char* symbol) {
+    std::vector<std::string> names;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* out) {
+            const std::string name = info->dlpi_name != nullptr ? info->dlpi_name : "";
+            if (name.find("docintel-plugin-") != std::string::npos) {
+                static_cast<std::vector<std::string>*>(out)->push_back(name);
+            }
+            return 0;
+        },
+        &names);
+    for (const auto& name : names) {
+        void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD);
+        if (library == nullptr) continue;
+        void* found = dlsym(library, symbol);
+        dlclose(library);  // drops only the reference taken here
+        if (found != nullptr) return found;
+    }
+    return nullptr;
 }
 
 // A fresh directory under the system temp dir, removed at the end of the test.
@@ -203,12 +229,9 @@ TEST_F(PluginLoaderTest, WrongAbiIsRefusedBeforeCreate) {
     EXPECT_NE(log.find("wrong_abi_plugin.so"), std::string::npos) << log;
 
     // The library stays loaded (never unloaded), so its own flag says whether create ran.
-    void* library = dlopen(fixture("wrong_abi_plugin").c_str(), RTLD_NOW | RTLD_NOLOAD);
-    ASSERT_NE(library, nullptr);
-    auto created = reinterpret_cast<bool (*)()>(dlsym(library, "fixture_wrong_abi_created"));
+    auto created = reinterpret_cast<bool (*)()>(loadedPluginSymbol("fixture_wrong_abi_created"));
     ASSERT_NE(created, nullptr);
     EXPECT_FALSE(created());
-    dlclose(library);  // drops only the reference this test took
 
     EXPECT_EQ(routeCount(), before);
     EXPECT_TRUE(registry_.plugins().empty());
@@ -287,6 +310,54 @@ TEST_F(PluginLoaderTest, FilesThatAreNotPluginsAreRefused) {
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().code, "file_unreadable");
     EXPECT_EQ(registry_.refused().size(), 2u);
+}
+
+// A drop caught half-written (a copy stalled under load) is refused without being opened, and
+// loads once it is whole.
+TEST_F(PluginLoaderTest, HalfWrittenPluginIsRefusedUntilItIsWhole) {
+    EXPECT_EQ(elfIncompleteness(fixture("good_plugin")), "");
+    TempDir dir;
+    const auto drop = dir.path() / "good_plugin.so";
+    const auto whole = fs::file_size(fixture("good_plugin"));
+    fs::copy_file(fixture("good_plugin"), drop);
+    fs::resize_file(drop, whole / 2);
+
+    const auto half = loader_.loadFile(drop.string());
+    ASSERT_FALSE(half.ok());
+    EXPECT_EQ(half.error().code, "incomplete_file");
+    EXPECT_FALSE(registry_.isLoaded("fixture_good"));
+
+    fs::copy_file(fixture("good_plugin"), drop, fs::copy_options::overwrite_existing);
+    const auto status = loader_.loadFile(drop.string());
+    ASSERT_TRUE(status.ok()) << status.error().code << ": " << status.error().message;
+    EXPECT_TRUE(registry_.isLoaded("fixture_good"));
+}
+
+// `cp` onto a loaded plugin truncates and rewrites the file in place; the code the process runs
+// is its own copy, so the plugin keeps answering (a mapping of the dropped file would die of
+// SIGBUS here).
+TEST_F(PluginLoaderTest, OverwritingALoadedPluginFileInPlaceLeavesItServing) {
+    TempDir dir;
+    TempDir copies;  // where the loader's private copies go (TMPDIR)
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string saved = tmpdir != nullptr ? tmpdir : "";
+    ::setenv("TMPDIR", copies.path().c_str(), 1);
+    const auto drop = dir.path() / "good_plugin.so";
+    fs::copy_file(fixture("good_plugin"), drop);
+    const auto status = loader_.loadFile(drop.string());
+    tmpdir != nullptr ? ::setenv("TMPDIR", saved.c_str(), 1) : ::unsetenv("TMPDIR");
+    ASSERT_TRUE(status.ok()) << status.error().code << ": " << status.error().message;
+    EXPECT_TRUE(fs::is_empty(copies.path()));  // the copy is gone; its mapping stays
+
+    {
+        std::ofstream out(drop, std::ios::binary | std::ios::trunc);
+        out << std::string(100, '\0');
+    }
+    const auto hello = router_.match("GET", "/api/v1/plugins/fixture_good/hello");
+    ASSERT_TRUE(hello.route);
+    const auto response = hello.route->def.handler(plugin::HttpRequest{});
+    ASSERT_TRUE(response.ok());
+    EXPECT_EQ(response->body, (nlohmann::json{{"hello", "world"}}));
 }
 
 TEST_F(PluginLoaderTest, LoadDirectoryLoadsGoodPluginsAndRefusesBadOnes) {
