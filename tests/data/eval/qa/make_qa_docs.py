@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DOCS = os.path.join(HERE, "docs")
 SRC = os.path.join(DOCS, "src")
 # Later batches live in their own folders with the same layout (<folder>/src/<name>.<kind>.txt).
-FOLDERS = [DOCS, os.path.join(HERE, "docs4")]
+FOLDERS = [DOCS, os.path.join(HERE, "docs4"), os.path.join(HERE, "docs5")]
 sys.path.insert(0, os.path.dirname(HERE))
 import make_docs  # noqa: E402  (shared: blocks, wrap, make_text_pdf, fix_zip_times, FIXED, FONT)
 
