@@ -550,7 +550,7 @@ Q += [
     (Q5_PARISH, "Who chaired the parish council's October meeting?", "Harriet Quennell", ["Cllr Harriet Quennell", "Quennell"], 1, "person"),
     (Q5_PARISH, "How much did the council have in its reserve account at the end of September?", "£41,250.00", ["41,250.00", "£41,250", "41250"], 1, "money"),
     (Q5_PARISH, "What was the top speed clocked during the police speed check?", "52 mph", ["52"], 1, "number"),
-    (Q5_PARISH, "On which road junction was the speed check done?", "Sallow Corner", ["the B4417 at Sallow Corner", "B4417"], 1, "place"),
+    (Q5_PARISH, "Where on the B4417 did the police run their speed check?", "Sallow Corner", ["the B4417 at Sallow Corner"], 1, "place"),
     (Q5_PARISH, "How much precept will the parish ask for in 2027/28?", "£52,700", ["52,700", "52700"], 2, "money"),
     (Q5_PARISH, "Which firm won the contract to replace the surfacing under the swings?", "Playsafe Surfaces Ltd", ["Playsafe Surfaces"], 2, "organization"),
     (Q5_PARISH, "How did councillors vote on paying for a second defibrillator?", "3 for, 4 against", ["3-4", "three for, four against", "lost"], 2, "other"),
@@ -647,7 +647,7 @@ Q += [
     (Q5_INV, "How much is still left to pay once the deposit is taken off?", "1,986.92", ["£1,986.92", "1986.92"], 1, "money"),
     (Q5_INV, "Who signed the work off on site?", "K. Wadsworth", ["Wadsworth"], 1, "person"),
     (Q5_INV, "Where were the signs delivered to?", "The Taproom", ["12 Wharf Street", "The Taproom, 12 Wharf Street"], 1, "place"),
-    (Q5_INV, "What was the total of quotation Q-6120?", None, [], None, "money"),
+    (Q5_INV, "On what date did the sign company issue quotation Q-6120?", None, [], None, "date"),
     (Q5_INV, "What is the brewery's VAT registration number?", None, [], None, "other"),
     (Q5_INV, "How much of the fascia sign's price was for the LED lighting?", None, [], None, "money"),
     # purchase order (fixed-width plain text)
