@@ -526,6 +526,144 @@ Q += [
     (Q4_ISLAND, "How many pairs of puffins breed on the cliffs?", None, [], None, "number"),
 ]
 
+# ---- Added 2026-11-27 (fifth blind helper session, branch qa5): batch docs5, ten more fiction
+# documents (CC0) in five pairs of forms the earlier batches lack: meeting minutes with motions and
+# votes (2-page text PDFs), product datasheets with spec and price tables (Markdown), policies with
+# numbered sections, definitions and exceptions (DOCX), ferry and bus timetables (HTML tables), and
+# an invoice and a purchase order (fixed-width plain text). Names are prefixed a- ... j- so that,
+# sorted by path, they take indexes 41-50 and each pair of the same form gets one report document
+# (a, c, e, g, i) and one tune document (b, d, f, h, j).
+Q5 = "tests/data/eval/qa/docs5/"
+Q5_PARISH = Q5 + "a-minutes-brackenford-parish-council-2026-10.pdf"
+Q5_COOP = Q5 + "b-minutes-halloway-housing-coop-agm-2026.pdf"
+Q5_PROBE = Q5 + "c-datasheet-verdant-sm40-soil-sensor.md"
+Q5_PUMP = Q5 + "d-datasheet-kestrel-pc7-pump-controller.md"
+Q5_TRAVEL = Q5 + "e-policy-travel-expenses-orrin-labs.docx"
+Q5_LEAVE = Q5 + "f-policy-annual-leave-tamsin-foods.docx"
+Q5_FERRY = Q5 + "g-timetable-ferry-corran-sound-winter-2026.html"
+Q5_BUS = Q5 + "h-timetable-bus-route-12-ashcombe.html"
+Q5_INV = Q5 + "i-invoice-lantern-signs-inv-20417.txt"
+Q5_PO = Q5 + "j-purchase-order-fenwick-school-po-3391.txt"
+
+Q += [
+    # parish council minutes (2-page PDF, running header)
+    (Q5_PARISH, "Who chaired the parish council's October meeting?", "Harriet Quennell", ["Cllr Harriet Quennell", "Quennell"], 1, "person"),
+    (Q5_PARISH, "How much did the council have in its reserve account at the end of September?", "£41,250.00", ["41,250.00", "£41,250", "41250"], 1, "money"),
+    (Q5_PARISH, "What was the top speed clocked during the police speed check?", "52 mph", ["52"], 1, "number"),
+    (Q5_PARISH, "Where on the B4417 did the police run their speed check?", "Sallow Corner", ["the B4417 at Sallow Corner"], 1, "place"),
+    (Q5_PARISH, "How much precept will the parish ask for in 2027/28?", "£52,700", ["52,700", "52700"], 2, "money"),
+    (Q5_PARISH, "Which firm won the contract to replace the surfacing under the swings?", "Playsafe Surfaces Ltd", ["Playsafe Surfaces"], 2, "organization"),
+    (Q5_PARISH, "How did councillors vote on paying for a second defibrillator?", "3 for, 4 against", ["3-4", "three for, four against", "lost"], 2, "other"),
+    (Q5_PARISH, "When does the parish council meet next?", "Wednesday 11 November 2026", ["11 November 2026", "2026-11-11", "November 11, 2026"], 2, "date"),
+    (Q5_PARISH, "How many crimes were reported in the parish over the same period in 2024?", None, [], None, "number"),
+    (Q5_PARISH, "What is the parish clerk's e-mail address?", None, [], None, "other"),
+    (Q5_PARISH, "How much would Corve Play Services have charged to take away the old surfacing?", None, [], None, "money"),
+    # housing co-op AGM minutes (2-page PDF, running header)
+    (Q5_COOP, "Who took the minutes at the co-op's annual meeting?", "Callum Brodie", [], 1, "person"),
+    (Q5_COOP, "How many members turned up in person?", "27 in person", ["27"], 1, "number"),
+    (Q5_COOP, "Where did the AGM take place?", "the Common Room, 3 Halloway Street, Ferrisham", ["Common Room", "3 Halloway Street, Ferrisham"], 1, "place"),
+    (Q5_COOP, "What surplus did the co-op make in the year to March 2026?", "£12,765", ["12,765", "12765"], 1, "money"),
+    (Q5_COOP, "What will a two-bedroom flat cost per week after the rent rise?", "£130.41", ["130.41"], 2, "money"),
+    (Q5_COOP, "From what date do the higher rents apply?", "1 October 2026", ["2026-10-01", "October 1, 2026"], 2, "date"),
+    (Q5_COOP, "Which accountants audit the co-operative's books?", "Tilney & Graves", ["Tilney and Graves"], 2, "organization"),
+    (Q5_COOP, "Which candidate failed to get onto the management committee?", "Bryony Achebe", [], 2, "person"),
+    (Q5_COOP, "Who proposed the special resolution on keeping pets?", None, [], None, "person"),
+    (Q5_COOP, "How much will the new lock for the bicycle store cost?", None, [], None, "money"),
+    (Q5_COOP, "On what date will the 2027 AGM be held?", None, [], None, "date"),
+    # soil probe datasheet (Markdown, spec and price tables)
+    (Q5_PROBE, "Which company makes the SM-40 probe?", "Verdant Field Instruments GmbH", ["Verdant Field Instruments"], 1, "organization"),
+    (Q5_PROBE, "In which city is the maker of the probe based?", "Bremen", ["Hafenstraße 22, 28217 Bremen"], 1, "place"),
+    (Q5_PROBE, "When was this datasheet issued?", "3 August 2026", ["2026-08-03", "August 3, 2026"], 1, "date"),
+    (Q5_PROBE, "How accurate is the moisture reading in ordinary mineral soil?", "±2 % VWC", ["±2 %", "2 %", "±2%", "2% VWC"], 1, "number"),
+    (Q5_PROBE, "What supply voltage does the sensor need?", "3.6 to 15 V DC", ["3.6 to 15 V", "3.6-15 V DC"], 1, "other"),
+    (Q5_PROBE, "How heavy is the probe with the standard cable?", "410 g", ["410"], 1, "number"),
+    (Q5_PROBE, "How much does the version with the 25-metre lead cost?", "358.00", ["EUR 358", "€358", "358"], 1, "money"),
+    (Q5_PROBE, "What is the list price of the probe with a 50 m cable?", None, [], None, "money"),
+    (Q5_PROBE, "How accurate are the moisture readings in peat soils?", None, [], None, "number"),
+    (Q5_PROBE, "How big is the discount when you order 25 probes?", None, [], None, "money"),
+    # pump controller datasheet (Markdown, spec, model and fault-code tables)
+    (Q5_PUMP, "What is the highest pressure the controller can be set to?", "6.0 bar", ["6 bar"], 1, "number"),
+    (Q5_PUMP, "What pressure is the PC-7 set to when it leaves the factory?", "3.0 bar", ["3 bar"], 1, "number"),
+    (Q5_PUMP, "How much is the version for pumps of up to 1.1 kW?", "£236.00", ["236.00", "£236", "236"], 1, "money"),
+    (Q5_PUMP, "What does fault code E4 on the display mean?", "Too many starts per hour", ["Too many starts per hour (more than 20)", "more than 20 starts per hour"], 1, "other"),
+    (Q5_PUMP, "In which town is the controller's manufacturer located?", "Stoke Ferris", ["Brindley Park, Stoke Ferris"], 1, "place"),
+    (Q5_PUMP, "How long is the warranty if I register the controller in time?", "three years", ["3 years"], 1, "number"),
+    (Q5_PUMP, "When was this edition of the datasheet published?", "April 2026", ["2026-04"], 1, "date"),
+    (Q5_PUMP, "How much does the PC-7 model for 2.2 kW pumps cost?", None, [], None, "money"),
+    (Q5_PUMP, "What does fault code E5 mean?", None, [], None, "other"),
+    (Q5_PUMP, "What is the maximum suction lift the controller can handle?", None, [], None, "number"),
+    # travel and expenses policy (DOCX, numbered sections, exceptions)
+    (Q5_TRAVEL, "Who is in charge of the travel and expenses policy?", "Ottilie Brandvold", [], 1, "person"),
+    (Q5_TRAVEL, "What is the policy's reference number?", "FIN-POL-007", [], 1, "other"),
+    (Q5_TRAVEL, "From when does version 3.2 of the expenses policy apply?", "1 July 2026", ["2026-07-01", "July 1, 2026"], 1, "date"),
+    (Q5_TRAVEL, "Through which agency do staff have to book their trips?", "Northgate Travel Management", ["Northgate Travel"], 1, "organization"),
+    (Q5_TRAVEL, "What is the most I can spend on a hotel room per night in London?", "£165", ["165"], 1, "money"),
+    (Q5_TRAVEL, "How much can I claim per mile when I drive my own car on business?", "45p per mile", ["45p", "£0.45"], 1, "money"),
+    (Q5_TRAVEL, "How many days do I have to put in an expense claim?", "60 days", ["within 60 days", "60"], 1, "number"),
+    (Q5_TRAVEL, "How much cheaper does a direct booking have to be before I can bypass the agent?", "at least 10 per cent lower", ["10 per cent", "10%"], 1, "number"),
+    (Q5_TRAVEL, "What is the nightly hotel limit in Paris?", None, [], None, "money"),
+    (Q5_TRAVEL, "What is the name of the Chief Operating Officer?", None, [], None, "person"),
+    (Q5_TRAVEL, "What mileage rate is paid for business trips on a motorcycle?", None, [], None, "money"),
+    # annual leave policy (DOCX, numbered sections, definitions, exceptions)
+    (Q5_LEAVE, "How many days of holiday does a full-time employee get a year?", "25 days", ["25"], 1, "number"),
+    (Q5_LEAVE, "How much annual leave do staff get once they have ten years of service?", "29 days", ["29"], 1, "number"),
+    (Q5_LEAVE, "Who owns the leave policy at Tamsin Foods?", "Grainne Whitlock", [], 1, "person"),
+    (Q5_LEAVE, "On what day does the leave year begin?", "1 April", ["April 1"], 1, "date"),
+    (Q5_LEAVE, "By when must leave carried over from last year be used up?", "30 June", ["June 30"], 1, "date"),
+    (Q5_LEAVE, "Which site closes between Christmas and New Year?", "Harrowden", ["the Harrowden site"], 1, "place"),
+    (Q5_LEAVE, "Which subsidiary's staff are also covered by the policy?", "Tamsin Bakeries Ltd", ["Tamsin Bakeries"], 1, "organization"),
+    (Q5_LEAVE, "At what daily rate is untaken holiday paid out when someone leaves?", "1/260 of annual salary", ["1/260"], 1, "other"),
+    (Q5_LEAVE, "How many days could be carried over under the previous issue of the policy?", None, [], None, "number"),
+    (Q5_LEAVE, "What is the e-mail address of the HR adviser at the Pellbridge site?", None, [], None, "other"),
+    (Q5_LEAVE, "How many people work at the Pellbridge site?", None, [], None, "number"),
+    # ferry timetable (HTML tables: sailings, fares)
+    (Q5_FERRY, "Which company runs the Corran Sound ferry?", "Sound Island Shipping Ltd", ["Sound Island Shipping"], 1, "organization"),
+    (Q5_FERRY, "Until what date does the winter timetable run?", "28 March 2027", ["2027-03-28", "March 28, 2027"], 1, "date"),
+    (Q5_FERRY, "What time is the first ferry from the mainland on a Sunday?", "10:40", [], 1, "other"),
+    (Q5_FERRY, "If I take the quarter-past-twelve weekday boat from Ardcorran, when do I get to Inverbrae?", "12:50", [], 1, "other"),
+    (Q5_FERRY, "What does it cost to take a car across one way?", "£14.90", ["14.90"], 1, "money"),
+    (Q5_FERRY, "How long is the crossing?", "35 minutes", ["35 min"], 1, "number"),
+    (Q5_FERRY, "Which extra stop does the Wednesday afternoon sailing make on request?", "Port Sgeir", [], 1, "place"),
+    (Q5_FERRY, "What number should I ring to check whether the ferry is running?", "01688 555 210", ["01688555210"], 1, "other"),
+    (Q5_FERRY, "How much is a 10-journey book for a motorcycle?", None, [], None, "money"),
+    (Q5_FERRY, "When does the summer timetable start?", None, [], None, "date"),
+    (Q5_FERRY, "What is the fare for a campervan longer than 5 metres?", None, [], None, "money"),
+    # bus timetable (HTML tables: stops x journeys)
+    (Q5_BUS, "What time does the first weekday bus leave Ashcombe bus station?", "06:35", [], 1, "other"),
+    (Q5_BUS, "If I catch the 14:05 from Ashcombe, when will I be at the hospital?", "14:54", [], 1, "other"),
+    (Q5_BUS, "How much is a day ticket?", "£5.40", ["5.40"], 1, "money"),
+    (Q5_BUS, "How much is a weekly pass on the bus?", "£19.50", ["19.50"], 1, "money"),
+    (Q5_BUS, "Which bus company operates route 12?", "Tallis Buses Ltd", ["Tallis Buses"], 1, "organization"),
+    (Q5_BUS, "From what date is the new route 12 timetable in force?", "Sunday 6 September 2026", ["6 September 2026", "2026-09-06", "September 6, 2026"], 1, "date"),
+    (Q5_BUS, "Which stop should I use now that Nursery Lane in Hatherley is no longer served?", "Hatherley, The Plough", ["The Plough"], 1, "place"),
+    (Q5_BUS, "What time does the first bus leave the hospital to go back to Ashcombe?", None, [], None, "other"),
+    (Q5_BUS, "How much is a monthly ticket?", None, [], None, "money"),
+    (Q5_BUS, "At what time does the first Saturday bus reach Hatherley, The Plough?", None, [], None, "other"),
+    # invoice (fixed-width plain text)
+    (Q5_INV, "What is the number of the sign company's invoice?", "INV-20417", [], 1, "other"),
+    (Q5_INV, "Who is the invoice billed to?", "Holmfirth Vale Brewing Co.", ["Holmfirth Vale Brewing"], 1, "organization"),
+    (Q5_INV, "By what date does the invoice have to be paid?", "15 November 2026", ["2026-11-15", "November 15, 2026"], 1, "date"),
+    (Q5_INV, "How much VAT is on the bill?", "622.82", ["£622.82"], 1, "money"),
+    (Q5_INV, "How much is still left to pay once the deposit is taken off?", "1,986.92", ["£1,986.92", "1986.92"], 1, "money"),
+    (Q5_INV, "Who signed the work off on site?", "K. Wadsworth", ["Wadsworth"], 1, "person"),
+    (Q5_INV, "Where were the signs delivered to?", "The Taproom", ["12 Wharf Street", "The Taproom, 12 Wharf Street"], 1, "place"),
+    (Q5_INV, "On what date did the sign company issue quotation Q-6120?", None, [], None, "date"),
+    (Q5_INV, "What is the brewery's VAT registration number?", None, [], None, "other"),
+    (Q5_INV, "How much of the fascia sign's price was for the LED lighting?", None, [], None, "money"),
+    # purchase order (fixed-width plain text)
+    (Q5_PO, "Who in the school ordered the equipment?", "Dr Priya Ramanathan", ["Priya Ramanathan"], 1, "person"),
+    (Q5_PO, "Which company is the school buying the lab equipment from?", "Phoenix Lab Supplies Ltd", ["Phoenix Lab Supplies"], 1, "organization"),
+    (Q5_PO, "How many microscopes is the school ordering?", "12", ["twelve"], 1, "number"),
+    (Q5_PO, "What does one electronic balance cost?", "112.00", ["£112", "112"], 1, "money"),
+    (Q5_PO, "What is the order worth in total, VAT included?", "2,479.86", ["£2,479.86", "2479.86"], 1, "money"),
+    (Q5_PO, "By what date does the school need the goods?", "2 October 2026", ["2026-10-02", "October 2, 2026"], 1, "date"),
+    (Q5_PO, "Which room should the delivery go to?", "Science Prep Room S4", ["Prep Room S4", "S4"], 1, "place"),
+    (Q5_PO, "What is the supplier's phone number?", None, [], None, "other"),
+    (Q5_PO, "How much do the nitrile gloves on the order cost?", None, [], None, "money"),
+    (Q5_PO, "On what date were the goods delivered?", None, [], None, "date"),
+]
+
+
 def main():
     docs = sorted({q[0] for q in Q})
     split = {d: ("tune" if i % 2 == 0 else "report") for i, d in enumerate(docs)}
