@@ -6,6 +6,7 @@
 # Needs `make model` and a build with the plugins.
 # Usage: bench/extraction/run.sh tune|report [--details] [workflow ...]
 #   --details prints each field (allowed for `tune` only: the report half is read as numbers).
+#   CASES_FROM=27 scores only the cases numbered from 27 on (one blind batch, either half).
 #   BUILD_DIR picks the build (e.g. a copy of main's for the baseline).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -12,7 +12,8 @@
 #   --features FILE (tune only) writes each question's refusal features and whether the gold
 #   value is cited when nothing is refused, for bench/qa/fit_refusal.py --also: the server runs
 #   with DOCINTEL_ANSWER_REFUSE_BELOW=0 and logs the features at debug level.
-#   QA_ONLY=qa-013,qa-290 asks only those tune questions.
+#   QA_ONLY=qa-013,qa-290 asks only those tune questions; QA_DOCS=docs5/ only about the documents
+#   whose path holds it (one batch, either half).
 #   BUILD_DIR picks the build (e.g. a copy of main's for the baseline); BENCH_PORT the port.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
