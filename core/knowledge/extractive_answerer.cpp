@@ -130,6 +130,28 @@ bool restatesQuestion(const QuestionAnalysis& question, const std::string& sente
     return !new_number;
 }
 
+/// Whether a sentence is a "Label: value" line whose label is the question's own words and whose
+/// value states the asked type: "Ordered by: Dr Priya Ramanathan" for "who ordered the
+/// equipment?", "Required by: 2 October 2026" for "by what date are the goods needed?". The
+/// label says what the value is, so the line answers even where other sentences share more of
+/// the question's words.
+bool labelAsksValue(const QuestionAnalysis& question, const std::string& sentence) {
+    const auto colon = sentence.find(':');
+    if (colon == std::string::npos || colon == 0 || colon > 40) return false;
+    // A two-cell row ("Ordered by: | Dr Priya Ramanathan") is such a line; a wider row is not.
+    auto value = sentence.find_first_not_of(' ', colon + 1);
+    if (value != std::string::npos && sentence[value] == '|') ++value;
+    if (value == std::string::npos || sentence.find('|', value) != std::string::npos) return false;
+    const auto label = contentWords(foldLatin(sentence.substr(0, colon)));
+    if (label.empty() || label.size() > 4) return false;
+    const bool named = std::all_of(label.begin(), label.end(), [&](const std::string& l) {
+        return fuzzyContains(question.word_set, l) ||
+               std::any_of(question.words.begin(), question.words.end(),
+                           [&](const std::string& q) { return fuzzyContains({l}, q); });
+    });
+    return named && statesAskedValue(question, sentence.substr(value));
+}
+
 /// The texts to encode for the candidates: each one's own, in order, then the others each is
 /// also compared as (its cosine is the highest): the row cells the question names, the sentence
 /// under its chunk's headings, a heading as a title.
@@ -401,10 +423,15 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         }
     }
     keepLikeliest(candidates);
+    const bool asks_name =
+        question.expects == AnswerType::kPerson || question.expects == AnswerType::kPlace;
     for (auto& c : candidates) {
-        c.states_value = question.expects == AnswerType::kTitle
-                             ? isHeading(sources[c.source].passage.chunk, c.text)
-                             : statesAskedValue(question, c.text);
+        const bool heading = isHeading(sources[c.source].passage.chunk, c.text);
+        // A heading's capitals are its style, not a name ("Minutes of the Annual General
+        // Meeting" for "who took the minutes?").
+        c.states_value = question.expects == AnswerType::kTitle ? heading
+                         : asks_name && heading                 ? false
+                                                : statesAskedValue(question, c.text);
     }
 
     if (encoder_ && !question_vector.empty() && !candidates.empty()) {
@@ -448,7 +475,9 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         const double phrases = pairsTogether(question.words, c.sequence);
         c.relevance =
             0.6 * std::max(0.0, c.cosine) + 0.3 * rare_overlap + 0.1 * phrases + rank_prior;
-        c.support = c.relevance + (c.states_value ? options_.typed_bonus : 0.0);
+        // A "Label: value" line whose label is the question's words counts its value twice.
+        c.support = c.relevance + (c.states_value ? options_.typed_bonus : 0.0) +
+                    (labelAsksValue(question, c.text) ? options_.typed_bonus : 0.0);
     }
 
     const auto by = [](double Candidate::*score) {

@@ -75,9 +75,12 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
                         name_of) {
                         --word;
                     }
-                    if (next.size() > 3 && next.back() == 's') next.pop_back();
+                    // A plural names the noun too ("which cities"), but a noun that ends in
+                    // "s" is itself ("what surplus").
+                    const bool plural = next.size() > 3 && next.back() == 's' &&
+                                        next.compare(0, next.size() - 1, noun) == 0;
                     const bool possessor = padded.compare(end, 3, " s ") == 0;
-                    if (next == noun && !(entity && possessor)) return true;
+                    if ((next == noun || plural) && !(entity && possessor)) return true;
                     pos = end;
                 }
             }
@@ -92,18 +95,20 @@ AnswerType expectedType(const std::string& lower) {
         return AnswerType::kAny;
     }
     const bool money_words =
-        containsAny(lower, {"cost",    "costs",  "paid",      "pay",     "spend",   "spent",
-                            "price",   "worth",  "charge",    "charged", "fee",     "salary",
-                            "earn",    "earned", "budget",    "fund",    "money",   "revenue",
-                            "income",  "profit", "allowance", "rent",    "wage",    "wages",
-                            "penalty", "fine",   "deposit",   "premium", "payment", "reimbursed"});
+        containsAny(lower, {"cost",    "costs",   "paid",      "pay",      "spend",   "spent",
+                            "price",   "worth",   "charge",    "charged",  "fee",     "salary",
+                            "earn",    "earned",  "budget",    "fund",     "money",   "revenue",
+                            "income",  "profit",  "allowance", "rent",     "wage",    "wages",
+                            "penalty", "fine",    "deposit",   "premium",  "payment", "reimbursed",
+                            "surplus", "deficit", "loss",      "turnover", "fare",    "takings"});
     // "What did Oregon spend on ...?": "what" as the object of a verb of paying.
     const bool what_paid =
         containsAny(lower, {"what did", "what does", "what do", "what will", "what would"}) &&
         containsAny(lower, {"spend", "spent", "cost", "pay", "paid", "earn", "earned", "charge"});
-    if (asksFor(lower, {"price", "cost", "amount", "fee", "salary", "revenue", "income", "profit",
-                        "allowance", "rent", "wage", "penalty", "deposit", "premium", "payment",
-                        "budget", "expenditure"}) ||
+    if (asksFor(lower, {"price",   "cost",    "amount",    "fee",    "salary",      "revenue",
+                        "income",  "profit",  "allowance", "rent",   "wage",        "penalty",
+                        "deposit", "premium", "payment",   "budget", "expenditure", "surplus",
+                        "deficit", "loss",    "turnover",  "fare",   "takings"}) ||
         what_paid ||
         ((containsPhrase(lower, "how much") || asksFor(lower, {"rate"})) && money_words)) {
         return AnswerType::kMoney;

@@ -127,6 +127,33 @@ TEST(ExtractiveAnswerer, RareQuestionWordsOutweighCommonOnes) {
               "Date: Fri, 23 Dec 2022 12:08:48 -0600");
 }
 
+TEST(ExtractiveAnswerer, ALabelOfTheQuestionsWordsNamesItsValue) {
+    // A form's "Ordered by:" line answers "who ordered", though another sentence holds more of
+    // the question's words and a name of its own.
+    const std::string order =
+        "This order is placed under the Kentmere Schools Purchasing Framework for school "
+        "equipment.\nOrdered by: | Dr Anil Mehta, Head of Physics\nSupplier account: | ACC-9";
+    EXPECT_EQ(citedFor("Who in the school ordered the equipment?", order),
+              "Ordered by: | Dr Anil Mehta, Head of Physics");
+    // A label with a word the question lacks is no such line; a wide row neither.
+    EXPECT_EQ(citedFor("Who in the school ordered the equipment?",
+                       "This order is placed under the Kentmere Schools Purchasing Framework for "
+                       "school equipment.\nApproved by: | Dr Anil Mehta"),
+              "This order is placed under the Kentmere Schools Purchasing Framework for school "
+              "equipment.");
+}
+
+TEST(ExtractiveAnswerer, AHeadingsCapitalsAreNoName) {
+    auto sources = sourcesOf(
+        "Annual General Meeting of the Rowan Tenants Association\nThe annual meeting opened at "
+        "7 p.m. with 40 tenants present. The minutes were taken by Tobias Lind.");
+    sources[0].passage.chunk.section_path = {
+        "Annual General Meeting of the Rowan Tenants Association"};
+    const auto answer = answerOf("Who took the minutes at the annual meeting?", sources);
+    ASSERT_FALSE(answer.sentences.empty());
+    EXPECT_EQ(answer.sentences.front().text, "The minutes were taken by Tobias Lind.");
+}
+
 /// The built-in MiniLM encoder, loaded once for the tests that need real cosines; null when
 /// `make model` was not run.
 const embed::SentenceEncoder* miniLm() {
@@ -136,14 +163,16 @@ const embed::SentenceEncoder* miniLm() {
 }
 
 TEST(ExtractiveAnswerer, ASentenceIsReadUnderItsHeadings) {
-    // tests/data/eval/qa/docs/readme-tidepool.md: the maintainer's line never names tidepool;
-    // only its heading does, while every command line does.
+    // After tests/data/eval/qa/docs/readme-tidepool.md: the maintainer's line never names
+    // tidepool; only its heading does, while every command line does. (Not written as its
+    // "Maintainer:" label line, which names what "who maintains" asks without the heading.)
     const auto* loaded = miniLm();
     ASSERT_NE(loaded, nullptr) << "no MiniLM in " << test::modelsDir() << " — run `make model`";
     const auto& encoder = *loaded;
     auto sources = sourcesOf(
         "`tidepool` is a small command-line tool that downloads tide predictions for coastal "
-        "stations.\nMaintainer: Oona Hartikainen.\nInstall the package: `pip install tidepool`\n"
+        "stations.\nIt is maintained by Oona Hartikainen.\nInstall the package: `pip install "
+        "tidepool`\n"
         "Check the setup with `tidepool stations --check`.");
     const std::string question = "Who maintains tidepool?";
     const auto question_vector = encoder.encodeQueries({question}, 1).value().front();
@@ -155,9 +184,9 @@ TEST(ExtractiveAnswerer, ASentenceIsReadUnderItsHeadings) {
                                 .answer(analyseQuestion(question), question_vector, sources);
         return answer.sentences.empty() ? "" : answer.sentences.front().text;
     };
-    EXPECT_NE(cited(), "Maintainer: Oona Hartikainen.");
+    EXPECT_NE(cited(), "It is maintained by Oona Hartikainen.");
     sources[0].passage.chunk.section_path = {"tidepool"};
-    EXPECT_EQ(cited(), "Maintainer: Oona Hartikainen.");
+    EXPECT_EQ(cited(), "It is maintained by Oona Hartikainen.");
 }
 
 TEST(ExtractiveAnswerer, AHeadingIsReadAsATitle) {

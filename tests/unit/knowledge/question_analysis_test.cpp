@@ -36,6 +36,9 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
     EXPECT_EQ(typeOf("What did the company report as its revenue?"), AnswerType::kAny);
     // Not a person but an amount: revenue, an allowance, a rent are money.
     EXPECT_EQ(typeOf("What was the company's revenue in 2023?"), AnswerType::kMoney);
+    // A noun that ends in "s" is not a plural: "surplus" is asked for as itself.
+    EXPECT_EQ(typeOf("What surplus did the club make last year?"), AnswerType::kMoney);
+    EXPECT_EQ(typeOf("What fare does a child pay on the ferry?"), AnswerType::kMoney);
     EXPECT_EQ(typeOf("What is the daily meal allowance on a reimbursed trip?"), AnswerType::kMoney);
     EXPECT_EQ(typeOf("Which company's card was charged?"), AnswerType::kAny);
     EXPECT_EQ(typeOf("Which company produced the transcript?"), AnswerType::kPerson);
