@@ -359,6 +359,11 @@ std::vector<std::string> contentWords(const std::string& text) {
         }
         if (std::isalnum(u) || u >= 0x80) {
             word += static_cast<char>(std::tolower(u));
+        } else if ((u == '.' || u == ',') && isNumber(word) && at + 1 < text.size() &&
+                   std::isdigit(static_cast<unsigned char>(text[at + 1]))) {
+            // A number is one word: "2.2" is not "2" and "2", and "12,765" is 12765 (the
+            // question may group its figures differently from the source).
+            if (u == '.') word += '.';
         } else {
             flush();
         }

@@ -322,8 +322,16 @@ QuestionAnalysis analyseQuestion(const std::string& question) {
     }
     q.word_set.insert(q.words.begin(), q.words.end());
     for (const auto& term : keyTerms(folded)) {
+        if (isNumber(term)) continue;                // numbers whole, below
         const auto normalised = contentWords(term);  // stop words out, plural "s" dropped
         if (!normalised.empty()) q.key_terms.insert(normalised.front());
+    }
+    // Numbers as contentWords reads them: "2.2" and "12,765" whole.
+    for (const auto& w : q.words) {
+        if (std::all_of(w.begin(), w.end(), [](char c) { return c == '.' || std::isdigit(c); }) &&
+            hasDigit(w)) {
+            q.key_terms.insert(w);
+        }
     }
     forEachWord(question, [&](const std::string& w, char) { q.all_words.insert(w); });
     // The type is read with hyphenated compounds as one word: "the on-time delivery rate" asks

@@ -47,6 +47,17 @@ TEST(Refusal, AbbreviationsAndNumbersInWordsAreTheWordsTheyStandFor) {
     EXPECT_TRUE(contentWords("No. The vol. is out.") == (std::vector<std::string>{"vol"}));
 }
 
+TEST(Refusal, ANumberIsOneWord) {
+    // A decimal is not its digits ("2.2" would be two dropped "2"s), and grouped figures are the
+    // number however they are grouped.
+    EXPECT_EQ(contentWords("a 2.2 kW pump for 12,765 in 2020."),
+              (std::vector<std::string>{"2.2", "kw", "pump", "12765", "2020"}));
+    EXPECT_EQ(contentWords("items 1, 2 and 3.5.1"), (std::vector<std::string>{"item", "3.5"}));
+    const auto question = analyseQuestion("What does the model for 2.2 kW pumps cost?");
+    EXPECT_TRUE(question.key_terms.count("2.2"));
+    EXPECT_FALSE(question.key_terms.count("2"));
+}
+
 TEST(Refusal, AddressesAreNoWordsOfTheText) {
     // An e-mail header names the sender's domain in every message of a thread: its words are not
     // what the message says.
