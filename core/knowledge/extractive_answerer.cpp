@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -277,6 +278,40 @@ const std::string& spelledOut(const std::string& word) {
 
 namespace {
 
+/// The base form of an irregular verb's past tense or participle ("took" and "taken" are
+/// "take"), so "who took the minutes?" shares its verb with "Minutes taken by:". Forms that
+/// are also common other words ("left", "saw", "found", "rose", "felt") stay as they are.
+const std::string& baseVerb(const std::string& word) {
+    // Each line: the base form, then its irregular past tense and participle forms.
+    static const auto forms = [] {
+        std::map<std::string, std::string> out;
+        std::istringstream lines(
+            "take took taken\ngive gave given\nwrite wrote written\nmake made\npay paid\n"
+            "sell sold\nbuy bought\nhold held\nlead led\nrun ran\nbegin began begun\n"
+            "choose chose chosen\nwin won\nmeet met\nspend spent\nsend sent\nbring brought\n"
+            "build built\nkeep kept\ntell told\nsay said\ngrow grew grown\ndraw drew drawn\n"
+            "fly flew flown\ngo went gone\ncome came\nsee seen\nknow knew known\n"
+            "think thought\nteach taught\ncatch caught\nfight fought\nstand stood\nlose lost\n"
+            "hear heard\nmean meant\nseek sought\nspeak spoke spoken\nwear wore worn\n"
+            "drive drove driven\nride rode ridden\neat ate eaten\nflee fled\nhide hid hidden\n"
+            "forget forgot forgotten\nundertake undertook undertaken\n"
+            "overtake overtook overtaken\nwithdraw withdrew withdrawn\nunderstand understood\n"
+            "strike struck\nswear swore sworn\nbreak broke broken\nfreeze froze frozen\n"
+            "steal stole stolen\nthrow threw thrown\nshow shown\nsing sang sung\ndeal dealt\n"
+            "lend lent\nsleep slept\nswim swam");
+        std::string line;
+        while (std::getline(lines, line)) {
+            std::istringstream words(line);
+            std::string base, form;
+            words >> base;
+            while (words >> form) out.emplace(form, base);
+        }
+        return out;
+    }();
+    const auto it = forms.find(word);
+    return it == forms.end() ? word : it->second;
+}
+
 /// At debug level, the refusal's features and probability of each answer (no question or
 /// document text): why an answer was given or refused, and the rows `bench/qa_corpus`
 /// collects for refitting the refusal (bench/qa/fit_refusal.py --also).
@@ -341,6 +376,7 @@ std::vector<std::string> contentWords(const std::string& text) {
         // A number of two figures written as a word is the number ("twelve states" is "12
         // states"); smaller ones are no content word either way.
         if (const long long n = numberWordValue(word); n >= 10) word = std::to_string(n);
+        word = baseVerb(word);
         if (word.size() > 1 && !stopWords().count(word)) {
             if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's') {
                 word.pop_back();

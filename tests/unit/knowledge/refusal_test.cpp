@@ -103,6 +103,9 @@ TEST(Refusal, WordsMatchAcrossCasingPunctuationAndInflection) {
     EXPECT_FALSE(fuzzyContains(words, "1"));
     EXPECT_TRUE(fuzzyContains(refusalWords("When Yes\u00fcn Tem\u00fcr died in Shangdu"), "temur"));
     EXPECT_TRUE(fuzzyContains(refusalWords("Besan\u00e7on Hugues"), "besancon"));
+    // An irregular verb's forms are its base form: "who took the minutes?" and "taken by".
+    EXPECT_EQ(contentWordSet("Who took the minutes?"), contentWordSet("the minutes were taken"));
+    EXPECT_EQ(contentWords("the hearing is held"), (std::vector<std::string>{"hearing", "hold"}));
     // A code matches only itself: its first letters do not say which one it is.
     const auto row = refusalWords("DOCUMENT NO.: DHAW20190033 | AMOUNT ($): 601.30");
     EXPECT_TRUE(fuzzyContains(row, "dhaw20190033"));
