@@ -42,6 +42,37 @@ inline bool avoidedSection(const FieldSpec& spec, const FieldUnit& unit) {
            std::none_of(spec.meaning.begin(), spec.meaning.end(), in_heading);
 }
 
+/// Whether a heading (lower case) is the phrase `p` alone, but for a number or letter before it
+/// and a colon after it ("3. exam requested:").
+inline bool headingIsPhrase(const std::string& heading, const std::string& p) {
+    std::string h = trimmed(heading);
+    while (!h.empty() && (h.back() == ':' || h.back() == '.')) h.pop_back();
+    const std::size_t at = h.rfind(p);
+    if (at == std::string::npos || at + p.size() != h.size()) return false;
+    const std::string before = trimmed(h.substr(0, at));
+    return before.empty() || (before.size() <= 3 && (before.back() == '.' || before.back() == ')'));
+}
+
+/// Whether the bare "Name:" label of `hit` names someone else than the field's person: its
+/// section's heading is another person's role ("CALLER", "Emergency contact", "Parent or
+/// guardian") and names none of the field's other meaning phrases.
+inline bool anotherPersonsName(const FieldSpec& spec, const FieldUnit& unit,
+                               const std::string& lower_text, const MeaningHit& hit) {
+    if (!spec.person || unit.heading.empty() ||
+        lower_text.compare(hit.pos, hit.phrase_end - hit.pos, "name") != 0) {
+        return false;
+    }
+    static const std::vector<std::string> others = {
+        "caller", "contact",  "coordinator", "representative", "submitted by", "submitter",
+        "parent", "guardian", "spouse",      "reviewer",       "witness",      "agent"};
+    const std::string heading = typed::lower(unit.heading);
+    const auto in_heading = [&](const std::string& p) {
+        return p != "name" && findPhrase(heading, p) != std::string::npos;
+    };
+    return std::any_of(others.begin(), others.end(), in_heading) &&
+           std::none_of(spec.meaning.begin(), spec.meaning.end(), in_heading);
+}
+
 /// Whether the label of `hit` (its words from the start of the unit's cell or clause up to its
 /// ":") holds one of the spec's `avoid` phrases: "Facility NPI:", "Referring provider:".
 inline bool labelAvoided(const FieldSpec& spec, const std::string& lower_text,
