@@ -150,6 +150,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         if (findPhrase(lower_text, a) != std::string::npos) penalty += 0.8;
     }
     penalty += avoidedSection(spec, unit) ? 0.8 : 0.0;
+    penalty += inRecital(spec, unit) ? 0.6 : 0.0;
     const double avoided = penalty;
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {

@@ -42,6 +42,20 @@ inline bool avoidedSection(const FieldSpec& spec, const FieldUnit& unit) {
            std::none_of(spec.meaning.begin(), spec.meaning.end(), in_heading);
 }
 
+/// Whether a unit is a recital ("WHEREAS, the space was formerly leased under a lease that
+/// expired on ...", a RECITALS section): it tells the background (an earlier lease,
+/// a former occupant) and states none of the dates and figures the document sets.
+inline bool inRecital(const FieldSpec& spec, const FieldUnit& unit) {
+    if (spec.type != "date" && spec.type != "money" && spec.type != "percentage" &&
+        spec.type != "duration") {
+        return false;
+    }
+    const std::string text = typed::lower(trimmed(unit.text));
+    const std::string heading = typed::lower(unit.heading);
+    return text.compare(0, 7, "whereas") == 0 ||
+           findPhrase(heading, "recitals") != std::string::npos;
+}
+
 /// Whether a heading (lower case) is the phrase `p` alone, but for a number or letter before it
 /// and a colon after it ("3. exam requested:").
 inline bool headingIsPhrase(const std::string& heading, const std::string& p) {

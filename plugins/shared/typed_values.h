@@ -275,8 +275,9 @@ inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
         R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
         std::regex::icase);
-    static const std::regex per_area(R"(^\s*(?:per|/)\s*(?:rentable\s+)?(?:sf|sq|square|acre))",
-                                     std::regex::icase);
+    static const std::regex per_area(
+        R"(^\s*(?:per|/)\s*(?:rentable\s+|usable\s+)?(?:sf|sq|square|acre|rsf|usf|rentable|usable)\b)",
+        std::regex::icase);
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
          ++it) {
@@ -414,7 +415,7 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
 /// Illinois 60606"); a unit named just before ("Suite 410, ... at 225 ...") is included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway)\b(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
+        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
     static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
@@ -441,6 +442,17 @@ inline std::vector<Found> addresses(const std::string& text) {
         }
         out.push_back({pos, end - pos, value});
     }
+    // A post office box with its city, state and ZIP ("PO Box 4418, Salem, Oregon 97302").
+    static const std::regex box(
+        R"(\b(?:P\.?\s?O\.?\s*Box|Post Office Box)\s+\d{1,6},?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)",
+        std::regex::icase);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        out.push_back({static_cast<std::size_t>(it->position(0)),
+                       static_cast<std::size_t>(it->length(0)), it->str()});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Found& a, const Found& b) { return a.pos < b.pos; });
     return out;
 }
 

@@ -3,7 +3,8 @@
 // code_lists.h): blanks filled in between underscores, clinicians' chained credentials, a name
 // written last name first, a label a form answers with tick boxes, a "Name:" row under another
 // person's heading, a caption over tick boxes, a heading that is the field's phrase alone and
-// codes numbered under their label.
+// codes numbered under their label; and leases' co-tenants, a post office box for notices, a rent
+// per square foot beside the annual rent, a recital's date and a denied right's exceptions.
 
 #include <gtest/gtest.h>
 
@@ -120,6 +121,39 @@ TEST(FormValues, AChildsFormItsStartDateAndAPendingMemberId) {
     EXPECT_TRUE(got["patient.member_id"]["value"].is_null()) << got["patient.member_id"].dump();
     EXPECT_EQ(got["provider.name"]["value"], "Lena Park, MS, CCC-SLP");
     EXPECT_EQ(got["requested_service.planned_date"]["value"], "2027-02-01");
+}
+
+TEST(FormValues, CoTenantsAPostOfficeBoxAndARentPerSquareFoot) {
+    const auto got = extract(
+        fieldsOf("lease/lease_intelligence.workflow.json"),
+        "1. PARTIES. This agreement is between __Mara Quell__ (\"Owner\") and __Tobin Ash and "
+        "Lise Ash__ (\"Resident\").\n2. NOTICES to Owner: __Mara Quell, PO Box 118, Bend, Oregon "
+        "97701__.\n| Space | Suite 210, Fir Court, 80 Tenth Avenue South, Bend, Oregon 97702 |\n"
+        "| Annual base rent | $28.00 per RSF ($84,000.00 per year) |\n");
+    EXPECT_EQ(got["abstract.parties"]["value"],
+              "Mara Quell (Landlord); Tobin Ash and Lise Ash (Tenant)");
+    EXPECT_EQ(got["abstract.notices"]["value"], "PO Box 118, Bend, Oregon 97701");
+    EXPECT_EQ(got["abstract.premises"]["value"],
+              "Suite 210, Fir Court, 80 Tenth Avenue South, Bend, Oregon 97702");
+    EXPECT_EQ(got["abstract.base_rent"]["value"], "$84,000.00 per year");
+}
+
+TEST(FormValues, ARecitalsDateAndARightDeniedButForCasualty) {
+    const auto got = extract(
+        fieldsOf("lease/lease_intelligence.workflow.json"),
+        "WHEREAS, the space was formerly leased to Kiln Works under a lease that expired on "
+        "May 31, 2027;\n2. TERM. The term of this Lease shall be three (3) years, beginning on "
+        "the 1st day of July, 2027 and ending at midnight on the 30th day of June, 2030.\n"
+        "9. TERMINATION. Tenant has no right to terminate this Lease before the end of the term "
+        "for any reason other than casualty or condemnation as provided in Section 12.\n");
+    EXPECT_EQ(got["abstract.expiration"]["value"], "2030-06-30");
+    EXPECT_TRUE(got["abstract.termination_rights"]["value"].is_null())
+        << got["abstract.termination_rights"].dump();
+    // An exception that is a right of its own still grants one.
+    EXPECT_FALSE(deniedRight("tenant has no right to terminate unless landlord fails to deliver.",
+                             std::string("tenant has no right to ").size()));
+    EXPECT_TRUE(deniedRight("tenant has no right to terminate other than for casualty.",
+                            std::string("tenant has no right to ").size()));
 }
 
 }  // namespace
