@@ -3,8 +3,10 @@
 // Where a typed field's meaning phrase stands in a unit of a document (MeaningHit, found by
 // field_extractor.h's meaningHits; docs/decisions/0064), and the signs that the unit speaks of
 // another subject or of no value: an `avoid` phrase in its label, its section's heading or the
-// word a capitals label was cut from ("SITE NPI:"), and a label whose value says there is none
-// yet ("Member ID: Not yet issued", statesNoneYet). Header-only; pure.
+// word a capitals label was cut from ("SITE NPI:"), a bare "Name:" under another person's
+// heading ("CALLER"), a recital ("WHEREAS, ..."), and a label whose value says there is none
+// yet ("Member ID: Not yet issued", statesNoneYet); and a heading that is a meaning phrase alone,
+// which labels its section. Header-only; pure.
 
 #include <algorithm>
 #include <set>
