@@ -8,6 +8,7 @@
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
 #include "shared/field_extractor.h"
+#include "shared/list_pieces.h"
 
 namespace docintel::healthcare_files {
 const std::map<std::string_view, std::string_view>& embeddedFiles();
@@ -167,13 +168,16 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
             medications.push_back(field(value, doc.source(item.pos, item.len), 0.9));
         }
         for (const auto& item : listItems(doc, {"allergies"})) {
-            const auto colon = item.text.find(':');
-            nlohmann::json value = {
-                {"substance", trimmed(item.text.substr(0, colon))},
-                {"reaction", colon == std::string::npos
-                                 ? nlohmann::json(nullptr)
-                                 : nlohmann::json(trimmed(item.text.substr(colon + 1)))}};
-            allergies.push_back(field(value, doc.source(item.pos, item.len), 0.9));
+            // "Penicillin: throat swelling (1989). Shellfish: hives.": one allergy a sentence.
+            for (const auto& piece : plugins::labelledSentences(item.text)) {
+                const auto colon = piece.find(':');
+                nlohmann::json value = {
+                    {"substance", trimmed(piece.substr(0, colon))},
+                    {"reaction", colon == std::string::npos
+                                     ? nlohmann::json(nullptr)
+                                     : nlohmann::json(trimmed(piece.substr(colon + 1)))}};
+                allergies.push_back(field(value, doc.source(item.pos, item.len), 0.9));
+            }
         }
         // Vitals: known names with a value and unit, on lines or run together.
         {

@@ -92,11 +92,22 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
     static const std::regex cpt(R"(\b(?:\d{5}|[A-V]\d{4})\b)");
     static const std::regex icd(R"(\b[A-TV-Z]\d{2}(?:\.[0-9A-Z]{1,4})?\b)");
 
-    const auto name = firstLabeled(ps, {"Patient Name", "Patient"});
+    // A name label's value that names no one ("Patient: no personal history of cancer", "...
+    // by the payer: [X] Yes [ ] No") is a sentence or a form's question, not the name.
+    auto named = [](std::optional<plugins::Labeled> found) {
+        if (found && (!plugins::tickBoxes(found->value).empty() ||
+                      plugins::typed::names(found->value).empty())) {
+            found.reset();
+        }
+        return found;
+    };
+    const auto name = named(firstLabeled(ps, {"Patient Name", "Patient"}));
     const auto dob = firstLabeled(ps, {"Date of Birth", "DOB"});
-    const auto member = firstLabeled(ps, {"Member ID"});
-    const auto payer = firstLabeled(ps, {"Health Plan", "Payer"});
-    const auto provider = firstLabeled(ps, {"Ordering Provider", "Requesting Provider"});
+    auto member = firstLabeled(ps, {"Member ID"});
+    // "Member ID: pending (application ...)": an identifier not yet issued is none.
+    if (member && plugins::statesNoneYet(member->value)) member.reset();
+    const auto payer = named(firstLabeled(ps, {"Health Plan", "Payer"}));
+    const auto provider = named(firstLabeled(ps, {"Ordering Provider", "Requesting Provider"}));
     const auto npi = firstLabeled(ps, {"NPI"});
     const auto service = firstLabeled(ps, {"Requested Service"});
     const auto cpt_line = firstLabeled(ps, {"CPT Code", "CPT Codes", "HCPCS Code"});

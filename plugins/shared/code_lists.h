@@ -35,7 +35,9 @@ inline std::vector<typed::Found> continuedCodes(const FieldUnit& unit,
                                                 const std::vector<typed::Found>& found) {
     std::vector<typed::Found> out;
     const std::string& t = unit.text;
-    const std::size_t first = t.find_first_not_of(" |");
+    // A numbered or bulleted entry ("2. Z80.3 Family history ...") opens after its marker.
+    const std::size_t marker = bulletMarker(t);
+    const std::size_t first = marker > 0 ? marker : t.find_first_not_of(" |");
     for (const auto& f : found) {
         if (t.find(':') < f.pos) break;
         const std::size_t after = f.pos + f.len;
@@ -80,6 +82,10 @@ inline void addCodesAfterPhrases(const FieldSpec& spec, const std::vector<FieldU
                     if (f.pos < end || !labelTail(u.text.substr(end, f.pos - end))) continue;
                     add(f.value);
                     if (u.text.find(':', end) < f.pos) labelled = true;
+                }
+                // "Diagnosis codes (ICD-10-CM), in order:" with the codes on the lines under it.
+                if (found.empty() && !u.text.empty() && trimmed(u.text).back() == ':') {
+                    labelled = true;
                 }
             }
         }

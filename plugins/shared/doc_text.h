@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "shared/evidence.h"
+#include "shared/form_marks.h"
 
 namespace docintel::plugins {
 
@@ -148,7 +149,8 @@ inline void restoreLines(std::string& text, const std::vector<std::string>& head
 
 /// The document's passages (from the host's evidence finder) joined into a DocText. A passage
 /// that overlaps the one before continues its text where it stopped, often inside a line
-/// ("Base rent ..... " | "$28.00 per sf"), so no line break is put between them.
+/// ("Base rent ..... " | "$28.00 per sf"), so no line break is put between them. A form's filled-in
+/// blanks read as their values (fillInBlanks).
 inline plugin::Result<DocText> loadDocText(plugin::EvidenceFinder& finder,
                                            const std::string& document_id) {
     auto passages = finder.passages(document_id);
@@ -164,6 +166,7 @@ inline plugin::Result<DocText> loadDocText(plugin::EvidenceFinder& finder,
         doc.text += p.text.substr(skip) + "\n";
         doc.passages.push_back(std::move(p));
     }
+    fillInBlanks(doc.text);
     return doc;
 }
 

@@ -29,6 +29,7 @@
 #include "shared/field_titles.h"
 #include "shared/field_units.h"
 #include "shared/form_marks.h"
+#include "shared/spec_values.h"
 #include "shared/typed_values.h"
 
 namespace docintel::plugins {
@@ -85,15 +86,18 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
         } else if (soap.len > 0 && !unit.is_heading && findPhrase(soap.section, p) == 0) {
             out.push_back({w + 0.6, 0, soap.len, true, false, false, soap.len});
         } else if (!unit.is_heading && findPhrase(heading, p) != std::string::npos) {
-            if (0.7 * w > heading_hit.weight) heading_hit = {0.7 * w, 0, 0, false, true};
+            // A heading that is the phrase alone ("EXAM REQUESTED") labels its section.
+            const double hw = headingIsPhrase(heading, p) ? w : 0.7 * w;
+            if (hw > heading_hit.weight) heading_hit = {hw, 0, 0, false, true};
         }
     }
     if (out.empty() && heading_hit.weight > 0) out.push_back(heading_hit);
     return out;
 }
 
-/// Whether every word of `name` is a meaning word of `spec`, an article, a joining word or an
-/// initial ("A. THE MEMBER", "OR D. THE MEMBER": a policy's sentence, not a member's name).
+/// Whether every word of `name` is a word of a meaning phrase of `spec`, an article, a joining
+/// word or an initial ("A. THE MEMBER", "OR D. THE MEMBER": a policy's sentence, not a member's
+/// name).
 inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
     const std::string v = typed::lower(name);
     if (std::find(spec.meaning.begin(), spec.meaning.end(), v) != spec.meaning.end()) return true;
@@ -111,85 +115,14 @@ inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
             word == "of") {
             continue;
         }
-        if (std::find(spec.meaning.begin(), spec.meaning.end(), word) == spec.meaning.end()) {
+        // ... or a word of a meaning phrase ("ORDERING" of "ordering provider").
+        if (std::none_of(spec.meaning.begin(), spec.meaning.end(), [&](const std::string& p) {
+                return findPhrase(p, word) != std::string::npos;
+            })) {
             return false;
         }
     }
     return any;
-}
-
-/// Values of the spec's type in `text`.
-inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
-                                             std::size_t label_end) {
-    if (spec.type == "date") return typed::dates(text);
-    if (spec.type == "money") return typed::money(text);
-    if (spec.type == "percentage") return typed::percentages(text);
-    if (spec.type == "duration") return typed::durations(text);
-    if (spec.type == "address") return typed::addresses(text);
-    if (spec.type == "code") return typed::codes(text, spec.code);
-    if (spec.type == "enumeration") {
-        std::vector<typed::Found> out;
-        const std::string lower_text = typed::lower(text);
-        std::vector<char> taken(text.size(), 0);
-        // Longest word first, so that "non-urgent" is not read as "urgent".
-        std::vector<std::pair<std::string, std::string>> words;
-        for (const auto& [value, synonyms] : spec.values) {
-            for (const auto& s : synonyms) words.emplace_back(s, value);
-        }
-        std::stable_sort(words.begin(), words.end(), [](const auto& a, const auto& b) {
-            return a.first.size() > b.first.size();
-        });
-        for (const auto& [word, value] : words) {
-            for (auto at = findPhrase(lower_text, word); at != std::string::npos;
-                 at = findPhrase(lower_text, word, at + 1)) {
-                if (taken[at] || uncheckedBox(text, at, word.size())) continue;
-                std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
-                          taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
-                out.push_back({at, word.size(), value});
-            }
-        }
-        return out;
-    }
-    if (spec.type == "party") {
-        // After a label the name is what follows it up to a bracket or the end of the line.
-        if (label_end > 0) {
-            std::size_t skip = label_end;
-            while (skip < text.size() && (text[skip] == ':' || text[skip] == ' ')) ++skip;
-            std::string rest = text.substr(skip);
-            label_end = skip;
-            const auto cut = rest.find_first_of("(;:\xE2");
-            if (cut != std::string::npos) rest = rest.substr(0, cut);
-            auto found = typed::names(rest);
-            for (auto& f : found) f.pos += label_end;
-            return found;
-        }
-        // Without a label a single capitalised word is rarely a name ("Home readings").
-        auto found = typed::names(text);
-        found.erase(std::remove_if(found.begin(), found.end(),
-                                   [](const typed::Found& f) {
-                                       return f.value.get<std::string>().find(' ') ==
-                                              std::string::npos;
-                                   }),
-                    found.end());
-        return found;
-    }
-    // text: the unit after its label; a form field whose value is a date or a number
-    // ("Service From Date: 01/19/2027") states no text.
-    if (const auto colon = label_end > 0 ? label_end - 1 : text.find(':');
-        colon != std::string::npos) {
-        const std::string value = trimmed(text.substr(colon + 1));
-        const auto found = typed::dates(value);
-        if (std::none_of(value.begin(), value.end(), [](char c) { return std::isalpha(c); }) ||
-            (!found.empty() && found.front().len + 3 >= value.size())) {
-            return {};
-        }
-    }
-    std::string rest = text.substr(label_end);
-    while (!rest.empty() && (rest.front() == ':' || rest.front() == ' ')) rest.erase(0, 1);
-    while (!rest.empty() && (rest.back() == ':' || rest.back() == ' ')) rest.pop_back();
-    rest = trimmed(rest);
-    if (rest.size() < 3) return {};
-    return {{label_end, text.size() - label_end, rest}};
 }
 
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
@@ -197,6 +130,14 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     if ((unit.is_heading || isAddressLine(unit.text)) && spec.type == "text") return out;
     // A caption names the text under it; a name or an amount has a label of its own.
     if (unit.caption && spec.type != "text") return out;
+    // An option a form leaves unticked ("[ ] Saliva") states nothing, and a row of options
+    // ("[ ] continues month to month [X] ends") answers a choice, not a text.
+    if (const auto boxes = tickBoxes(unit.text);
+        spec.type == "text" && !boxes.empty() &&
+        (boxes.size() >= 2 ||
+         (!boxes.front().ticked && boxes.front().pos == unit.text.find_first_not_of(" |")))) {
+        return out;
+    }
     auto hits = meaningHits(spec, unit);
     // An e-mail address says what it is: it needs no label, but a label makes it surer.
     if (hits.empty() && spec.type == "code" && spec.code == "email") {
@@ -209,6 +150,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         if (findPhrase(lower_text, a) != std::string::npos) penalty += 0.8;
     }
     penalty += avoidedSection(spec, unit) ? 0.8 : 0.0;
+    penalty += inRecital(spec, unit) ? 0.6 : 0.0;
     const double avoided = penalty;
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {
@@ -232,6 +174,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         // A label that names another subject ("Facility NPI:" for the provider's NPI) states
         // none of this field's values.
         if (hit.label && labelAvoided(spec, lower_text, hit)) continue;
+        if (anotherPersonsName(spec, unit, lower_text, hit)) continue;
         std::size_t label_end = hit.label ? hit.end : 0;
         // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
         // holds the meaning phrase is what follows the label, and the label states the meaning

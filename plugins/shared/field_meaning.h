@@ -3,8 +3,10 @@
 // Where a typed field's meaning phrase stands in a unit of a document (MeaningHit, found by
 // field_extractor.h's meaningHits; docs/decisions/0064), and the signs that the unit speaks of
 // another subject or of no value: an `avoid` phrase in its label, its section's heading or the
-// word a capitals label was cut from ("SITE NPI:"), and a label whose value says there is none
-// yet ("Member ID: Not yet issued", statesNoneYet). Header-only; pure.
+// word a capitals label was cut from ("SITE NPI:"), a bare "Name:" under another person's
+// heading ("CALLER"), a recital ("WHEREAS, ..."), and a label whose value says there is none
+// yet ("Member ID: Not yet issued", statesNoneYet); and a heading that is a meaning phrase alone,
+// which labels its section. Header-only; pure.
 
 #include <algorithm>
 #include <set>
@@ -39,6 +41,51 @@ inline bool avoidedSection(const FieldSpec& spec, const FieldUnit& unit) {
         return findPhrase(heading, p) != std::string::npos;
     };
     return std::any_of(spec.avoid.begin(), spec.avoid.end(), in_heading) &&
+           std::none_of(spec.meaning.begin(), spec.meaning.end(), in_heading);
+}
+
+/// Whether a unit is a recital ("WHEREAS, the space was formerly leased under a lease that
+/// expired on ...", a RECITALS section): it tells the background (an earlier lease,
+/// a former occupant) and states none of the dates and figures the document sets.
+inline bool inRecital(const FieldSpec& spec, const FieldUnit& unit) {
+    if (spec.type != "date" && spec.type != "money" && spec.type != "percentage" &&
+        spec.type != "duration") {
+        return false;
+    }
+    const std::string text = typed::lower(trimmed(unit.text));
+    const std::string heading = typed::lower(unit.heading);
+    return text.compare(0, 7, "whereas") == 0 ||
+           findPhrase(heading, "recitals") != std::string::npos;
+}
+
+/// Whether a heading (lower case) is the phrase `p` alone, but for a number or letter before it
+/// and a colon after it ("3. exam requested:").
+inline bool headingIsPhrase(const std::string& heading, const std::string& p) {
+    std::string h = trimmed(heading);
+    while (!h.empty() && (h.back() == ':' || h.back() == '.')) h.pop_back();
+    const std::size_t at = h.rfind(p);
+    if (at == std::string::npos || at + p.size() != h.size()) return false;
+    const std::string before = trimmed(h.substr(0, at));
+    return before.empty() || (before.size() <= 3 && (before.back() == '.' || before.back() == ')'));
+}
+
+/// Whether the bare "Name:" label of `hit` names someone else than the field's person: its
+/// section's heading is another person's role ("CALLER", "Emergency contact", "Parent or
+/// guardian") and names none of the field's other meaning phrases.
+inline bool anotherPersonsName(const FieldSpec& spec, const FieldUnit& unit,
+                               const std::string& lower_text, const MeaningHit& hit) {
+    if (!spec.person || unit.heading.empty() ||
+        lower_text.compare(hit.pos, hit.phrase_end - hit.pos, "name") != 0) {
+        return false;
+    }
+    static const std::vector<std::string> others = {
+        "caller", "contact",  "coordinator", "representative", "submitted by", "submitter",
+        "parent", "guardian", "spouse",      "reviewer",       "witness",      "agent"};
+    const std::string heading = typed::lower(unit.heading);
+    const auto in_heading = [&](const std::string& p) {
+        return p != "name" && findPhrase(heading, p) != std::string::npos;
+    };
+    return std::any_of(others.begin(), others.end(), in_heading) &&
            std::none_of(spec.meaning.begin(), spec.meaning.end(), in_heading);
 }
 

@@ -88,9 +88,22 @@ inline void mergeTypedFields(nlohmann::json& result,
             std::vector<std::string> names;
             for (const auto& item : result[ptr]) names.push_back(nameOf(item));
             if (std::find(names.begin(), names.end(), std::string()) != names.end()) continue;
+            // A rules' measurement of the same value named more closely ("Fasting Glucose 168"
+            // for "glucose 168") is the same one.
+            auto valueOf = [](const nlohmann::json& item) {
+                const auto& v = item.is_object() && item.contains("value") ? item["value"] : item;
+                return v.is_object() ? v.value("value", nlohmann::json()) : nlohmann::json();
+            };
+            auto named_closer = [&](const nlohmann::json& item, const std::string& name) {
+                return std::any_of(result[ptr].begin(), result[ptr].end(), [&](const auto& r) {
+                    return valueOf(r) == valueOf(item) &&
+                           findPhrase(nameOf(r), name) != std::string::npos;
+                });
+            };
             for (const auto& item : f) {
                 const std::string name = nameOf(item);
-                if (name.empty() || std::find(names.begin(), names.end(), name) != names.end()) {
+                if (name.empty() || std::find(names.begin(), names.end(), name) != names.end() ||
+                    named_closer(item, name)) {
                     continue;
                 }
                 names.push_back(name);

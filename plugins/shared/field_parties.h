@@ -58,7 +58,26 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
         }
         if (joined && from == 0) return {};
         for (const auto& f : typed::names(u.text.substr(from, p - from))) {
-            if (usable(f.value.get<std::string>())) return f.value.get<std::string>();
+            const std::string name = f.value.get<std::string>();
+            if (!usable(name)) continue;
+            // "... and Ann Roe and Bo Roe ("Residents")": co-parties joined by "and", each
+            // named alone between the joining words.
+            if (from >= 5 && lower_text.compare(from - 5, 5, " and ") == 0) {
+                std::size_t before = 0;
+                for (const std::string w : {" between ", " and ", "by "}) {
+                    const auto at = lower_text.rfind(w, from - 6);
+                    if (at != std::string::npos && at + w.size() <= from - 5) {
+                        before = std::max(before, at + w.size());
+                    }
+                }
+                const std::string other = trimmed(u.text.substr(before, from - 5 - before));
+                const auto found = typed::names(other);
+                if (before > 0 && found.size() == 1 && found.front().value == other &&
+                    typed::personName(other) && typed::personName(name)) {
+                    return other + " and " + name;
+                }
+            }
+            return name;
         }
         return {};
     };

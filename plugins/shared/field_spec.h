@@ -181,7 +181,15 @@ inline bool deniedRight(const std::string& lower_text, std::size_t pos) {
     if (end == std::string::npos) end = lower_text.size();
     static const std::regex condition(
         R"(\b(?:unless|without|except|other than|provided|if|until)\b)");
-    return !std::regex_search(lower_text.substr(pos, end - pos), condition);
+    const std::string rest = lower_text.substr(pos, end - pos);
+    std::smatch c;
+    if (!std::regex_search(rest, c, condition)) return true;
+    // "... for any reason other than casualty or condemnation as provided in Section 14": an
+    // exception for the events other clauses govern grants no right of its own.
+    static const std::regex casualty(
+        R"(^\s*(?:[a-z]+\s+){0,3}(?:casualty|condemnation|eminent domain|a taking)\b)");
+    return std::regex_search(rest.substr(static_cast<std::size_t>(c.position(0) + c.length(0))),
+                             casualty);
 }
 
 /// Whether the value after a label says there is none ("Early termination: None", "Renewal

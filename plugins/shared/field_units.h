@@ -334,9 +334,13 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
         // with it; so is a caption of a few words ("Current position") as its label.
         const char last = line.text.back();
         const bool opens = last == ':' || last == ',';
-        const bool caption = std::isupper(static_cast<unsigned char>(t[0])) &&
-                             std::count(t.begin(), t.end(), ' ') < 4 &&
-                             t.find_first_of(":.;|") == std::string::npos;
+        // ... and a caption over tick boxes ("C. Test selection (tick one)") over its options.
+        static const std::regex ticks(R"(\((?:tick|check|select|mark)\b[^()]*\)$)",
+                                      std::regex::icase);
+        const bool caption = (std::isupper(static_cast<unsigned char>(t[0])) &&
+                              std::count(t.begin(), t.end(), ' ') < 4 &&
+                              t.find_first_of(":.;|") == std::string::npos) ||
+                             (last == ')' && std::regex_search(t, ticks));
         if (t.size() < 40 && (opens || caption) && li + 1 < lines.size() &&
             !trimmed(lines[li + 1].text).empty()) {
             const auto& next = lines[li + 1];

@@ -1,7 +1,8 @@
 #pragma once
 // What a form's marks say beside its values: which option of an enumeration a tick box leaves
 // unticked (boxes stand before their options, "[ ] Urgent/Expedited  [X] Standard", or after
-// them, as a fax form writes them, "URGENT __ ROUTINE _X_").
+// them, as a fax form writes them, "URGENT __ ROUTINE _X_"), and the underscores of a blank
+// that a form's filler wrote a value into ("rent of $__1,640.00__ per month").
 //
 // Header-only, stateless; plugins link only the SDK.
 
@@ -66,6 +67,31 @@ inline bool uncheckedBox(const std::string& text, std::size_t at, std::size_t le
         if (b.end + 40 >= at) unchecked = !b.ticked;
     }
     return unchecked;
+}
+
+/// Takes the underscores of filled-in blanks out of `text` ("between __Ann Roe__ ("Owner")",
+/// "$__1,640.00__ per month", OCR's "_ 5th_"): the value moves to where the blank starts and
+/// spaces take the underscores' place, so that the text keeps its length (and offsets). A blank
+/// is underscores on both sides of a value on one line, hugging it on at least one side, with
+/// neither a letter nor a digit outside them ("file_name_v2" is a name). A tick mark between
+/// underscores ("_X_") and an empty blank between words ("URGENT __ ROUTINE") stay.
+inline void fillInBlanks(std::string& text) {
+    static const std::regex blank(
+        R"((^|[^A-Za-z0-9_])(_+)( ?)([^_\s]|[^_\s][^_\n]{0,158}[^_\s])( ?)(_+)(?![A-Za-z0-9_]))");
+    static const std::regex mark(R"([xX*]|\xE2\x9C\x93|\xE2\x9C\x94)");
+    std::string out = text;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), blank);
+         it != std::sregex_iterator(); ++it) {
+        const auto& m = *it;
+        if ((m[3].length() > 0 && m[5].length() > 0) || std::regex_match(m[4].str(), mark)) {
+            continue;
+        }
+        const auto from = static_cast<std::size_t>(m.position(2));
+        const auto to = static_cast<std::size_t>(m.position(6) + m.length(6));
+        const std::string value = m[4].str();
+        out.replace(from, to - from, value + std::string(to - from - value.size(), ' '));
+    }
+    text = std::move(out);
 }
 
 }  // namespace docintel::plugins

@@ -24,6 +24,22 @@ struct ListPiece {
     std::string text;
 };
 
+/// A line of several "Label: value" sentences ("Penicillin: throat swelling (1989). Shellfish:
+/// hives.") as one piece a sentence; any other line as one piece.
+inline std::vector<std::string> labelledSentences(const std::string& line) {
+    static const std::regex next(R"(\.\s+(?=[A-Z][A-Za-z /-]{1,40}:))");
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), next);
+         it != std::sregex_iterator(); ++it) {
+        const auto at = static_cast<std::size_t>(it->position(0));
+        out.push_back(line.substr(from, at + 1 - from));
+        from = at + static_cast<std::size_t>(it->length(0));
+    }
+    out.push_back(line.substr(from));
+    return out;
+}
+
 /// Whether `label` (as written) states the field's meaning and no `avoid` word; a SOAP letter
 /// reads as the section it names.
 inline bool statesMeaning(const FieldSpec& spec, const std::string& label) {

@@ -179,11 +179,11 @@ inline nlohmann::json measurement(const FieldSpec& spec, const std::string& text
     std::string name = trimmed(m[1].str());
     if (name.size() < 1 || name.size() > 40) return nullptr;
     const std::string value_text = m[2].str();
-    // A date ("Results (collected 02/04/2025)") and a dose ("start empagliflozin 10 mg daily")
-    // are no measurements.
+    // A date ("Results (collected 02/04/2025)") and a dose ("start empagliflozin 10 mg daily",
+    // "KCl 20 mEq": a concentration is per litre) are no measurements.
     static const std::regex date_rest(R"(^/\d)");
     static const std::regex dose_unit(
-        R"(^(?:mg|mcg|units?|tablets?|tabs?|capsules?|puffs?|ml|drops?)$)");
+        R"(^(?:mg|mcg|units?|tablets?|tabs?|capsules?|puffs?|ml|drops?|meq|mEq)$)");
     const std::string after = m[3].str();
     if (std::regex_search(after, date_rest) || std::regex_match(after, dose_unit)) return nullptr;
     nlohmann::json value = value_text;

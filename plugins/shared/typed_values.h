@@ -275,8 +275,9 @@ inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
         R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
         std::regex::icase);
-    static const std::regex per_area(R"(^\s*(?:per|/)\s*(?:rentable\s+)?(?:sf|sq|square|acre))",
-                                     std::regex::icase);
+    static const std::regex per_area(
+        R"(^\s*(?:per|/)\s*(?:rentable\s+|usable\s+)?(?:sf|sq|square|acre|rsf|usf|rentable|usable)\b)",
+        std::regex::icase);
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
          ++it) {
@@ -414,7 +415,7 @@ inline std::vector<Found> codes(const std::string& text, const std::string& kind
 /// Illinois 60606"); a unit named just before ("Suite 410, ... at 225 ...") is included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway)\b(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
+        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
     static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
@@ -441,6 +442,17 @@ inline std::vector<Found> addresses(const std::string& text) {
         }
         out.push_back({pos, end - pos, value});
     }
+    // A post office box with its city, state and ZIP ("PO Box 4418, Salem, Oregon 97302").
+    static const std::regex box(
+        R"(\b(?:P\.?\s?O\.?\s*Box|Post Office Box)\s+\d{1,6},?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)",
+        std::regex::icase);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        out.push_back({static_cast<std::size_t>(it->position(0)),
+                       static_cast<std::size_t>(it->length(0)), it->str()});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Found& a, const Found& b) { return a.pos < b.pos; });
     return out;
 }
 
@@ -455,10 +467,11 @@ inline std::vector<Found> names(const std::string& text) {
     };
     static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
     static const std::vector<std::string> suffixes = {
-        "LLC",    "L.L.C.", "Inc.", "Inc",  "L.P.", "LP",   "LLP",    "Ltd.",     "Ltd",
-        "Corp.",  "Corp",   "Co.",  "N.A.", "MD",   "M.D.", "DO",     "NP",       "PA-C",
-        "RN",     "PhD",    "Jr.",  "Sr.",  "PC",   "P.C.", "PLLC",   "P.L.L.C.", "PsyD",
-        "Psy.D.", "DDS",    "DMD",  "DPM",  "DNP",  "APRN", "PharmD", "LCSW"};
+        "LLC",  "L.L.C.", "Inc.", "Inc",    "L.P.", "LP",       "LLP",     "Ltd.",   "Ltd", "Corp.",
+        "Corp", "Co.",    "N.A.", "MD",     "M.D.", "DO",       "NP",      "PA-C",   "RN",  "PhD",
+        "Jr.",  "Sr.",    "PC",   "P.C.",   "PLLC", "P.L.L.C.", "PsyD",    "Psy.D.", "DDS", "DMD",
+        "DPM",  "DNP",    "APRN", "PharmD", "LCSW", "MS",       "CCC-SLP", "SLP",    "DPT", "OTR",
+        "LPC",  "LMFT",   "MSW",  "CGC",    "FNP",  "FNP-BC",   "BCBA",    "AuD",    "CNM", "CRNA"};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -476,7 +489,8 @@ inline std::vector<Found> names(const std::string& text) {
             const std::string word = text.substr(end, w - end);
             const bool cap = std::isupper(static_cast<unsigned char>(word[0]));
             // "Ann Roe DOB": an upper-case word after a Title-case name starts something else.
-            bool all_caps = word.size() >= 2;
+            // An initial ("R.") is no upper-case word.
+            bool all_caps = word.size() >= 2 && !(word.size() == 2 && word[1] == '.');
             for (const char c : word) {
                 all_caps = all_caps && !std::islower(static_cast<unsigned char>(c));
             }
@@ -503,26 +517,32 @@ inline std::vector<Found> names(const std::string& text) {
             // One space or tab between words; a comma only before a suffix.
             std::size_t next = end;
             if (next < text.size() && text[next] == ',') {
-                std::size_t s = next + 1;
-                while (s < text.size() && text[s] == ' ') ++s;
-                std::size_t e = s;
-                while (e < text.size() && wordChar(text[e])) ++e;
-                const std::string suffix = text.substr(s, e - s);
-                const std::string low = lower(suffix);
-                const bool keeps_dot = low == "inc." || low == "ltd." || low == "corp." ||
-                                       low == "co." || low == "jr." || low == "sr.";
-                const std::string bare = !keeps_dot && suffix.size() > 1 && suffix.back() == '.' &&
-                                                 suffix.find('.') == suffix.size() - 1
-                                             ? suffix.substr(0, suffix.size() - 1)
-                                             : suffix;
                 auto known = [&](const std::string& w) {
                     for (const auto& x : suffixes) {
                         if (lower(x) == lower(w)) return true;
                     }
                     return false;
                 };
-                if (known(suffix) || known(bare)) {
-                    last_cap_end = end = s + bare.size();
+                // A clinician's credentials may follow one another ("Ann Roe, MS, CCC-SLP").
+                while (next < text.size() && text[next] == ',') {
+                    std::size_t s = next + 1;
+                    while (s < text.size() && text[s] == ' ') ++s;
+                    std::size_t e = s;
+                    while (e < text.size() && wordChar(text[e])) ++e;
+                    const std::string suffix = text.substr(s, e - s);
+                    const std::string low = lower(suffix);
+                    const bool keeps_dot = low == "inc." || low == "ltd." || low == "corp." ||
+                                           low == "co." || low == "jr." || low == "sr.";
+                    const std::string bare = !keeps_dot && suffix.size() > 1 &&
+                                                     suffix.back() == '.' &&
+                                                     suffix.find('.') == suffix.size() - 1
+                                                 ? suffix.substr(0, suffix.size() - 1)
+                                                 : suffix;
+                    // "Jackson, MS 39201": a state before its ZIP code.
+                    const bool state = low == "ms" && e + 1 < text.size() && text[e] == ' ' &&
+                                       std::isdigit(static_cast<unsigned char>(text[e + 1]));
+                    if ((!known(suffix) && !known(bare)) || state) break;
+                    last_cap_end = end = next = s + bare.size();
                 }
                 break;
             }
@@ -556,12 +576,22 @@ inline std::vector<Found> names(const std::string& text) {
     return out;
 }
 
+/// A person's name written last name first ("Castellanos-Whitford, Beatriz Ines", "ROE, ANN B"):
+/// one or two capitalised words, a comma, then one to three given names or initials and nothing
+/// else. A credential or legal form after the comma ("Ann Roe, MD") is no given name.
+inline bool invertedName(const std::string& text) {
+    static const std::regex re(
+        R"(^\s*[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)?,\s+[A-Z][A-Za-z'\-]*\.?(?: [A-Z][A-Za-z'\-]*\.?){0,2}\s*$)");
+    return std::regex_match(text, re) && names(text).size() > 1;
+}
+
 /// Whether `name` reads as a person's: two to five words before any credentials (", MD"), no
 /// digits, no article or conjunction ("THE MEMBER", "EXCLUSIONS OF ..."), no company's legal
 /// form or institution's word ("Valley Surgical Hospital", "Eastside Clinic"), not opened by a
 /// section number ("II.").
 inline bool personName(const std::string& name) {
-    const std::string bare = name.substr(0, name.find(','));
+    std::string bare = name.substr(0, name.find(','));
+    if (invertedName(name)) bare = name.substr(0, name.find(',')) + name.substr(name.find(',') + 1);
     static const std::regex not_person(
         R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance|hospital|clinic|center|centre|medical|surgical|surgery|pharmacy|laboratory|laboratories|imaging|associates|group|practice|services|university|institute|foundation|department|bank)(?:\s|$)|\d|^[ivx]+\.)",
         std::regex::icase);

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "shared/field_extractor.h"
 
 namespace docintel::plugins {
@@ -283,6 +285,49 @@ TEST(ListLayouts, LabelledItemLinesOfADiagnosesSectionAreItemsHoweverLong) {
               (std::vector<std::string>{"community-acquired pneumonia of the right lower lobe",
                                         "chronic heart failure with reduced ejection fraction",
                                         "type 2 diabetes", "gout"}));
+}
+
+TEST(ListLayouts, ADoseInMilliequivalentsIsNoLabAndSentencesOfLabelledAllergies) {
+    const auto labs = specOf(R"({"path": "labs", "type": "list", "item": "measurement",
+        "meaning": ["labs"], "values": {"chloride": ["chloride", "cl"],
+        "glucose": ["glucose", "fingerstick glucose"]}})");
+    // "KCl 20 mEq" is a dose (a concentration is per litre); "Cl 101 mEq/L" a result.
+    EXPECT_TRUE(measurement(labs, "potassium chloride 20 mEq").is_null());
+    EXPECT_EQ(measurement(labs, "Cl 101 mEq/L")["value"], 101.0);
+    const auto found = measurements(labs, "Fingerstick glucose 188 mg/dL (H)");
+    ASSERT_FALSE(found.empty());
+    for (const auto& f : found) EXPECT_EQ(f.value["name"], "glucose");
+    EXPECT_EQ(labelledSentences("Latex: rash (2019). Iodine: hives."),
+              (std::vector<std::string>{"Latex: rash (2019).", "Iodine: hives."}));
+    EXPECT_EQ(labelledSentences("Sulfa drugs - hives. Tolerates cephalexin."),
+              std::vector<std::string>{"Sulfa drugs - hives. Tolerates cephalexin."});
+}
+
+TEST(ListLayouts, ATypedLabTheRulesNamedMoreCloselyIsNotAddedAgain) {
+    nlohmann::json result = {
+        {"labs", nlohmann::json::array({nlohmann::json{
+                     {"value", {{"name", "Fasting Glucose"}, {"value", 168.0}}}}})}};
+    const std::map<std::string, nlohmann::json> typed = {
+        {"labs", nlohmann::json::array(
+                     {nlohmann::json{{"value", {{"name", "glucose"}, {"value", 168.0}}}},
+                      nlohmann::json{{"value", {{"name", "glucose"}, {"value", 240.0}}}},
+                      nlohmann::json{{"value", {{"name", "hemoglobin"}, {"value", 13.1}}}}})}};
+    mergeTypedFields(result, typed);
+    ASSERT_EQ(result["labs"].size(), 3u) << result.dump();
+    EXPECT_EQ(result["labs"][1]["value"]["name"], "glucose");
+    EXPECT_EQ(result["labs"][1]["value"]["value"], 240.0);
+    EXPECT_EQ(result["labs"][2]["value"]["name"], "hemoglobin");
+}
+
+TEST(ListLayouts, AFallStatedAsAnEventIsAFallRisk) {
+    std::ifstream in(DOCINTEL_SOURCE_DIR "/workflows/healthcare/healthcare_clinical.workflow.json");
+    for (const auto& f : nlohmann::json::parse(in)["fields"]) {
+        if (f["path"] != "risk_flags") continue;
+        const auto spec = fieldSpecs(nlohmann::json::array({f})).front();
+        EXPECT_EQ(texts(extractList(spec, docOf({"Concerns: lives alone; one fall at home last "
+                                                 "spring.\nNo falls since."}))),
+                  std::vector<std::string>{"one fall at home last spring"});
+    }
 }
 
 }  // namespace

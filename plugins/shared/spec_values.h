@@ -1,0 +1,100 @@
+#pragma once
+
+// The values of a typed field's type in a unit's text (field_extractor.h, docs/decisions/0064):
+// dates, amounts, percentages, durations, addresses and codes as typed_values.h reads them, an
+// enumeration's words (not an option a tick box leaves unticked), a party's name after its label
+// or anywhere, and a text after its label. Header-only; pure.
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "shared/evidence.h"
+#include "shared/field_spec.h"
+#include "shared/form_marks.h"
+#include "shared/typed_values.h"
+
+namespace docintel::plugins {
+
+/// Values of the spec's type in `text`.
+inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
+                                             std::size_t label_end) {
+    if (spec.type == "date") return typed::dates(text);
+    if (spec.type == "money") return typed::money(text);
+    if (spec.type == "percentage") return typed::percentages(text);
+    if (spec.type == "duration") return typed::durations(text);
+    if (spec.type == "address") return typed::addresses(text);
+    if (spec.type == "code") return typed::codes(text, spec.code);
+    if (spec.type == "enumeration") {
+        std::vector<typed::Found> out;
+        const std::string lower_text = typed::lower(text);
+        std::vector<char> taken(text.size(), 0);
+        // Longest word first, so that "non-urgent" is not read as "urgent".
+        std::vector<std::pair<std::string, std::string>> words;
+        for (const auto& [value, synonyms] : spec.values) {
+            for (const auto& s : synonyms) words.emplace_back(s, value);
+        }
+        std::stable_sort(words.begin(), words.end(), [](const auto& a, const auto& b) {
+            return a.first.size() > b.first.size();
+        });
+        for (const auto& [word, value] : words) {
+            for (auto at = findPhrase(lower_text, word); at != std::string::npos;
+                 at = findPhrase(lower_text, word, at + 1)) {
+                if (taken[at] || uncheckedBox(text, at, word.size())) continue;
+                std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
+                          taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
+                out.push_back({at, word.size(), value});
+            }
+        }
+        return out;
+    }
+    if (spec.type == "party") {
+        // After a label the name is what follows it up to a bracket or the end of the line.
+        if (label_end > 0) {
+            std::size_t skip = label_end;
+            while (skip < text.size() && (text[skip] == ':' || text[skip] == ' ')) ++skip;
+            std::string rest = text.substr(skip);
+            label_end = skip;
+            const auto cut = rest.find_first_of("(;:\xE2");
+            if (cut != std::string::npos) rest = rest.substr(0, cut);
+            // A label that a form answers by ticking ("... by the payer: [X] Yes [ ] No") names
+            // no one.
+            if (!tickBoxes(rest).empty()) return {};
+            const std::string name = trimmed(rest);
+            if (typed::invertedName(name))
+                return {{label_end + rest.find(name), name.size(), name}};
+            auto found = typed::names(rest);
+            for (auto& f : found) f.pos += label_end;
+            return found;
+        }
+        // Without a label a single capitalised word is rarely a name ("Home readings").
+        auto found = typed::names(text);
+        found.erase(std::remove_if(found.begin(), found.end(),
+                                   [](const typed::Found& f) {
+                                       return f.value.get<std::string>().find(' ') ==
+                                              std::string::npos;
+                                   }),
+                    found.end());
+        return found;
+    }
+    // text: the unit after its label; a form field whose value is a date or a number
+    // ("Service From Date: 01/19/2027") states no text.
+    if (const auto colon = label_end > 0 ? label_end - 1 : text.find(':');
+        colon != std::string::npos) {
+        const std::string value = trimmed(text.substr(colon + 1));
+        const auto found = typed::dates(value);
+        if (std::none_of(value.begin(), value.end(), [](char c) { return std::isalpha(c); }) ||
+            (!found.empty() && found.front().len + 3 >= value.size())) {
+            return {};
+        }
+    }
+    std::string rest = text.substr(label_end);
+    while (!rest.empty() && (rest.front() == ':' || rest.front() == ' ')) rest.erase(0, 1);
+    while (!rest.empty() && (rest.back() == ':' || rest.back() == ' ')) rest.pop_back();
+    rest = trimmed(rest);
+    if (rest.size() < 3) return {};
+    return {{label_end, text.size() - label_end, rest}};
+}
+
+}  // namespace docintel::plugins
