@@ -312,8 +312,11 @@ void registerApiRoutes(Router& router, ApiServices& s) {
          200,
          {},
          json([&id](const HttpRequest& r) {
-             const auto& v = r.body["workspace_id"];
-             return id.selectContext(r.principal, v.is_string() ? v.get<std::string>() : "");
+             // workspace_id is optional (none clears the context): no const operator[] on it.
+             const auto v = r.body.find("workspace_id");
+             return id.selectContext(r.principal, v != r.body.end() && v->is_string()
+                                                      ? v->get<std::string>()
+                                                      : std::string());
          })},
 
         // Workspaces.

@@ -8,6 +8,7 @@
 #include "shared/doc_text.h"
 #include "shared/evidence.h"
 #include "shared/field_extractor.h"
+#include "shared/json_text.h"
 #include "shared/list_pieces.h"
 
 namespace docintel::healthcare_files {
@@ -266,20 +267,17 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
 
 std::string lower(std::string s) { return plugins::lowerCase(std::move(s)); }
 
-bool mentions(const nlohmann::json& list, const std::string& key, const std::regex& re) {
+bool mentions(const nlohmann::json& list, const char* key, const std::regex& re) {
     for (const auto& f : list) {
-        const auto& v = f["value"];
-        if (v.is_object() && v[key].is_string() &&
-            std::regex_search(v[key].get<std::string>(), re)) {
-            return true;
-        }
+        const auto& v = shared::memberAt(f, {"value", key});
+        if (v.is_string() && std::regex_search(v.get_ref<const std::string&>(), re)) return true;
     }
     return false;
 }
 
 const nlohmann::json* labNamed(const nlohmann::json& labs, const std::regex& re) {
     for (const auto& f : labs) {
-        if (f["value"].is_object() && std::regex_search(f["value"].value("name", ""), re)) {
+        if (std::regex_search(shared::textOf(shared::memberAt(f, {"value"}), "name"), re)) {
             return &f;
         }
     }
@@ -310,9 +308,7 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
     const auto& labs = p.value("labs", nlohmann::json::array());
     const auto& vitals = p.value("vitals", nlohmann::json::array());
     const auto& preventive = p.value("preventive_care", nlohmann::json::array());
-    const std::string visit = p["visit"]["date"]["value"].is_string()
-                                  ? p["visit"]["date"]["value"].get<std::string>()
-                                  : std::string();
+    const std::string visit = shared::textOf(shared::memberAt(p, {"visit", "date"}), "value");
     const int visit_year = visit.size() >= 4 ? std::atoi(visit.substr(0, 4).c_str()) : 0;
 
     static const std::regex diabetes(R"(diabetes|\bE1[01]\.)", std::regex::icase);
@@ -330,20 +326,23 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
 
     nlohmann::json gaps = nlohmann::json::array(), risks = nlohmann::json::array();
     auto labValue = [&](const char* pattern) -> std::optional<double> {
-        const std::regex re(pattern, std::regex::icase);
-        if (const auto* f = labNamed(labs, re)) return (*f)["value"].value("value", 0.0);
-        return std::nullopt;
+        const auto* f = labNamed(labs, std::regex(pattern, std::regex::icase));
+        if (f == nullptr) return std::nullopt;
+        // A result that is not a number ("<0.01", "pending") is no figure to compare.
+        const auto& value = shared::memberAt(*f, {"value", "value"});
+        if (!value.is_number()) return std::nullopt;
+        return value.get<double>();
     };
     if (auto a1c = labValue(R"(a1c)"); has_diabetes && a1c && *a1c >= 8.0) {
         gaps.push_back("Diabetes above goal: hemoglobin A1c " + fmt(*a1c) + "% (goal below 8%)");
     }
     for (const auto& v : vitals) {
-        if (!v["value"].is_object() ||
-            !std::regex_search(v["value"].value("name", ""),
+        const auto& vital = shared::memberAt(v, {"value"});
+        if (!std::regex_search(shared::textOf(vital, "name"),
                                std::regex("blood pressure", std::regex::icase))) {
             continue;
         }
-        const std::string bp = v["value"].value("value", "");
+        const std::string bp = shared::textOf(vital, "value");
         const auto slash = bp.find('/');
         if (slash == std::string::npos) continue;
         const double sys = number(bp.substr(0, slash)), dia = number(bp.substr(slash + 1));
@@ -353,8 +352,8 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
     }
     // Preventive items: overdue by age of the last date, or not done.
     for (const auto& f : preventive) {
-        const std::string item = f["value"].value("item", "");
-        const std::string status = f["value"].value("status", "");
+        const std::string item = shared::textOf(shared::memberAt(f, {"value"}), "item");
+        const std::string status = shared::textOf(shared::memberAt(f, {"value"}), "status");
         const std::string l = lower(item) + " " + lower(status);
         static const std::regex year(R"((?:\d{1,2}/)?(\d{4}))");
         std::smatch y;
@@ -403,7 +402,7 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
     static const std::regex antihypertensive(
         R"(\b(?:\w+pril|\w+sartan|\w+olol|\w+dipine|hydrochlorothiazide|chlorthalidone|furosemide)\b)",
         std::regex::icase);
-    const auto& complaint = p["visit"]["chief_complaint"]["value"];
+    const auto& complaint = shared::memberAt(p, {"visit", "chief_complaint", "value"});
     if (complaint.is_string() && std::regex_search(complaint.get<std::string>(), dizzy) &&
         mentions(meds, "name", antihypertensive)) {
         risks.push_back(
@@ -411,10 +410,11 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
             "vitals; fall risk");
     }
     for (const auto& a : p.value("allergies", nlohmann::json::array())) {
-        if (!a["value"].is_object()) continue;
-        const std::string substance = a["value"].value("substance", "");
-        const std::string reaction = a["value"].is_object() && a["value"]["reaction"].is_string()
-                                         ? a["value"]["reaction"].get<std::string>()
+        const auto& allergy = shared::memberAt(a, {"value"});
+        if (!allergy.is_object()) continue;
+        const std::string substance = shared::textOf(allergy, "substance");
+        const std::string reaction = allergy.contains("reaction") && allergy["reaction"].is_string()
+                                         ? allergy["reaction"].get<std::string>()
                                          : std::string("reaction not recorded");
         risks.push_back("Allergy: " + substance + " (" + reaction + ")");
     }
