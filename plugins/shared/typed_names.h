@@ -1,0 +1,207 @@
+#pragma once
+
+// Typed value parsers for names of people and organisations and for street addresses, with where
+// each sits and its normalised value (docs/decisions/0064); the other types are in
+// typed_values.h, which includes this file. Pure functions; header-only.
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "shared/typed_values.h"
+
+namespace docintel::plugins::typed {
+
+/// Street addresses: a house number, street words and a street suffix, then optionally the
+/// unit (or units: "Suites 2 and 3"), city, state and ZIP ("225 West Wacker Drive, Chicago,
+/// Illinois 60606"); a unit named just before ("Suite 410, ... at 225 ...") is included.
+inline std::vector<Found> addresses(const std::string& text) {
+    static const std::regex re(
+        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
+    static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
+    std::vector<Found> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+         ++it) {
+        auto pos = static_cast<std::size_t>(it->position(0));
+        const auto end = pos + static_cast<std::size_t>(it->length(0));
+        std::string value = it->str();
+        const std::size_t from = pos > 90 ? pos - 90 : 0;
+        const std::string before = text.substr(from, pos - from);
+        std::smatch u;
+        if (std::regex_search(before, u, unit)) {
+            // "Suite 410, of the building located at 225 ..." → "Suite 410, 225 ...".
+            static const std::regex connective(
+                R"(^((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+)(?:,?\s+(?:of|on|in)\s+the\s+(?:[Bb]uilding|[Pp]roperty)[^,]*?)?(?:\s+(?:located|situated)\s+at|,)?\s*(.*?)[,\s]*$)");
+            std::smatch c;
+            const std::string lead = u.str();
+            if (std::regex_match(lead, c, connective)) {
+                static const std::regex lead_words(R"(^(?:(?:in|at|of|on)\s+(?:the\s+)?)+)",
+                                                   std::regex::icase);
+                std::string middle = std::regex_replace(c[2].str(), lead_words, "");
+                value = c[1].str() + ", " + (middle.empty() ? "" : middle + ", ") + value;
+                pos = from + static_cast<std::size_t>(u.position(0));
+            }
+        }
+        out.push_back({pos, end - pos, value});
+    }
+    // A post office box with its city, state and ZIP ("PO Box 4418, Salem, Oregon 97302").
+    static const std::regex box(
+        R"(\b(?:P\.?\s?O\.?\s*Box|Post Office Box)\s+\d{1,6},?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)",
+        std::regex::icase);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        out.push_back({static_cast<std::size_t>(it->position(0)),
+                       static_cast<std::size_t>(it->length(0)), it->str()});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Found& a, const Found& b) { return a.pos < b.pos; });
+    return out;
+}
+
+/// Names of people and organisations: a run of capitalised words (with initials, "&", "of",
+/// hyphens, apostrophes and accented letters) and an optional legal or professional suffix
+/// (", LLC", ", Inc.", ", L.P.", ", MD"). UPPER-CASE names count. Scanned by hand: std::regex
+/// has no notion of UTF-8 letters.
+inline std::vector<Found> names(const std::string& text) {
+    auto wordChar = [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return std::isalnum(u) || u >= 0x80 || c == '\'' || c == '-' || c == '.' || c == '&';
+    };
+    static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
+    static const std::vector<std::string> suffixes = {
+        "LLC",  "L.L.C.", "Inc.", "Inc",    "L.P.", "LP",       "LLP",     "Ltd.",   "Ltd", "Corp.",
+        "Corp", "Co.",    "N.A.", "MD",     "M.D.", "DO",       "NP",      "PA-C",   "RN",  "PhD",
+        "Jr.",  "Sr.",    "PC",   "P.C.",   "PLLC", "P.L.L.C.", "PsyD",    "Psy.D.", "DDS", "DMD",
+        "DPM",  "DNP",    "APRN", "PharmD", "LCSW", "MS",       "CCC-SLP", "SLP",    "DPT", "OTR",
+        "LPC",  "LMFT",   "MSW",  "CGC",    "FNP",  "FNP-BC",   "BCBA",    "AuD",    "CNM", "CRNA"};
+    std::vector<Found> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!std::isupper(static_cast<unsigned char>(text[i])) ||
+            (i > 0 && wordChar(text[i - 1]))) {
+            ++i;
+            continue;
+        }
+        std::size_t start = i, end = i, last_cap_end = i;
+        int words_so_far = 0, caps_words = 0;
+        while (true) {
+            std::size_t w = end;
+            while (w < text.size() && wordChar(text[w])) ++w;
+            if (w == end) break;
+            const std::string word = text.substr(end, w - end);
+            const bool cap = std::isupper(static_cast<unsigned char>(word[0]));
+            // "Ann Roe DOB": an upper-case word after a Title-case name starts something else.
+            // An initial ("R.") is no upper-case word.
+            bool all_caps = word.size() >= 2 && !(word.size() == 2 && word[1] == '.');
+            for (const char c : word) {
+                all_caps = all_caps && !std::islower(static_cast<unsigned char>(c));
+            }
+            const bool title_before =
+                end > start && std::islower(static_cast<unsigned char>(text[start + 1]));
+            bool is_suffix = false;
+            for (const auto& x : suffixes) is_suffix = is_suffix || lower(x) == lower(word);
+            if (cap && all_caps && title_before && end != start && !is_suffix) break;
+            // "RUAIRI ROE Phoenix, Arizona": so does a Title-case word after an upper-case name.
+            if (cap && !all_caps && caps_words >= 2 && caps_words == words_so_far && !is_suffix) {
+                break;
+            }
+            ++words_so_far;
+            if (all_caps) ++caps_words;
+            const bool join = std::find(joiners.begin(), joiners.end(), word) != joiners.end();
+            if (!cap && !join) break;
+            end = w;
+            if (cap) last_cap_end = w;
+            // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
+            static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc", "l.p.",
+                                                           "lp",   "llp",    "ltd.", "ltd", "corp.",
+                                                           "n.a.", "pc",     "p.c.", "pllc"};
+            if (std::find(legal.begin(), legal.end(), lower(word)) != legal.end()) break;
+            // One space or tab between words; a comma only before a suffix.
+            std::size_t next = end;
+            if (next < text.size() && text[next] == ',') {
+                auto known = [&](const std::string& w) {
+                    for (const auto& x : suffixes) {
+                        if (lower(x) == lower(w)) return true;
+                    }
+                    return false;
+                };
+                // A clinician's credentials may follow one another ("Ann Roe, MS, CCC-SLP").
+                while (next < text.size() && text[next] == ',') {
+                    std::size_t s = next + 1;
+                    while (s < text.size() && text[s] == ' ') ++s;
+                    std::size_t e = s;
+                    while (e < text.size() && wordChar(text[e])) ++e;
+                    const std::string suffix = text.substr(s, e - s);
+                    const std::string low = lower(suffix);
+                    const bool keeps_dot = low == "inc." || low == "ltd." || low == "corp." ||
+                                           low == "co." || low == "jr." || low == "sr.";
+                    const std::string bare = !keeps_dot && suffix.size() > 1 &&
+                                                     suffix.back() == '.' &&
+                                                     suffix.find('.') == suffix.size() - 1
+                                                 ? suffix.substr(0, suffix.size() - 1)
+                                                 : suffix;
+                    // "Jackson, MS 39201": a state before its ZIP code.
+                    const bool state = low == "ms" && e + 1 < text.size() && text[e] == ' ' &&
+                                       std::isdigit(static_cast<unsigned char>(text[e + 1]));
+                    if ((!known(suffix) && !known(bare)) || state) break;
+                    last_cap_end = end = next = s + bare.size();
+                }
+                break;
+            }
+            if (next < text.size() && (text[next] == ' ' || text[next] == '\t') &&
+                next + 1 < text.size() && text[next + 1] != ' ') {
+                end = next + 1;
+                continue;
+            }
+            break;
+        }
+        std::string v = text.substr(start, last_cap_end - start);
+        const std::string last_word =
+            lower(v.substr(v.find_last_of(' ') == std::string::npos ? 0 : v.find_last_of(' ') + 1));
+        const bool suffix_dot = last_word == "inc." || last_word == "ltd." ||
+                                last_word == "corp." || last_word == "co." || last_word == "jr." ||
+                                last_word == "sr.";
+        while (!suffix_dot && !v.empty() && (v.back() == '.' || v.back() == '-') &&
+               !(v.size() >= 2 && std::isupper(static_cast<unsigned char>(v[v.size() - 2])) &&
+                 v.back() == '.')) {
+            v.pop_back();
+        }
+        // A month or a weekday alone is a date's word, not a name.
+        static const std::vector<std::string> days = {"monday", "tuesday",  "wednesday", "thursday",
+                                                      "friday", "saturday", "sunday"};
+        const bool date_word =
+            v.find(' ') == std::string::npos &&
+            (monthNumber(v) > 0 || std::find(days.begin(), days.end(), lower(v)) != days.end());
+        if (v.size() >= 3 && !date_word) out.push_back({start, v.size(), v});
+        i = std::max(last_cap_end, start + 1);
+    }
+    return out;
+}
+
+/// A person's name written last name first ("Castellanos-Whitford, Beatriz Ines", "ROE, ANN B"):
+/// one or two capitalised words, a comma, then one to three given names or initials and nothing
+/// else. A credential or legal form after the comma ("Ann Roe, MD") is no given name.
+inline bool invertedName(const std::string& text) {
+    static const std::regex re(
+        R"(^\s*[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)?,\s+[A-Z][A-Za-z'\-]*\.?(?: [A-Z][A-Za-z'\-]*\.?){0,2}\s*$)");
+    return std::regex_match(text, re) && names(text).size() > 1;
+}
+
+/// Whether `name` reads as a person's: two to five words before any credentials (", MD"), no
+/// digits, no article or conjunction ("THE MEMBER", "EXCLUSIONS OF ..."), no company's legal
+/// form or institution's word ("Valley Surgical Hospital", "Eastside Clinic"), not opened by a
+/// section number ("II.").
+inline bool personName(const std::string& name) {
+    std::string bare = name.substr(0, name.find(','));
+    if (invertedName(name)) bare = name.substr(0, name.find(',')) + name.substr(name.find(',') + 1);
+    static const std::regex not_person(
+        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance|hospital|clinic|center|centre|medical|surgical|surgery|pharmacy|laboratory|laboratories|imaging|associates|group|practice|services|university|institute|foundation|department|bank)(?:\s|$)|\d|^[ivx]+\.)",
+        std::regex::icase);
+    if (std::regex_search(bare, not_person)) return false;
+    const auto words = std::count(bare.begin(), bare.end(), ' ') + 1;
+    return words >= 2 && words <= 5;
+}
+
+}  // namespace docintel::plugins::typed
