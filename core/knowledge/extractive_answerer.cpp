@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "common/log.h"
@@ -145,10 +146,11 @@ bool labelAsksValue(const QuestionAnalysis& question, const std::string& sentenc
     if (value == std::string::npos || sentence.find('|', value) != std::string::npos) return false;
     const auto label = contentWords(foldLatin(sentence.substr(0, colon)));
     if (label.empty() || label.size() > 4) return false;
+    // Each label word matches a question word, either way round ("Ordered" and "ordered",
+    // "Maintainer" and "maintains").
     const bool named = std::all_of(label.begin(), label.end(), [&](const std::string& l) {
-        return fuzzyContains(question.word_set, l) ||
-               std::any_of(question.words.begin(), question.words.end(),
-                           [&](const std::string& q) { return fuzzyContains({l}, q); });
+        return std::any_of(question.words.begin(), question.words.end(),
+                           [&](const auto& q) { return matchesWord(l, q) || matchesWord(q, l); });
     });
     return named && statesAskedValue(question, sentence.substr(value));
 }
@@ -284,7 +286,7 @@ namespace {
 const std::string& baseVerb(const std::string& word) {
     // Each line: the base form, then its irregular past tense and participle forms.
     static const auto forms = [] {
-        std::map<std::string, std::string> out;
+        std::unordered_map<std::string, std::string> out;  // looked up for every word read
         std::istringstream lines(
             "take took taken\ngive gave given\nwrite wrote written\nmake made\npay paid\n"
             "sell sold\nbuy bought\nhold held\nlead led\nrun ran\nbegin began begun\n"
@@ -424,12 +426,11 @@ bool hasDigit(const std::string& text) {
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
-std::set<std::string> keyTerms(const std::string& question) {
+std::set<std::string> questionNames(const std::string& question) {
     std::set<std::string> out;
     bool first_word = true;
     forEachWord(question, [&](const std::string& word, char first) {
-        const bool name = !first_word && std::isupper(static_cast<unsigned char>(first));
-        if (isNumber(word) || name) out.insert(word);
+        if (!first_word && std::isupper(static_cast<unsigned char>(first))) out.insert(word);
         first_word = false;
     });
     return out;
@@ -464,15 +465,15 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         }
     }
     keepLikeliest(candidates);
+    const bool asks_title = question.expects == AnswerType::kTitle;
     const bool asks_name =
         question.expects == AnswerType::kPerson || question.expects == AnswerType::kPlace;
     for (auto& c : candidates) {
-        const bool heading = isHeading(sources[c.source].passage.chunk, c.text);
-        // A heading's capitals are its style, not a name ("Minutes of the Annual General
-        // Meeting" for "who took the minutes?").
-        c.states_value = question.expects == AnswerType::kTitle ? heading
-                         : asks_name && heading                 ? false
-                                                : statesAskedValue(question, c.text);
+        // A heading answers a question for a title, and its capitals are its style, not a name
+        // ("Minutes of the Annual General Meeting" for "who took the minutes?").
+        const bool heading =
+            (asks_title || asks_name) && isHeading(sources[c.source].passage.chunk, c.text);
+        c.states_value = asks_title ? heading : !heading && statesAskedValue(question, c.text);
     }
 
     if (encoder_ && !question_vector.empty() && !candidates.empty()) {

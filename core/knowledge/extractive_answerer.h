@@ -99,8 +99,8 @@ void normalise(std::vector<float>& v);
 std::vector<std::string> contentWords(const std::string& text);
 /// The distinct content words of a text.
 std::set<std::string> contentWordSet(const std::string& text);
-/// The names (capitalised words but the first) and numbers of a question, lower-cased.
-std::set<std::string> keyTerms(const std::string& question);
+/// The names of a question (its capitalised words but the first), lower-cased.
+std::set<std::string> questionNames(const std::string& question);
 /// Whether `text` is a number: digits only, at least one.
 bool isNumber(const std::string& text);
 /// Whether `text` holds a digit (a number, a code such as "DHAW20190030", a date).

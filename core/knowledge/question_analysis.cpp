@@ -321,9 +321,8 @@ QuestionAnalysis analyseQuestion(const std::string& question) {
         if (!isContractionStem(w)) q.words.push_back(std::move(w));
     }
     q.word_set.insert(q.words.begin(), q.words.end());
-    for (const auto& term : keyTerms(folded)) {
-        if (isNumber(term)) continue;                // numbers whole, below
-        const auto normalised = contentWords(term);  // stop words out, plural "s" dropped
+    for (const auto& name : questionNames(folded)) {
+        const auto normalised = contentWords(name);  // stop words out, plural "s" dropped
         if (!normalised.empty()) q.key_terms.insert(normalised.front());
     }
     // Numbers as contentWords reads them: "2.2" and "12,765" whole.

@@ -68,23 +68,6 @@ bool hasNearDuplicate(const std::set<std::string>& words, const std::string& wor
     return false;
 }
 
-/// Whether the question word `q` matches the source word `w`: the same word, the same first
-/// five letters (the whole word when shorter; words under three letters only exactly), or for a
-/// number the same digits followed by letters ("1950" matches "1950s" and "10" "10th", never
-/// "100"). A code, a word with a digit ("DHAW20190030", "737max"), matches only itself: its
-/// first letters say nothing of which one it is.
-bool matchesWord(const std::string& q, const std::string& w) {
-    if (q == w) return true;
-    if (isNumber(q)) {
-        return w.size() > q.size() && w.compare(0, q.size(), q) == 0 &&
-               !std::isdigit(static_cast<unsigned char>(w[q.size()]));
-    }
-    if (hasDigit(q)) return false;
-    if (q.size() < 3) return false;
-    const std::size_t need = std::min<std::size_t>(5, q.size());
-    return w.size() >= need && w.compare(0, need, q, 0, need) == 0;
-}
-
 /// Whether `a` and `b` match words of `sequence` at most two content words apart.
 bool standTogether(const std::vector<std::string>& sequence, const std::string& a,
                    const std::string& b) {
@@ -100,6 +83,23 @@ bool standTogether(const std::vector<std::string>& sequence, const std::string& 
 }
 
 }  // namespace
+
+// Whether the question word `q` matches the source word `w`: the same word, the same first
+// five letters (the whole word when shorter; words under three letters only exactly), or for a
+// number the same digits followed by letters ("1950" matches "1950s" and "10" "10th", never
+// "100"). A code, a word with a digit ("DHAW20190030", "737max"), matches only itself: its
+// first letters say nothing of which one it is.
+bool matchesWord(const std::string& q, const std::string& w) {
+    if (q == w) return true;
+    if (isNumber(q)) {
+        return w.size() > q.size() && w.compare(0, q.size(), q) == 0 &&
+               !std::isdigit(static_cast<unsigned char>(w[q.size()]));
+    }
+    if (hasDigit(q)) return false;
+    if (q.size() < 3) return false;
+    const std::size_t need = std::min<std::size_t>(5, q.size());
+    return w.size() >= need && w.compare(0, need, q, 0, need) == 0;
+}
 
 std::string foldLatin(const std::string& text) {
     // U+00C0–U+00FF, two bytes C3 xx; "" keeps the character (× and ÷).

@@ -98,6 +98,12 @@ std::set<std::string> spelledAcronyms(const std::string& text);
 /// "Yesün Temür".
 std::string foldLatin(const std::string& text);
 
+/// Whether the question word `q` matches the source word `w`: the same word, the same first five
+/// letters (the whole word when shorter; words under three letters only exactly), or for a
+/// number the same digits followed by letters ("1950" matches "1950s"); a word with a digit
+/// matches only itself.
+bool matchesWord(const std::string& q, const std::string& w);
+
 /// Whether a question word matches a word of `words` (the rule of RefusalEvidence).
 bool fuzzyContains(const std::set<std::string>& words, const std::string& word);
 

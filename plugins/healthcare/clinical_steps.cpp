@@ -352,8 +352,9 @@ Result<nlohmann::json> assessClinical(const StepInput& in) {
     }
     // Preventive items: overdue by age of the last date, or not done.
     for (const auto& f : preventive) {
-        const std::string item = shared::textOf(shared::memberAt(f, {"value"}), "item");
-        const std::string status = shared::textOf(shared::memberAt(f, {"value"}), "status");
+        const auto& entry = shared::memberAt(f, {"value"});
+        const std::string item = shared::textOf(entry, "item");
+        const std::string status = shared::textOf(entry, "status");
         const std::string l = lower(item) + " " + lower(status);
         static const std::regex year(R"((?:\d{1,2}/)?(\d{4}))");
         std::smatch y;

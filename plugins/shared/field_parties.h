@@ -48,14 +48,20 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
         return !onlyFunctionWords(name) &&
                std::find(spec.roles.begin(), spec.roles.end(), v) == spec.roles.end();
     };
-    // The name between the joining word ("between", "and", "by") nearest before `p` and `p`;
-    // "" when no joining word comes before it and `joined` is asked for.
-    auto nameBefore = [&](std::size_t p, bool joined) -> std::string {
+    // Where the words after the joining word ("between", "and", "by") nearest before `p` begin;
+    // 0 when none comes before `p`.
+    auto joinedFrom = [&](std::size_t p) {
         std::size_t from = 0;
         for (const std::string w : {" between ", " and ", "by "}) {
-            const auto at = lower_text.rfind(w, p);
+            const auto at = lower_text.rfind(w, p - 1);
             if (at != std::string::npos && at + w.size() <= p) from = std::max(from, at + w.size());
         }
+        return from;
+    };
+    // The name between the joining word nearest before `p` and `p`; "" when no joining word
+    // comes before it and `joined` is asked for.
+    auto nameBefore = [&](std::size_t p, bool joined) -> std::string {
+        const std::size_t from = joinedFrom(p);
         if (joined && from == 0) return {};
         for (const auto& f : typed::names(u.text.substr(from, p - from))) {
             const std::string name = f.value.get<std::string>();
@@ -63,13 +69,7 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
             // "... and Ann Roe and Bo Roe ("Residents")": co-parties joined by "and", each
             // named alone between the joining words.
             if (from >= 5 && lower_text.compare(from - 5, 5, " and ") == 0) {
-                std::size_t before = 0;
-                for (const std::string w : {" between ", " and ", "by "}) {
-                    const auto at = lower_text.rfind(w, from - 6);
-                    if (at != std::string::npos && at + w.size() <= from - 5) {
-                        before = std::max(before, at + w.size());
-                    }
-                }
+                const std::size_t before = joinedFrom(from - 5);
                 const std::string other = trimmed(u.text.substr(before, from - 5 - before));
                 const auto found = typed::names(other);
                 if (before > 0 && found.size() == 1 && found.front().value == other &&
