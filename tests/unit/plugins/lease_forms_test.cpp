@@ -33,6 +33,12 @@ const auto kParties = nlohmann::json::parse(R"([
                   "tenant": ["lessee", "ground lessee", "residents"]}}
 ])");
 
+// A lease's maintenance clause: a text field read from the clauses of its article.
+const auto kMaintenance = nlohmann::json::parse(R"([
+  {"path": "maintenance", "type": "text",
+   "meaning": ["maintenance and repairs", "maintain", "repairs", "maintenance", "repair"]}
+])");
+
 TEST(LeaseForms, APartyNamedByAnotherWordForItsRole) {
     EXPECT_EQ(extract(kParties,
                       "THIS GROUND LEASE is made by and between HARLOW LAND TRUST COMPANY, a "
@@ -57,11 +63,7 @@ TEST(LeaseForms, ASentencesOpeningWordIsNoParty) {
 }
 
 TEST(LeaseForms, AnArticlesClausesAreReadTogether) {
-    const auto fields = nlohmann::json::parse(R"([
-      {"path": "maintenance", "type": "text",
-       "meaning": ["maintenance and repairs", "maintain", "repairs", "maintenance", "repair"]}
-    ])");
-    const auto got = extract(fields,
+    const auto got = extract(kMaintenance,
                              "ARTICLE 7 - REPAIRS AND MAINTENANCE\n"
                              "7.1 Tenant. Tenant shall keep the storefront and the loading dock in "
                              "good repair.\n"
@@ -269,11 +271,7 @@ TEST(LeaseForms, ALettersSubjectLineNamesThePremisesOnAnyStreetKind) {
 }
 
 TEST(LeaseForms, APagesFooterDoesNotCutAnArticle) {
-    const auto fields = nlohmann::json::parse(R"([
-      {"path": "maintenance", "type": "text",
-       "meaning": ["maintenance and repairs", "maintain", "repairs", "maintenance", "repair"]}
-    ])");
-    const auto got = extract(fields,
+    const auto got = extract(kMaintenance,
                              "ARTICLE 4 - BUILDING, MAINTENANCE AND REPAIRS\n"
                              "Section 4.01 Building. Lessee shall build a warehouse by 2028.\n"
                              "Page 3 of 7\n"
