@@ -151,6 +151,7 @@ def main():
             ok = cited and not refused
             counts["answerable"] += 1
             counts["correct"] += ok
+            counts["answerable_refused"] += refused
             counts["in_sources"] += in_sources
             by_type[kind]["n"] += 1
             by_type[kind]["ok"] += ok
@@ -187,6 +188,7 @@ def main():
           f"answered_correct={100 * counts['correct'] / a:.1f}% "
           f"refused={100 * counts['refused'] / u:.1f}% "
           f"gold_in_sources={100 * counts['in_sources'] / a:.1f}% "
+          f"answerable_refused={100 * counts['answerable_refused'] / a:.1f}% "
           f"done_p50_ms={1000 * statistics.median(seconds):.1f} "
           f"done_p95_ms={1000 * sorted(seconds)[int(0.95 * (len(seconds) - 1))]:.1f}")
 
