@@ -664,6 +664,143 @@ Q += [
 ]
 
 
+# ---- Added 2026-11-27 (sixth blind helper session, branch qa6): batch docs6, ten more fiction
+# documents (CC0) in five pairs of forms the earlier batches lack: insurance policy schedule and
+# motor insurance certificate (2-page text PDFs), product recall notices (HTML), constitutions with
+# articles (DOCX), utility bills (plain text), and conference / event programmes (Markdown tables).
+# Names are prefixed a- ... j- so that, sorted by path, they take indexes 51-60 and each pair of the
+# same form gets one report document (a, c, e, g, i) and one tune document (b, d, f, h, j).
+Q6 = "tests/data/eval/qa/docs6/"
+Q6_HOME = Q6 + "a-insurance-schedule-home-contents-wrenfield-2026.pdf"
+Q6_FLEET = Q6 + "b-insurance-certificate-van-fleet-corbel-couriers.pdf"
+Q6_COT = Q6 + "c-recall-notice-brightnest-travel-cot.html"
+Q6_BARS = Q6 + "d-recall-notice-hollin-dairy-oat-bars.html"
+Q6_ALLOT = Q6 + "e-constitution-larkspur-allotment-society.docx"
+Q6_ROWING = Q6 + "f-constitution-tamarind-rowing-club.docx"
+Q6_ELEC = Q6 + "g-utility-bill-electricity-ambergate-energy.txt"
+Q6_WATER = Q6 + "h-utility-bill-water-calderbrook-2027.txt"
+Q6_ARCH = Q6 + "i-programme-conference-coastal-archaeology-2027.md"
+Q6_LIB = Q6 + "j-programme-library-data-day-2027.md"
+
+Q += [
+    # home contents insurance schedule (2-page PDF, running header)
+    (Q6_HOME, "Whose name is first on the home contents policy?", "Anselm Okonkwo-Reyes", ["Mr Anselm Okonkwo-Reyes", "Okonkwo-Reyes"], 1, "person"),
+    (Q6_HOME, "From what date is the flat covered?", "1 November 2026", ["2026-11-01", "November 1, 2026"], 1, "date"),
+    (Q6_HOME, "What is the most the insurer pays for one valuable item that is not listed separately?", "£2,000", ["2,000", "2000"], 1, "money"),
+    (Q6_HOME, "What is the grandfather clock insured for?", "£3,100", ["3,100", "3100"], 1, "money"),
+    (Q6_HOME, "Which brokers arranged the home insurance?", "Hartsell & Pryde Insurance Brokers", ["Hartsell & Pryde", "Hartsell and Pryde"], 1, "organization"),
+    (Q6_HOME, "How much of a claim do I pay myself if a burst pipe floods the flat?", "£350", ["350"], 2, "money"),
+    (Q6_HOME, "What does the cover cost for the whole year once tax is added?", "£320.77", ["320.77"], 2, "money"),
+    (Q6_HOME, "How long can the flat stand empty before theft cover is suspended?", "45 days", ["more than 45 days", "45"], 2, "number"),
+    (Q6_HOME, "What is the buildings sum insured for the flat?", None, [], None, "money"),
+    (Q6_HOME, "How much was the annual premium for the previous year?", None, [], None, "money"),
+    (Q6_HOME, "What is the broker's telephone number?", None, [], None, "other"),
+    # commercial van fleet motor insurance certificate (2-page PDF, running header)
+    (Q6_FLEET, "Which firm is the policyholder on the fleet insurance?", "Corbel Couriers Limited", ["Corbel Couriers"], 1, "organization"),
+    (Q6_FLEET, "When does the van insurance run out?", "30 November 2027", ["2027-11-30", "November 30, 2027"], 1, "date"),
+    (Q6_FLEET, "How old does a member of staff have to be to drive the vans on this cover?", "23 or over", ["23", "aged 23 or over"], 1, "number"),
+    (Q6_FLEET, "Who signed the certificate on behalf of the insurer?", "Rosalind Achterfeld", [], 1, "person"),
+    (Q6_FLEET, "What is the own damage excess on the refrigerated van?", "£750", ["750"], 2, "money"),
+    (Q6_FLEET, "How many vehicles were in the fleet when the policy started?", "14 vehicles", ["14"], 2, "number"),
+    (Q6_FLEET, "What does the fleet policy cost per year, tax included?", "£38,912.60", ["38,912.60", "38912.60"], 2, "money"),
+    (Q6_FLEET, "What is the registration number of the refrigerated van?", None, [], None, "other"),
+    (Q6_FLEET, "What is the phone number of the broker, Dunmore Lyle Commercial?", None, [], None, "other"),
+    (Q6_FLEET, "How much was the annual fleet premium last year?", None, [], None, "money"),
+    # product recall notice (HTML): travel cot
+    (Q6_COT, "How many times has the company been told that a hinge came undone?", "17 reports", ["17"], 1, "number"),
+    (Q6_COT, "What colour is the VTC-201 cot?", "Sage green", [], 1, "other"),
+    (Q6_COT, "Which batch codes of the grey travel cot are being recalled?", "2508A to 2512C", ["2508A-2512C"], 1, "other"),
+    (Q6_COT, "What did the oatmeal-coloured cot sell for?", "£94.99", ["94.99"], 1, "money"),
+    (Q6_COT, "Roughly how many of the faulty cots were sold?", "About 6,400", ["6,400", "6400"], 1, "number"),
+    (Q6_COT, "What number can I ring about the cot recall?", "0800 046 3318", ["08000463318"], 1, "other"),
+    (Q6_COT, "Who is BrightNest's managing director?", "Imelda Carrow-Baines", [], 1, "person"),
+    (Q6_COT, "Which supplier made the faulty hinge?", "Taviston Precision Mouldings", [], 1, "organization"),
+    (Q6_COT, "What is the barcode of the VTC-100 travel cot?", None, [], None, "other"),
+    (Q6_COT, "How many of the affected cots were sold in Ireland?", None, [], None, "number"),
+    (Q6_COT, "When did BrightNest receive the first report of a hinge unlocking?", None, [], None, "date"),
+    # product recall notice (HTML): food allergy alert
+    (Q6_BARS, "Which allergen is missing from the label of the breakfast bars?", "Peanut", ["peanuts"], 1, "other"),
+    (Q6_BARS, "What is the best-before date on batch L26325?", "21 February 2027", ["2027-02-21", "February 21, 2027"], 1, "date"),
+    (Q6_BARS, "What batch code is on the family pack?", "L26326", [], 1, "other"),
+    (Q6_BARS, "How much does each bar weigh?", "35 g", ["35 grams", "35"], 1, "number"),
+    (Q6_BARS, "On what date did the dairy put out the allergy alert?", "3 December 2026", ["2026-12-03", "December 3, 2026"], 1, "date"),
+    (Q6_BARS, "Which supermarket chain stocked the bars?", "Vellamy's", ["Vellamy's supermarket chain"], 1, "organization"),
+    (Q6_BARS, "What phone number does the dairy give for customers?", "01756 230 488", ["01756230488"], 1, "other"),
+    (Q6_BARS, "How many packs of the affected bars were sold?", None, [], None, "number"),
+    (Q6_BARS, "Which supplier delivered the wrong flapjack base?", None, [], None, "organization"),
+    (Q6_BARS, "What is the e-mail address of the dairy's Communications Manager?", None, [], None, "other"),
+    # constitution with articles (DOCX): allotment society
+    (Q6_ALLOT, "How big is a full allotment plot?", "250 square metres", ["250 m2", "250"], 1, "number"),
+    (Q6_ALLOT, "What is the 2026 rent for half a plot?", "£34", ["34"], 1, "money"),
+    (Q6_ALLOT, "If I never pay my allotment rent, by what date do I stop being a member?", "30 November", ["November 30"], 1, "date"),
+    (Q6_ALLOT, "During which months are bonfires allowed on the site?", "between 1 November and 28 February", ["1 November to 28 February", "November to February"], 1, "other"),
+    (Q6_ALLOT, "Who looks after the allotment society's money?", "Soraya Lindqvist", [], 1, "person"),
+    (Q6_ALLOT, "How many members have to sign a request for a special meeting?", "at least ten members", ["ten", "10"], 1, "number"),
+    (Q6_ALLOT, "Which bank does the society keep its funds with?", "Ellerby Community Savings Bank", [], 1, "organization"),
+    (Q6_ALLOT, "How long is the council's lease of the site?", "25 years", ["25"], 1, "number"),
+    (Q6_ALLOT, "What will a full plot cost in 2027?", None, [], None, "money"),
+    (Q6_ALLOT, "What is the largest polytunnel a member may put up?", None, [], None, "number"),
+    (Q6_ALLOT, "Who is the society's vice-chair?", None, [], None, "person"),
+    # constitution with articles (DOCX): rowing club
+    (Q6_ROWING, "How much is the yearly subscription for a junior rower?", "£165", ["165"], 1, "money"),
+    (Q6_ROWING, "What are the club's colours?", "maroon and silver", [], 1, "other"),
+    (Q6_ROWING, "Who is captain of the rowing club?", "Tobias Wrenlow", [], 1, "person"),
+    (Q6_ROWING, "Above what river level is nobody allowed out on the water?", "1.85 metres", ["1.85 m", "1.85"], 1, "number"),
+    (Q6_ROWING, "What majority is needed to change the club's rules?", "at least three quarters of the votes cast", ["three quarters", "75%"], 1, "other"),
+    (Q6_ROWING, "How many voting members must be present for a general meeting to be valid?", "25 voting members", ["25"], 1, "number"),
+    (Q6_ROWING, "What is the club's affiliation number?", "BR-40713", [], 1, "other"),
+    (Q6_ROWING, "Who is the club's Welfare Officer?", None, [], None, "person"),
+    (Q6_ROWING, "What is the annual subscription for a masters member?", None, [], None, "money"),
+    (Q6_ROWING, "On what date is the club's Annual General Meeting held?", None, [], None, "date"),
+    # utility bill (plain text): electricity
+    (Q6_ELEC, "How many units of night-rate electricity were used this quarter?", "720", ["720 kWh"], 1, "number"),
+    (Q6_ELEC, "What is the price per unit for daytime electricity?", "18.62p per kWh", ["18.62p", "18.62 pence"], 1, "money"),
+    (Q6_ELEC, "How much is the standing charge per day?", "52.50p per day", ["52.50p", "52.5p"], 1, "money"),
+    (Q6_ELEC, "What is the account number on the electricity bill?", "8820 4417 63", ["8820441763"], 1, "other"),
+    (Q6_ELEC, "How much is owed on this bill after payments?", "£7.46", ["7.46", "£7.46 DR"], 1, "money"),
+    (Q6_ELEC, "Until when is the fixed tariff price guaranteed?", "30 June 2027", ["2027-06-30", "June 30, 2027"], 1, "date"),
+    (Q6_ELEC, "Which company runs the local electricity network?", "Northmoor Electricity Networks", ["Northmoor"], 1, "organization"),
+    (Q6_ELEC, "How much electricity did the household use in the same three months last year?", "2 349 kWh", ["2,349 kWh", "2349"], 1, "number"),
+    (Q6_ELEC, "What was the night meter reading on 30 June 2026?", None, [], None, "number"),
+    (Q6_ELEC, "What is the unit rate for gas?", None, [], None, "money"),
+    (Q6_ELEC, "What is Ambergate Energy's customer service e-mail address?", None, [], None, "other"),
+    # utility bill (plain text): water and sewerage
+    (Q6_WATER, "What is the rateable value of the cottage?", "£214", ["214"], 1, "money"),
+    (Q6_WATER, "What is the total water and sewerage bill for the year?", "£789.29", ["789.29"], 1, "money"),
+    (Q6_WATER, "How much is the first direct debit payment?", "£65.93", ["65.93"], 1, "money"),
+    (Q6_WATER, "How much did the customer pay for water and sewerage the year before?", "£738.12", ["738.12"], 1, "money"),
+    (Q6_WATER, "By how much are average household bills rising?", "6.9%", ["6.9 per cent", "6.9"], 1, "number"),
+    (Q6_WATER, "What number do I call to report a leak?", "0800 316 9945", ["08003169945"], 1, "other"),
+    (Q6_WATER, "What is the customer number on the water bill?", "60-338-1407-2", [], 1, "other"),
+    (Q6_WATER, "How much does metered water cost per cubic metre?", None, [], None, "money"),
+    (Q6_WATER, "What is the e-mail address for billing queries?", None, [], None, "other"),
+    (Q6_WATER, "What was the water supply rate per pound of rateable value in 2026/27?", None, [], None, "money"),
+    # conference programme (Markdown tables): coastal archaeology
+    (Q6_ARCH, "Who is organising the Shifting Shores conference?", "Society for Coastal Heritage", ["SCH", "the Society for Coastal Heritage"], 1, "organization"),
+    (Q6_ARCH, "Who gives the keynote on the Saturday morning?", "Dr Idris Fenwick-Moyo", ["Idris Fenwick-Moyo"], 1, "person"),
+    (Q6_ARCH, "Which room is the shipwreck session in?", "Room E1.14", ["E1.14"], 1, "place"),
+    (Q6_ARCH, "Who is chairing the session about dating timber structures?", "Dr Bettina Ruhlmann", ["Bettina Ruhlmann"], 1, "person"),
+    (Q6_ARCH, "How many people fit in the main lecture theatre?", "240", [], 1, "number"),
+    (Q6_ARCH, "What does a student pay if they book early?", "£60", ["60"], 1, "money"),
+    (Q6_ARCH, "What is the last day to get the early registration rate?", "31 March 2027", ["2027-03-31", "March 31, 2027"], 1, "date"),
+    (Q6_ARCH, "Where is the conference dinner being held?", "The Boathouse Restaurant, Pellworth Quay", ["The Boathouse Restaurant", "Boathouse Restaurant"], 1, "place"),
+    (Q6_ARCH, "Who chairs Session 3C?", None, [], None, "person"),
+    (Q6_ARCH, "At what time does the conference dinner finish?", None, [], None, "other"),
+    (Q6_ARCH, "How many poster abstracts were accepted?", None, [], None, "number"),
+    # event programme (Markdown tables): library data day
+    (Q6_LIB, "Who runs the workshop on data protection impact assessments?", "Farah Quddus-Lane", [], 1, "person"),
+    (Q6_LIB, "What is the last day to book a place at the data day?", "28 January 2027", ["2027-01-28", "January 28, 2027"], 1, "date"),
+    (Q6_LIB, "How much do people from outside the member authorities pay?", "£40", ["40"], 1, "money"),
+    (Q6_LIB, "Where is the dashboard-building workshop held?", "Makerspace", ["the Makerspace"], 1, "place"),
+    (Q6_LIB, "How many people can the Local Studies Room hold?", "seats 30", ["30"], 1, "number"),
+    (Q6_LIB, "What does it cost to park all day at the nearest car park?", "£6.50", ["6.50"], 1, "money"),
+    (Q6_LIB, "Which university is the speaker on ten years of loans data from?", "Vestmark University", [], 1, "organization"),
+    (Q6_LIB, "Who leads Workshop E?", None, [], None, "person"),
+    (Q6_LIB, "What is the organiser's phone number?", None, [], None, "other"),
+    (Q6_LIB, "What is the postcode of Corbridge Central Library?", None, [], None, "other"),
+]
+
+
 def main():
     docs = sorted({q[0] for q in Q})
     split = {d: ("tune" if i % 2 == 0 else "report") for i, d in enumerate(docs)}

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Regenerates the QA set's own binary documents (qa/docs/*.pdf, *.docx, *.pptx) from their text
 sources in qa/docs/src/; the fourth batch's (qa/docs4/*.pdf) come from qa/docs4/src/ and the fifth
-batch's (qa/docs5/*.pdf, *.docx) from qa/docs5/src/ the same way.
+batch's (qa/docs5/*.pdf, *.docx) from qa/docs5/src/ and the sixth batch's (qa/docs6/*.pdf, *.docx)
+from qa/docs6/src/ the same way.
 The text-native documents (.html, .csv, .eml, .txt, .md) are written by hand and live directly in
-qa/docs/, qa/docs4/ and qa/docs5/.
+qa/docs/, qa/docs4/, qa/docs5/ and qa/docs6/.
 
 Sources and what they become (the kind is the part of the name before ".txt"):
   <name>.table.txt  -> <name>.pdf   statistics table, landscape letter: "# " title, "## " subtitle,
@@ -32,7 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DOCS = os.path.join(HERE, "docs")
 SRC = os.path.join(DOCS, "src")
 # Later batches live in their own folders with the same layout (<folder>/src/<name>.<kind>.txt).
-FOLDERS = [DOCS, os.path.join(HERE, "docs4"), os.path.join(HERE, "docs5")]
+FOLDERS = [DOCS, os.path.join(HERE, "docs4"), os.path.join(HERE, "docs5"), os.path.join(HERE, "docs6")]
 sys.path.insert(0, os.path.dirname(HERE))
 import make_docs  # noqa: E402  (shared: blocks, wrap, make_text_pdf, fix_zip_times, FIXED, FONT)
 
