@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, "bench")
 sys.path.insert(0, "bench/extraction")
 from bench_api import Api  # noqa: E402
-from scoring import empty, score_field, value_of  # noqa: E402
+from scoring import empty, list_precision, score_field, value_of  # noqa: E402
 
 ROOT = "tests/data/eval/workflows"
 VERTICAL = {"lease_intelligence": "lease", "healthcare_prior_auth": "healthcare",
@@ -90,7 +90,7 @@ def main():
         if time.time() > deadline:
             sys.exit("the plugins did not load")
         time.sleep(0.1)
-    totals = {"fields": 0, "exact": 0.0, "exact_page": 0.0, "not_found": 0}
+    totals = {"fields": 0, "exact": 0.0, "exact_page": 0.0, "not_found": 0, "listed": [0, 0]}
     dump = {}
     for workflow in sorted(VERTICAL):
         if only and workflow not in only:
@@ -106,6 +106,7 @@ def main():
         # Fields with a gold value that came back empty: how many misses are "not found" rather
         # than a wrong value (a count, so the report half's failure mode reads as a number too).
         not_found = 0
+        listed = [0, 0]  # list items matching a gold item, list items (list_precision)
         for case in cases:
             doc_id, packet, error = run_case(api, workflow, case)
             if details:
@@ -113,6 +114,8 @@ def main():
                 dump[case["id"]] = packet
             for path, entry in case["fields"].items():
                 credit, page, got = score_field(packet or {}, path, entry, doc_id)
+                if (share := list_precision(packet or {}, path, entry)) is not None:
+                    listed = [listed[0] + share[0], listed[1] + share[1]]
                 n += 1
                 not_found += credit == 0 and not empty(entry["value"]) and (
                     got is None or empty(value_of(got)))
@@ -128,15 +131,17 @@ def main():
                           f"got={shown[:160]}")
         print(f"{workflow} split={split} cases={len(cases)} fields={int(n)} "
               f"exact={exact / max(n, 1):.3f} exact_page={exact_page / max(n, 1):.3f} "
-              f"not_found={not_found}",
+              f"not_found={not_found} list_precision={listed[0] / max(listed[1], 1):.3f}",
               flush=True)
         totals["fields"] += int(n)
         totals["exact"] += exact
         totals["exact_page"] += exact_page
         totals["not_found"] += not_found
+        totals["listed"] = [totals["listed"][0] + listed[0], totals["listed"][1] + listed[1]]
     f = max(totals["fields"], 1)
     print(f"overall split={split} fields={totals['fields']} exact={totals['exact'] / f:.3f} "
-          f"exact_page={totals['exact_page'] / f:.3f} not_found={totals['not_found']}")
+          f"exact_page={totals['exact_page'] / f:.3f} not_found={totals['not_found']} "
+          f"list_precision={totals['listed'][0] / max(totals['listed'][1], 1):.3f}")
     if details and os.environ.get("PACKETS_OUT"):
         json.dump(dump, open(os.environ["PACKETS_OUT"], "w"), indent=1)
 

@@ -268,3 +268,19 @@ def score_field(packet, path, entry, doc_id):
     alternatives = [gold] + entry.get("alternatives", [])
     ok = any(scalar_equal(value_of(got), a, ftype, entry) for a in alternatives)
     return (1.0 if ok else 0.0), ok and page_ok(got, doc_id, entry.get("page")), got
+
+
+def list_precision(packet, path, entry):
+    """(items that match a gold item, items) of a list field whose gold list is not empty, or
+    None for other fields: a figure for what the recall score lets through (a problem list that
+    runs on into the next section). The gold lists are not exhaustive (README), so it is a lower
+    bound, read as a trend between builds."""
+    gold, ftype = entry["value"], entry.get("type", "text")
+    if not isinstance(gold, list) or not gold or ftype == "code":
+        return None
+    got = locate(packet, path)
+    items = got if isinstance(got, list) else (value_of(got) if got is not None else [])
+    if not isinstance(items, list):
+        items = [items]
+    items = [g for g in items if not empty(value_of(g))]
+    return sum(1 for g in items if any(item_found(x, [g]) for x in gold)), len(items)
