@@ -23,15 +23,20 @@ struct DateSpan {
     typed::Found end;
 };
 
-/// The ranges of `text`: a date after "from" or "between" and the next date after "to",
-/// "through", "until" or "and", or two dates joined by "through" or a dash.
-inline std::vector<DateSpan> dateSpans(const std::string& text) {
-    static const std::regex opener(R"((?:^|\b)(?:from|between|for the period)\s+$)",
-                                   std::regex::icase);
+/// The ranges of `text`: a date after "from", "between" or "begins" and the next date after
+/// "to", "through", "until", "and" or "and ends" (a time of day may follow each date: "Begins
+/// August 14, 2027 at 12:00 noon and ends July 31, 2028"), or two dates joined by "through" or
+/// a dash. With `named` (a text that names the period: "LICENCE PERIOD. February 1, 2027 to
+/// January 31, 2029") two dates joined by "to" or "until" are a range too.
+inline std::vector<DateSpan> dateSpans(const std::string& text, bool named = false) {
+    static const std::regex opener(
+        R"((?:^|\b)(?:from|between|for the period|begins|beginning|commencing|starting)\s+(?:on\s+)?$)",
+        std::regex::icase);
     static const std::regex joined_after_opener(
-        R"(^\s*,?\s*(?:to|through|thru|until|till|and|-|\xE2\x80\x93)\s+(?:and\s+including\s+)?$)",
+        R"(^\s*(?:at\s+\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|noon|midnight)?\s*)?,?\s*(?:to|through|thru|until|till|and|and\s+ends?(?:\s+on)?|and\s+ending(?:\s+on)?|-|\xE2\x80\x93)\s+(?:and\s+including\s+)?$)",
         std::regex::icase);
     static const std::regex joined(R"(^\s*(?:through|thru|-|\xE2\x80\x93)\s*$)", std::regex::icase);
+    static const std::regex joined_named(R"(^\s*(?:to|until|till)\s+$)", std::regex::icase);
     const auto found = typed::dates(text);
     std::vector<DateSpan> out;
     for (std::size_t i = 0; i + 1 < found.size(); ++i) {
@@ -41,7 +46,8 @@ inline std::vector<DateSpan> dateSpans(const std::string& text) {
         const bool opened = std::regex_search(text.substr(from, a.pos - from), opener);
         const std::string between = text.substr(a.pos + a.len, b.pos - a.pos - a.len);
         if ((opened && std::regex_search(between, joined_after_opener)) ||
-            std::regex_search(between, joined)) {
+            std::regex_search(between, joined) ||
+            (named && std::regex_search(between, joined_named))) {
             out.push_back({a, b});
             ++i;
         }
@@ -95,7 +101,7 @@ inline Candidate spanCandidate(const FieldSpec& spec, const std::vector<FieldUni
     if (spec.span.empty() || spec.span_of.empty()) return out;
     for (std::size_t i = 0; i < units.size(); ++i) {
         if (units[i].is_heading || !spanNamed(spec, units, i)) continue;
-        for (const auto& s : dateSpans(units[i].text)) {
+        for (const auto& s : dateSpans(units[i].text, true)) {
             const std::string start = s.start.value.get<std::string>();
             const std::string end = s.end.value.get<std::string>();
             nlohmann::json value;

@@ -94,9 +94,15 @@ inline bool isHeadingLine(const std::string& raw, const std::string& clean,
     if (!t.empty() && t.size() < 120 && std::regex_match(t, divider)) return true;
     if (t.empty() || t.size() > 70 || raw.find(':') != std::string::npos) return false;
     if (raw.rfind("#", 0) == 0) return true;
-    if (opens_passage && t.size() <= 40 && std::isupper(static_cast<unsigned char>(t[0])) &&
-        t.find_last_of(".,;") == std::string::npos && std::count(t.begin(), t.end(), ' ') <= 4) {
-        return true;
+    if (opens_passage && t.size() <= 40) {
+        // A numbered title ("6. Early Termination") is read without its number.
+        static const std::regex number(R"(^\d{1,2}\.\s+)");
+        const std::string title = std::regex_replace(t, number, "");
+        if (!title.empty() && std::isupper(static_cast<unsigned char>(title[0])) &&
+            title.find_last_of(".,;") == std::string::npos &&
+            std::count(title.begin(), title.end(), ' ') <= 4) {
+            return true;
+        }
     }
     if (t.back() == '.' && t.find(' ') == std::string::npos) return false;
     int upper = 0, lower_count = 0;
