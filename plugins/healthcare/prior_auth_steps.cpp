@@ -104,8 +104,12 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
     const auto name = named(firstLabeled(ps, {"Patient Name", "Patient"}));
     const auto dob = firstLabeled(ps, {"Date of Birth", "DOB"});
     auto member = firstLabeled(ps, {"Member ID"});
-    // "Member ID: pending (application ...)": an identifier not yet issued is none.
-    if (member && plugins::statesNoneYet(member->value)) member.reset();
+    // "Member ID: pending (application ...)": an identifier not yet issued is none, and so is
+    // one without a digit ("Member ID: see attached copy of member card").
+    if (member && (plugins::statesNoneYet(member->value) ||
+                   member->value.find_first_of("0123456789") == std::string::npos)) {
+        member.reset();
+    }
     const auto payer = named(firstLabeled(ps, {"Health Plan", "Payer"}));
     const auto provider = named(firstLabeled(ps, {"Ordering Provider", "Requesting Provider"}));
     const auto npi = firstLabeled(ps, {"NPI"});

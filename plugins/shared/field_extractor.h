@@ -265,6 +265,14 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
             } else {
                 continue;  // the value overlaps the meaning phrase
             }
+            // A total beside an amount per period is not what a periodic field states.
+            if (spec.periodic && typed::lower(v.value.get<std::string>()).find(" per ") ==
+                                     std::string::npos &&
+                std::any_of(values.begin(), values.end(), [](const typed::Found& f) {
+                    return f.value.get<std::string>().find(" per ") != std::string::npos;
+                })) {
+                distance += 60.0;
+            }
             const double score =
                 hit.weight + in_label + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
             if (score > out.score) out = {score, v.value, &unit, v.pos};

@@ -36,6 +36,10 @@ struct FieldSpec {
     std::vector<std::string> prose;  ///< for a text item: words after which a sentence lists items
     std::string span;  ///< for a date or duration: "start", "end" or "length" of a dated range
     std::vector<std::string> span_of;  ///< for a span: words that name the range's period
+    /// for money: an amount paid each period (a rent), so that an amount stated for no period
+    /// beside one that has one is a total ("$11,880.00, payable in 12 monthly installments of
+    /// $990.00")
+    bool periodic = false;
 };
 
 /// `meaning` with each phrase that names a role ("notices to landlord") followed by the same
@@ -104,6 +108,7 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
         s.prose = strings(f.value("prose", nlohmann::json::array()));
         s.span = f.value("span", "");
         s.span_of = strings(f.value("span_of", nlohmann::json::array()));
+        s.periodic = f.value("periodic", false);
         for (const auto& u : f.value("units", nlohmann::json::array())) {
             if (u.is_string()) s.units.push_back(u.get<std::string>());
         }

@@ -106,7 +106,14 @@ inline bool isHeadingLine(const std::string& raw, const std::string& clean,
     }
     if (t.back() == '.' && t.find(' ') == std::string::npos) return false;
     int upper = 0, lower_count = 0;
-    for (const char c : t) {
+    // A capitals heading of two words or more may end in a note: "REQUESTING PROVIDER
+    // (treating therapist)"; a line with figures ("WBC 16.2 H (4.0-11.0)") or a list item ("-
+    // SQL (reporting queries)") is no heading for it.
+    static const std::regex note(R"(\s*\([^()]*\)$)");
+    static const std::regex words(R"(^[A-Z][A-Z&/'-]*(?: [A-Z&/'-]+)+$)");
+    std::string bare = std::regex_replace(t, note, "");
+    if (!std::regex_match(bare, words)) bare = t;
+    for (const char c : bare) {
         if (std::isupper(static_cast<unsigned char>(c))) ++upper;
         if (std::islower(static_cast<unsigned char>(c))) ++lower_count;
     }

@@ -69,6 +69,24 @@ inline bool uncheckedBox(const std::string& text, std::size_t at, std::size_t le
     return unchecked;
 }
 
+/// Whether the option word at `at` stands in a form's yes/no question that is answered no
+/// ("Expedited review?  [ ] Yes   [X] No"): a question mark soon after the word, then boxes
+/// before "Yes" and "No", and the "Yes" box left unticked or the "No" box ticked.
+inline bool answeredNo(const std::string& text, std::size_t at) {
+    const std::size_t question = text.find('?', at);
+    if (question == std::string::npos || question - at > 60) return false;
+    static const std::regex answer(R"(^\s*(yes|no)\b)", std::regex::icase);
+    bool no = false;
+    for (const auto& b : tickBoxes(text.substr(question))) {
+        std::smatch m;
+        const std::string after = text.substr(question + b.end, 8);
+        if (!std::regex_search(after, m, answer)) continue;
+        const bool yes = std::tolower(static_cast<unsigned char>(m[1].str()[0])) == 'y';
+        if (yes ? !b.ticked : b.ticked) no = true;
+    }
+    return no;
+}
+
 /// Takes the underscores of filled-in blanks out of `text` ("between __Ann Roe__ ("Owner")",
 /// "$__1,640.00__ per month", OCR's "_ 5th_"): the value moves to where the blank starts and
 /// spaces take the underscores' place, so that the text keeps its length (and offsets). A blank

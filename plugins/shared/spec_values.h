@@ -42,9 +42,16 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
             for (auto at = findPhrase(lower_text, word); at != std::string::npos;
                  at = findPhrase(lower_text, word, at + 1)) {
                 if (taken[at] || uncheckedBox(text, at, word.size())) continue;
+                std::string stated = value;
+                // "Expedited review? [ ] Yes [X] No" states the other of two values.
+                if (answeredNo(text, at)) {
+                    if (spec.values.size() != 2) continue;
+                    const auto first = spec.values.begin();
+                    stated = first->first == value ? std::next(first)->first : first->first;
+                }
                 std::fill(taken.begin() + static_cast<std::ptrdiff_t>(at),
                           taken.begin() + static_cast<std::ptrdiff_t>(at + word.size()), 1);
-                out.push_back({at, word.size(), value});
+                out.push_back({at, word.size(), stated});
             }
         }
         return out;
@@ -58,6 +65,10 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
             label_end = skip;
             const auto cut = rest.find_first_of("(;:\xE2");
             if (cut != std::string::npos) rest = rest.substr(0, cut);
+            // A column gap ends it: "Name: Oduya, Fenella Margit     DOB: 05/03/1995".
+            if (const auto gap = rest.find("   "); gap != std::string::npos && gap > 0) {
+                rest = rest.substr(0, gap);
+            }
             // A label that a form answers by ticking ("... by the payer: [X] Yes [ ] No") names
             // no one.
             if (!tickBoxes(rest).empty()) return {};

@@ -16,11 +16,15 @@ namespace docintel::plugins::typed {
 
 /// Street addresses: a house number, street words and a street suffix, then optionally the
 /// unit (or units: "Suites 2 and 3"), city, state and ZIP ("225 West Wacker Drive, Chicago,
-/// Illinois 60606"); a unit named just before ("Suite 410, ... at 225 ...") is included.
+/// Illinois 60606") or another country's postcode (Canada's "ON M5V 2T6", Australia's "SA
+/// 5095", the UK's "FE3 7QT"); a unit named just before ("Suite 410, ... at 225 ...", "Level 4,
+/// 25 Grenfell Street", "Shop 9, Banksia Grove Shopping Village, 41 Kingfisher Parade") is
+/// included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)?)");
-    static const std::regex unit(R"((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
+        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway|Parade|Esplanade|Close|Mews|Quay|Wharf)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)|[A-Z]{2,3}\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}))?)");
+    static const std::regex unit(
+        R"((?:Suite|Unit|Space|Ste\.|Level|Shop|Bay|Bedroom|Flat|Apartment)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
          ++it) {
@@ -33,7 +37,7 @@ inline std::vector<Found> addresses(const std::string& text) {
         if (std::regex_search(before, u, unit)) {
             // "Suite 410, of the building located at 225 ..." → "Suite 410, 225 ...".
             static const std::regex connective(
-                R"(^((?:Suite|Unit|Space|Ste\.)\s+[A-Za-z0-9-]+)(?:,?\s+(?:of|on|in)\s+the\s+(?:[Bb]uilding|[Pp]roperty)[^,]*?)?(?:\s+(?:located|situated)\s+at|,)?\s*(.*?)[,\s]*$)");
+                R"(^((?:Suite|Unit|Space|Ste\.|Level|Shop|Bay|Bedroom|Flat|Apartment)\s+[A-Za-z0-9-]+)(?:,?\s+(?:of|on|in)\s+the\s+(?:[Bb]uilding|[Pp]roperty)[^,]*?)?(?:\s+(?:located|situated)\s+at|,)?\s*(.*?)[,\s]*$)");
             std::smatch c;
             const std::string lead = u.str();
             if (std::regex_match(lead, c, connective)) {
@@ -75,7 +79,8 @@ inline std::vector<Found> names(const std::string& text) {
         "Corp", "Co.",    "N.A.", "MD",     "M.D.", "DO",       "NP",      "PA-C",   "RN",  "PhD",
         "Jr.",  "Sr.",    "PC",   "P.C.",   "PLLC", "P.L.L.C.", "PsyD",    "Psy.D.", "DDS", "DMD",
         "DPM",  "DNP",    "APRN", "PharmD", "LCSW", "MS",       "CCC-SLP", "SLP",    "DPT", "OTR",
-        "LPC",  "LMFT",   "MSW",  "CGC",    "FNP",  "FNP-BC",   "BCBA",    "AuD",    "CNM", "CRNA"};
+        "LPC",  "LMFT",   "MSW",  "CGC",    "FNP",  "FNP-BC",   "BCBA",    "AuD",    "CNM", "CRNA",
+        "OTR/L", "CHT",   "PT",   "OT",     "LPN",  "MPH",      "FACS",    "FACC"};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -132,7 +137,8 @@ inline std::vector<Found> names(const std::string& text) {
                     std::size_t s = next + 1;
                     while (s < text.size() && text[s] == ' ') ++s;
                     std::size_t e = s;
-                    while (e < text.size() && wordChar(text[e])) ++e;
+                    // "OTR/L": a credential may hold a slash.
+                    while (e < text.size() && (wordChar(text[e]) || text[e] == '/')) ++e;
                     const std::string suffix = text.substr(s, e - s);
                     const std::string low = lower(suffix);
                     const bool keeps_dot = low == "inc." || low == "ltd." || low == "corp." ||
@@ -142,9 +148,12 @@ inline std::vector<Found> names(const std::string& text) {
                                                      suffix.find('.') == suffix.size() - 1
                                                  ? suffix.substr(0, suffix.size() - 1)
                                                  : suffix;
-                    // "Jackson, MS 39201": a state before its ZIP code.
-                    const bool state = low == "ms" && e + 1 < text.size() && text[e] == ' ' &&
-                                       std::isdigit(static_cast<unsigned char>(text[e + 1]));
+                    // "Jackson, MS 39201", "Erie, PA 16501": a state before its ZIP code.
+                    const bool state =
+                        suffix.size() == 2 && e + 6 <= text.size() && text[e] == ' ' &&
+                        std::all_of(text.begin() + static_cast<std::ptrdiff_t>(e + 1),
+                                    text.begin() + static_cast<std::ptrdiff_t>(e + 6),
+                                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
                     if ((!known(suffix) && !known(bare)) || state) break;
                     last_cap_end = end = next = s + bare.size();
                 }
@@ -191,13 +200,14 @@ inline bool invertedName(const std::string& text) {
 
 /// Whether `name` reads as a person's: two to five words before any credentials (", MD"), no
 /// digits, no article or conjunction ("THE MEMBER", "EXCLUSIONS OF ..."), no company's legal
-/// form or institution's word ("Valley Surgical Hospital", "Eastside Clinic"), not opened by a
-/// section number ("II.").
+/// form or institution's word ("Valley Surgical Hospital", "Eastside Clinic"), no role's word
+/// ("TREATING RADIATION ONCOLOGIST", "Requesting Physician"), not opened by a section number
+/// ("II.").
 inline bool personName(const std::string& name) {
     std::string bare = name.substr(0, name.find(','));
     if (invertedName(name)) bare = name.substr(0, name.find(',')) + name.substr(name.find(',') + 1);
     static const std::regex not_person(
-        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance|hospital|clinic|center|centre|medical|surgical|surgery|pharmacy|laboratory|laboratories|imaging|associates|group|practice|services|university|institute|foundation|department|bank)(?:\s|$)|\d|^[ivx]+\.)",
+        R"((?:^|\s)(?:the|a|an|and|or|for|with|to|llc|inc\.?|ltd|corp\.?|lp|llp|plan|health|insurance|hospital|clinic|center|centre|medical|surgical|surgery|pharmacy|laboratory|laboratories|imaging|associates|group|practice|services|university|institute|foundation|department|bank|physician|provider|surgeon|therapist|nurse|patient|member|treating|requesting|ordering|referring|[a-z]+ologist|[a-z]+iatrist)(?:\s|$)|\d|^[ivx]+\.)",
         std::regex::icase);
     if (std::regex_search(bare, not_person)) return false;
     const auto words = std::count(bare.begin(), bare.end(), ' ') + 1;
