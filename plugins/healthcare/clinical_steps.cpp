@@ -169,6 +169,7 @@ Result<nlohmann::json> extractClinical(plugin::HostServices& host, const StepInp
             medications.push_back(field(value, doc.source(item.pos, item.len), 0.9));
         }
         for (const auto& item : listItems(doc, {"allergies"})) {
+            if (plugins::saysNotAssessed(item.text)) continue;  // "Not reviewed at this visit"
             // "Penicillin: throat swelling (1989). Shellfish: hives.": one allergy a sentence.
             for (const auto& piece : plugins::labelledSentences(item.text)) {
                 const auto colon = piece.find(':');

@@ -295,6 +295,26 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
                 (colon == std::string::npos || colon > 40 ||
                  std::count(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(colon), ' ') > 4 ||
                  !statesMeaning(spec, t.substr(0, colon)))) {
+                // A folded form ("Resident: Ann Roe Age: 90 ... Diagnoses: a; b", as OCR joins
+                // a form's lines): a later label of the line that states the meaning opens a
+                // list up to the next label.
+                bool folded = false;
+                const auto labels = colon == std::string::npos || stating_cell
+                                        ? std::vector<std::size_t>{}
+                                        : labelStarts(t);
+                for (std::size_t k = 1; k < labels.size(); ++k) {
+                    const std::size_t label_colon = t.find(':', labels[k]);
+                    if (!statesMeaning(spec, t.substr(labels[k], label_colon - labels[k]))) {
+                        continue;
+                    }
+                    const std::size_t end = k + 1 < labels.size() ? labels[k + 1] : t.size();
+                    for (auto& p : linePieces(t.substr(label_colon + 1, end - label_colon - 1),
+                                              line.pos + at + label_colon + 1, commas, &spec)) {
+                        out.push_back(std::move(p));
+                    }
+                    folded = true;
+                }
+                if (folded) continue;
                 // "... and vomiting. Allergies: penicillin (anaphylaxis) and adhesive tape
                 // (blisters), so ...": in a paragraph, a sentence the label opens is that list.
                 for (auto& p : sentenceListPieces(spec, line.text, line.pos, commas)) {
@@ -305,6 +325,7 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             // A table row written "Skill: SQL | Level: 3" gives the parts its label states.
             const bool row = bars.find(" | ") != std::string::npos;
             std::string rest = row ? bars : t.substr(colon + 1);
+            if (!row && saysNotAssessed(rest)) continue;  // "Allergies: not reviewed today"
             // "PMH: Asthma. No surgeries. Meds: Albuterol ...": the list ends where a sentence
             // opens with the label of another subject.
             for (const std::size_t label : row ? std::vector<std::size_t>{} : labelStarts(rest)) {
@@ -386,6 +407,7 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
             }
             continue;
         }
+        if (saysNotAssessed(t)) continue;  // "## Allergies" over "Not reviewed at this visit"
         auto pieces = linePieces(bars, line.pos + at, commas, &spec);
         const auto words = std::count(t.begin(), t.end(), ' ') + 1;
         // A table row ("Skill: SQL | Evidence: Writes queries ...") is no prose, however long.

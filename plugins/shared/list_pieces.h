@@ -65,6 +65,15 @@ inline bool saysNone(const std::string& piece) {
     return std::regex_search(piece, none);
 }
 
+/// Whether a label's value says the thing was not looked at ("Not reviewed at this visit",
+/// "unknown", "unable to obtain"): it states no item, and no "none" either.
+inline bool saysNotAssessed(const std::string& value) {
+    static const std::regex unasked(
+        R"(^\s*(?:not\s+(?:reviewed|assessed|obtained|asked|documented)|unknown|unable\s+to\s+(?:obtain|assess))\b)",
+        std::regex::icase);
+    return std::regex_search(value, unasked);
+}
+
 /// `piece` trimmed of spaces, a final full stop and a leading "and" / "or".
 inline ListPiece trimmedPiece(ListPiece p) {
     auto drop_front = [&](std::size_t n) {

@@ -80,7 +80,7 @@ inline std::vector<Found> names(const std::string& text) {
         "Jr.",  "Sr.",    "PC",   "P.C.",   "PLLC", "P.L.L.C.", "PsyD",    "Psy.D.", "DDS", "DMD",
         "DPM",  "DNP",    "APRN", "PharmD", "LCSW", "MS",       "CCC-SLP", "SLP",    "DPT", "OTR",
         "LPC",  "LMFT",   "MSW",  "CGC",    "FNP",  "FNP-BC",   "BCBA",    "AuD",    "CNM", "CRNA",
-        "OTR/L", "CHT",   "PT",   "OT",     "LPN",  "MPH",      "FACS",    "FACC"};
+        "OTR/L", "CHT",   "PT",   "OT",     "LPN",  "MPH"};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {
