@@ -75,12 +75,13 @@ inline std::vector<Found> names(const std::string& text) {
     };
     static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
     static const std::vector<std::string> suffixes = {
-        "LLC",  "L.L.C.", "Inc.", "Inc",    "L.P.", "LP",       "LLP",     "Ltd.",   "Ltd", "Corp.",
-        "Corp", "Co.",    "N.A.", "MD",     "M.D.", "DO",       "NP",      "PA-C",   "RN",  "PhD",
-        "Jr.",  "Sr.",    "PC",   "P.C.",   "PLLC", "P.L.L.C.", "PsyD",    "Psy.D.", "DDS", "DMD",
-        "DPM",  "DNP",    "APRN", "PharmD", "LCSW", "MS",       "CCC-SLP", "SLP",    "DPT", "OTR",
-        "LPC",  "LMFT",   "MSW",  "CGC",    "FNP",  "FNP-BC",   "BCBA",    "AuD",    "CNM", "CRNA",
-        "OTR/L", "CHT",   "PT",   "OT",     "LPN",  "MPH"};
+        "LLC",  "L.L.C.",   "Inc.",  "Inc",    "L.P.",    "LP",     "LLP",  "Ltd.",
+        "Ltd",  "Corp.",    "Corp",  "Co.",    "N.A.",    "MD",     "M.D.", "DO",
+        "NP",   "PA-C",     "RN",    "PhD",    "Jr.",     "Sr.",    "PC",   "P.C.",
+        "PLLC", "P.L.L.C.", "PsyD",  "Psy.D.", "DDS",     "DMD",    "DPM",  "DNP",
+        "APRN", "PharmD",   "LCSW",  "MS",     "CCC-SLP", "SLP",    "DPT",  "OTR",
+        "LPC",  "LMFT",     "MSW",   "CGC",    "FNP",     "FNP-BC", "BCBA", "AuD",
+        "CNM",  "CRNA",     "OTR/L", "CHT",    "PT",      "OT",     "LPN",  "MPH"};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -152,8 +153,9 @@ inline std::vector<Found> names(const std::string& text) {
                     const bool state =
                         suffix.size() == 2 && e + 6 <= text.size() && text[e] == ' ' &&
                         std::all_of(text.begin() + static_cast<std::ptrdiff_t>(e + 1),
-                                    text.begin() + static_cast<std::ptrdiff_t>(e + 6),
-                                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+                                    text.begin() + static_cast<std::ptrdiff_t>(e + 6), [](char c) {
+                                        return std::isdigit(static_cast<unsigned char>(c));
+                                    });
                     if ((!known(suffix) && !known(bare)) || state) break;
                     last_cap_end = end = next = s + bare.size();
                 }
