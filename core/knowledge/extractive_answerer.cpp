@@ -466,13 +466,11 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
     }
     keepLikeliest(candidates);
     const bool asks_title = question.expects == AnswerType::kTitle;
-    const bool asks_name =
-        question.expects == AnswerType::kPerson || question.expects == AnswerType::kPlace;
     for (auto& c : candidates) {
-        // A heading answers a question for a title, and its capitals are its style, not a name
-        // ("Minutes of the Annual General Meeting" for "who took the minutes?").
-        const bool heading =
-            (asks_title || asks_name) && isHeading(sources[c.source].passage.chunk, c.text);
+        // A heading answers a question for a title, and no other: it names its section, and its
+        // capitals are its style, not a name ("Minutes of the Annual General Meeting" for "who
+        // took the minutes?"), its year no date ("Open Day 2027" for "when must I book?").
+        const bool heading = isHeading(sources[c.source].passage.chunk, c.text);
         c.states_value = asks_title ? heading : !heading && statesAskedValue(question, c.text);
     }
 

@@ -83,6 +83,17 @@ TEST(ExtractiveAnswerer, AQuestionForATitleIsAnsweredWithAHeading) {
     EXPECT_EQ(answer.sentences.front().text, "Adding a Bullet Slide");
 }
 
+TEST(ExtractiveAnswerer, AHeadingStatesNoValueButATitle) {
+    // A heading names its section: its year is no date for "when", however many of the
+    // question's words it shares.
+    auto sources =
+        sourcesOf("Film Night Tickets 2027\nSales close on 12 March 2027.\nDoors open at 7.");
+    sources[0].passage.chunk.section_path = {"Film Night Tickets 2027"};
+    const auto answer = answerOf("When do film night ticket sales close?", sources);
+    ASSERT_EQ(answer.sentences.size(), 1u);
+    EXPECT_EQ(answer.sentences.front().text, "Sales close on 12 March 2027.");
+}
+
 TEST(ExtractiveAnswerer, ASentenceOfTheLastSourceIsWeighedHoweverLongTheFirstOnesAre) {
     // Six sources of table rows, 20 rows each: more sentences than the answerer encodes. The
     // row the question names is in the last source.
