@@ -801,6 +801,144 @@ Q += [
 ]
 
 
+# ---- Added 2026-11-27 (seventh blind helper session, branch qa7): batch docs7, ten more fiction
+# documents (CC0) in five pairs of forms the earlier batches lack: medicine patient leaflets with a
+# dosage table (multi-page text PDFs), job adverts with salary and benefits (DOCX), hotel and
+# holiday-cottage booking confirmations (.eml), course syllabi with assessment weights (Markdown
+# tables), and planning decision notices (plain text). Names are prefixed a- ... j- so that, sorted
+# by path, they take indexes 61-70 and each pair of the same form gets one report document
+# (a, c, e, g, i) and one tune document (b, d, f, h, j).
+Q7 = "tests/data/eval/qa/docs7/"
+Q7_DOLV = Q7 + "a-leaflet-dolvirin-200mg-tablets.pdf"
+Q7_PYR = Q7 + "b-leaflet-pyrenol-junior-oral-suspension.pdf"
+Q7_RANGER = Q7 + "c-job-advert-countryside-ranger-marrowdale.docx"
+Q7_WARE = Q7 + "d-job-advert-night-warehouse-supervisor-quillon.docx"
+Q7_HOTEL = Q7 + "e-booking-confirmation-saltbrae-harbour-hotel.eml"
+Q7_COTT = Q7 + "f-booking-confirmation-larchgill-bramble-cottage.eml"
+Q7_HYDRO = Q7 + "g-syllabus-gy2104-catchment-hydrology-2026-27.md"
+Q7_ITAL = Q7 + "h-syllabus-italian-beginners-evening-class-2027.md"
+Q7_GRANT = Q7 + "i-decision-notice-penhallow-26-0419-hou.txt"
+Q7_REFUSE = Q7 + "j-decision-notice-kirkwell-27-0052-ful-refusal.txt"
+
+Q += [
+    # medicine patient leaflet (3-page text PDF, running header): painkiller tablets
+    (Q7_DOLV, "After how many days of taking these for pain should I see a doctor if I'm no better?", "5 days for pain", ["5 days", "five days"], 1, "number"),
+    (Q7_DOLV, "What is the most an adult under 65 can take in one day?", "3 tablets (600 mg)", ["3 tablets", "600 mg", "three tablets"], 2, "number"),
+    (Q7_DOLV, "How many tablets a day at most if I'm over 65?", "2 tablets (400 mg)", ["2 tablets", "400 mg", "two tablets"], 2, "number"),
+    (Q7_DOLV, "How long do I have to wait between two doses?", "at least 6 hours", ["6 hours", "six hours"], 2, "number"),
+    (Q7_DOLV, "What colour are the Dolvirin tablets?", "pale orange", [], 3, "other"),
+    (Q7_DOLV, "Which company holds the licence for Dolvirin?", "Castellane Pharma Ltd", ["Castellane Pharma"], 3, "organization"),
+    (Q7_DOLV, "Which company actually makes the tablets?", "Ravelstrom Laboratories GmbH", ["Ravelstrom Laboratories"], 3, "organization"),
+    (Q7_DOLV, "When was this leaflet last updated?", "August 2026", ["2026-08"], 3, "date"),
+    (Q7_DOLV, "Which side effects of Dolvirin are very common, affecting more than 1 in 10 people?", None, [], None, "other"),
+    (Q7_DOLV, "What is the telephone number of Castellane Pharma?", None, [], None, "other"),
+    (Q7_DOLV, "What is the batch number of these tablets?", None, [], None, "other"),
+    # medicine patient leaflet (2-page text PDF, running header): children's oral suspension
+    (Q7_PYR, "How much should I give my three-year-old?", "7.5 ml (5 ml + 2.5 ml)", ["7.5 ml", "7.5"], 2, "number"),
+    (Q7_PYR, "What should I give a child older than six instead?", "Pyrenol Six Plus 250 mg/5 ml Oral Suspension", ["Pyrenol Six Plus"], 2, "other"),
+    (Q7_PYR, "How many doses can a child have in a day at most?", "4 doses", ["4", "four"], 2, "number"),
+    (Q7_PYR, "How long does the medicine keep once the bottle has been opened?", "use within 6 months", ["6 months", "six months"], 2, "number"),
+    (Q7_PYR, "How much sorbitol does a 5 ml spoonful contain?", "1.2 g per 5 ml", ["1.2 g", "1.2"], 1, "number"),
+    (Q7_PYR, "Which company is responsible for Pyrenol Junior?", "Ardlow Healthcare plc", ["Ardlow Healthcare"], 2, "organization"),
+    (Q7_PYR, "What is the licence number printed on the leaflet?", "PL 20583/0142", ["20583/0142"], 2, "other"),
+    (Q7_PYR, "How many millilitres of Pyrenol Junior should a child aged 8 be given?", None, [], None, "number"),
+    (Q7_PYR, "What is the telephone number of Ardlow Healthcare?", None, [], None, "other"),
+    (Q7_PYR, "How much does the 200 ml bottle cost?", None, [], None, "money"),
+    # job advert (DOCX): countryside ranger
+    (Q7_RANGER, "What does the ranger job pay to start with?", "£29,840", ["29,840", "29840"], 1, "money"),
+    (Q7_RANGER, "How long is the ranger contract for?", "18 months", ["18"], 1, "number"),
+    (Q7_RANGER, "When do applications for the ranger post close?", "12 noon on 12 January 2027", ["12 January 2027", "2027-01-12"], 1, "date"),
+    (Q7_RANGER, "Where will the ranger be based?", "Brantfell Visitor Centre", ["Brantfell"], 1, "place"),
+    (Q7_RANGER, "How many days' holiday does a new ranger get?", "27 days plus bank holidays", ["27 days", "27"], 1, "number"),
+    (Q7_RANGER, "How much does the employer put into the pension?", "17.1%", ["17.1 per cent", "17.1"], 1, "number"),
+    (Q7_RANGER, "Who can I e-mail for an informal chat about the ranger job?", "Megan Tollervey", [], 1, "person"),
+    (Q7_RANGER, "How much is the yearly training budget for each ranger?", "£1,200", ["1,200", "1200"], 1, "money"),
+    (Q7_RANGER, "On what date does the successful ranger start work?", None, [], None, "date"),
+    (Q7_RANGER, "What is Megan Tollervey's telephone number?", None, [], None, "other"),
+    (Q7_RANGER, "What percentage of salary do employees pay into the pension?", None, [], None, "number"),
+    # job advert (DOCX): night shift warehouse supervisor
+    (Q7_WARE, "What is the basic yearly pay for the warehouse supervisor job?", "£34,500", ["34,500", "34500"], 1, "money"),
+    (Q7_WARE, "How much extra is paid for working nights?", "15%", ["15 per cent", "15"], 1, "number"),
+    (Q7_WARE, "What hours does the night shift work?", "19:00 to 07:00", ["19:00-07:00", "7pm to 7am"], 1, "other"),
+    (Q7_WARE, "Who would the supervisor report to?", "Dariusz Fenhollow", [], 1, "person"),
+    (Q7_WARE, "How many people would I be in charge of on the night shift?", "14 warehouse operatives", ["14"], 1, "number"),
+    (Q7_WARE, "What is the deadline for applying to Quillon?", "9 February 2027", ["2027-02-09", "February 9, 2027"], 1, "date"),
+    (Q7_WARE, "How much life cover comes with the job?", "two times basic salary", ["2x basic salary", "twice basic salary"], 1, "other"),
+    (Q7_WARE, "What is the salary for the day shift supervisor?", None, [], None, "money"),
+    (Q7_WARE, "What is the recruitment team's telephone number?", None, [], None, "other"),
+    (Q7_WARE, "How much does Quillon contribute to the workplace pension?", None, [], None, "number"),
+    # booking confirmation e-mail (.eml): hotel
+    (Q7_HOTEL, "What is my booking reference for the hotel?", "SBH-77310", [], 1, "other"),
+    (Q7_HOTEL, "What is the earliest I can get into my room on arrival day?", "15:00", ["3 pm", "3:00 pm"], 1, "other"),
+    (Q7_HOTEL, "What kind of room did I book?", "Superior Sea View Double", [], 1, "other"),
+    (Q7_HOTEL, "How much is the room per night?", "£164.00", ["164.00", "£164", "164"], 1, "money"),
+    (Q7_HOTEL, "How much is left to pay when I arrive at the hotel?", "£246.00", ["246.00", "£246", "246"], 1, "money"),
+    (Q7_HOTEL, "What is the last moment I can cancel without losing money?", "15:00 on Wednesday 17 March 2027", ["17 March 2027", "2027-03-17"], 1, "date"),
+    (Q7_HOTEL, "What does it cost to park at the hotel?", "£12 per day", ["£12", "12"], 1, "money"),
+    (Q7_HOTEL, "What time is the dinner table booked for?", "19:30", ["7:30 pm", "7.30 pm"], 1, "other"),
+    (Q7_HOTEL, "What is my room number?", None, [], None, "other"),
+    (Q7_HOTEL, "How much does dinner in the Lantern Room cost per person?", None, [], None, "money"),
+    (Q7_HOTEL, "How much is the charge for a late check-out?", None, [], None, "money"),
+    # booking confirmation e-mail (.eml): holiday cottage
+    (Q7_COTT, "Who owns the holiday cottage?", "Hal and Perpetua Venn", ["Hal Venn", "Perpetua Venn"], 1, "person"),
+    (Q7_COTT, "How many people can stay in Bramble Cottage?", "4 (one double, one twin)", ["4", "four"], 1, "number"),
+    (Q7_COTT, "How much do I still owe for the cottage?", "£725.00", ["725.00", "£725", "725"], 1, "money"),
+    (Q7_COTT, "When does the rest of the money for the cottage have to be paid?", "19 June 2027", ["2027-06-19", "June 19, 2027"], 1, "date"),
+    (Q7_COTT, "How much extra is it to bring the dog?", "£30.00", ["30.00", "£30", "30"], 1, "money"),
+    (Q7_COTT, "By what time do we have to leave the cottage on the last day?", "by 10:00", ["10:00", "10 am"], 1, "other"),
+    (Q7_COTT, "How far is it to the nearest shop?", "1.5 miles", ["1.5"], 1, "number"),
+    (Q7_COTT, "What is the code for the key safe?", None, [], None, "other"),
+    (Q7_COTT, "What is the owners' telephone number?", None, [], None, "other"),
+    (Q7_COTT, "How much does the recommended cancellation insurance cost?", None, [], None, "money"),
+    # course syllabus (Markdown tables): university module
+    (Q7_HYDRO, "Who is in charge of the hydrology module?", "Dr Oriel Stanbridge", ["Oriel Stanbridge"], 1, "person"),
+    (Q7_HYDRO, "How many credits is GY2104 worth?", "20 credits", ["20"], 1, "number"),
+    (Q7_HYDRO, "How much does the field report count towards the module mark?", "40%", ["40 per cent", "40"], 1, "number"),
+    (Q7_HYDRO, "When is the field report due?", "12:00, 12 March 2027", ["12 March 2027", "2027-03-12"], 1, "date"),
+    (Q7_HYDRO, "How long is the exam?", "2 hours", ["two hours"], 1, "number"),
+    (Q7_HYDRO, "How many marks are taken off for each working day a piece of work is late?", "5 percentage points per working day", ["5 percentage points", "5"], 1, "number"),
+    (Q7_HYDRO, "What is the lecture about in week 6?", "Groundwater and baseflow", [], 1, "other"),
+    (Q7_HYDRO, "Where do the lectures take place?", "Lecture Theatre G.12", ["G.12"], 1, "place"),
+    (Q7_HYDRO, "On what date is the GY2104 written examination?", None, [], None, "date"),
+    (Q7_HYDRO, "What are the names of the postgraduate demonstrators?", None, [], None, "person"),
+    (Q7_HYDRO, "What is the word limit for the practical portfolio?", None, [], None, "number"),
+    # course syllabus (Markdown tables): adult evening class
+    (Q7_ITAL, "Who teaches the Italian evening class?", "Chiara Bellamy-Osei", [], 1, "person"),
+    (Q7_ITAL, "How much is the course if I'm on a means-tested benefit?", "£72", ["72"], 1, "money"),
+    (Q7_ITAL, "When is the first Italian class?", "13 January 2027", ["2027-01-13", "January 13, 2027"], 1, "date"),
+    (Q7_ITAL, "Which book do I need for the course?", "Passo dopo passo 1", [], 1, "other"),
+    (Q7_ITAL, "What do we learn about in week 5?", "Getting around town", [], 1, "other"),
+    (Q7_ITAL, "How many of the classes do I need to attend to get a certificate?", "at least 80%", ["80%", "80"], 1, "number"),
+    (Q7_ITAL, "How many people can be in the class?", "up to 16 learners", ["16"], 1, "number"),
+    (Q7_ITAL, "How much does the Level 2 Italian course cost?", None, [], None, "money"),
+    (Q7_ITAL, "What is the tutor's e-mail address?", None, [], None, "other"),
+    (Q7_ITAL, "What is the topic of the class on 31 March?", None, [], None, "other"),
+    # planning decision notice (plain text): householder permission granted
+    (Q7_GRANT, "Who applied for planning permission for 14 Quarry Lane?", "Mr and Mrs Teodor Lisk", ["Teodor Lisk"], 1, "person"),
+    (Q7_GRANT, "When was the decision on the extension made?", "28 July 2026", ["2026-07-28", "July 28, 2026"], 1, "date"),
+    (Q7_GRANT, "How long do the owners have to start building?", "three years", ["3 years"], 1, "number"),
+    (Q7_GRANT, "What time can the builders start work on a Saturday?", "08:30", ["8:30", "8.30 am"], 1, "other"),
+    (Q7_GRANT, "Which house's privacy is the frosted window meant to protect?", "12 Quarry Lane", [], 1, "place"),
+    (Q7_GRANT, "Who signed off the decision for the council?", "Anwen Trelawney-Price", [], 1, "person"),
+    (Q7_GRANT, "Who designed the plans for the applicants?", "Fernlow Architectural Design", [], 1, "organization"),
+    (Q7_GRANT, "How long is there to appeal against a condition?", "12 weeks", ["twelve weeks"], 1, "number"),
+    (Q7_GRANT, "What fee was paid for the planning application?", None, [], None, "money"),
+    (Q7_GRANT, "What is the case officer's telephone number?", None, [], None, "other"),
+    (Q7_GRANT, "How many neighbours objected to the extension?", None, [], None, "number"),
+    # planning decision notice (plain text): refusal of a change of use
+    (Q7_REFUSE, "On what date was the takeaway application turned down?", "14 April 2027", ["2027-04-14", "April 14, 2027"], 1, "date"),
+    (Q7_REFUSE, "Which company wanted to open the takeaway?", "Saffron Lantern Ltd", ["Saffron Lantern"], 1, "organization"),
+    (Q7_REFUSE, "What share of the shops in the frontage may be takeaways at most?", "20%", ["20 per cent", "20"], 1, "number"),
+    (Q7_REFUSE, "How many takeaways are there on Market Row already?", "3 are already hot food takeaways", ["3", "three"], 1, "number"),
+    (Q7_REFUSE, "Who dealt with the application at the council?", "Noor Halvorsen", [], 1, "person"),
+    (Q7_REFUSE, "How long does the applicant have to appeal?", "6 months", ["six months"], 1, "number"),
+    (Q7_REFUSE, "How wide is the alley at the back of the shop?", "1.1 metres", ["1.1 m", "1.1"], 1, "number"),
+    (Q7_REFUSE, "What opening hours did the takeaway propose?", None, [], None, "other"),
+    (Q7_REFUSE, "How many letters of objection did the council receive?", None, [], None, "number"),
+    (Q7_REFUSE, "On what date did the planning committee consider the takeaway application?", None, [], None, "date"),
+]
+
+
 def main():
     docs = sorted({q[0] for q in Q})
     split = {d: ("tune" if i % 2 == 0 else "report") for i, d in enumerate(docs)}
