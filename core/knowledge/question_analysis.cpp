@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 
 #include "ingest/language_guess.h"
 #include "knowledge/extractive_answerer.h"
@@ -45,12 +46,12 @@ bool isAuxiliary(const std::string& w) {
     return words.count(w) > 0;
 }
 
-/// Nouns that, after "what" or "which" ("which city", "what hourly rate"), say what is asked.
-/// With `entity`, a noun naming a kind of person or place, it must not be the subject of the
-/// question (after an auxiliary: "what does the author love?") or a possessor ("what was the
-/// company's revenue?"): the question asks about it, not for it.
+/// Nouns that, within `window` words after "what" or "which" ("which city", "what hourly rate"),
+/// say what is asked. With `entity`, a noun naming a kind of person or place, it must not be the
+/// subject of the question (after an auxiliary: "what does the author love?") or a possessor
+/// ("what was the company's revenue?"): the question asks about it, not for it.
 bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
-             bool entity = false) {
+             bool entity = false, int window = 4) {
     for (const char* noun : nouns) {
         for (const char* wh : {"what", "which"}) {
             // The noun within the next four words: "which Indonesian body", "what hourly
@@ -59,7 +60,7 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
             const std::string padded = " " + lower + " ";
             for (auto at = padded.find(w); at != std::string::npos; at = padded.find(w, at + 1)) {
                 std::size_t pos = at + w.size() - 1;
-                for (int word = 0; word < 4 && pos < padded.size(); ++word) {
+                for (int word = 0; word < window && pos < padded.size(); ++word) {
                     const auto end = padded.find(' ', pos + 1);
                     if (end == std::string::npos) break;
                     std::string next = padded.substr(pos + 1, end - pos - 1);
@@ -89,6 +90,52 @@ bool asksFor(const std::string& lower, std::initializer_list<const char*> nouns,
     return false;
 }
 
+/// The form of contact detail a question asks for ("what phone number", "which e-mail address",
+/// "what number do I call"): "phone", "email", "web", "postcode", or "" when none.
+std::string contactAsked(const std::string& lower) {
+    // The detail is what "what" asks for, not a word further on ("in which year was the first
+    // email sent?").
+    constexpr int kNear = 2;
+    if (asksFor(lower, {"phone", "telephone", "fax"}, false, kNear) ||
+        containsAny(lower, {"number do i call", "number should i call", "number to call",
+                            "number can i call", "number do i ring"})) {
+        return "phone";
+    }
+    if (asksFor(lower, {"email"}, false, kNear)) return "email";
+    if (asksFor(lower, {"website", "url"}, false, kNear) || containsPhrase(lower, "web address")) {
+        return "web";
+    }
+    if (asksFor(lower, {"postcode", "zip", "postal"}, false, kNear)) return "postcode";
+    return {};
+}
+
+/// Whether `text` states a contact detail of the form `kind` (contactAsked).
+bool hasContact(const std::string& text, const std::string& kind) {
+    // Digits, spaces, brackets, dots and dashes (an en or em dash too: "202–493–2251").
+    static const std::regex phone(R"((?:\+|\b)\d(?:[\d ().\-]|\xE2\x80\x93|\xE2\x80\x94){5,}\d\b)");
+    static const std::regex email(R"([A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,})");
+    static const std::regex web(R"(https?://|\bwww\.|\b[a-z0-9\-]+\.(?:com|org|net|gov|edu|io)\b)",
+                                std::regex::icase);
+    static const std::regex postcode(
+        R"(\b\d{5}(?:-\d{4})?\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b|\b[A-Z]{2,3} \d{4}\b)");
+    if (kind == "phone") {
+        // Seven digits or more in one run.
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), phone);
+             it != std::sregex_iterator(); ++it) {
+            const std::string run = it->str();
+            if (std::count_if(run.begin(), run.end(), [](char c) { return std::isdigit(c); }) >=
+                7) {
+                return true;
+            }
+        }
+        return false;
+    }
+    if (kind == "email") return std::regex_search(text, email);
+    if (kind == "web") return std::regex_search(text, web);
+    if (kind == "postcode") return std::regex_search(text, postcode);
+    return false;
+}
+
 AnswerType expectedType(const std::string& lower) {
     // "What makes an employee a hybrid employee?" asks what defines one, not for a person.
     if (lower.rfind("what makes ", 0) == 0 || containsPhrase(lower, "what is meant by")) {
@@ -113,6 +160,7 @@ AnswerType expectedType(const std::string& lower) {
         ((containsPhrase(lower, "how much") || asksFor(lower, {"rate"})) && money_words)) {
         return AnswerType::kMoney;
     }
+    if (!contactAsked(lower).empty()) return AnswerType::kContact;
     if (containsAny(lower, {"how many", "how much", "how long", "how old", "how far", "how large",
                             "how big", "how high", "what percentage", "what percent"}) ||
         asksFor(lower, {"number", "percentage", "rate", "total", "count"})) {
@@ -293,6 +341,8 @@ std::string_view toString(AnswerType type) {
             return "person";
         case AnswerType::kTitle:
             return "title";
+        case AnswerType::kContact:
+            return "contact";
         case AnswerType::kAny:
             break;
     }
@@ -349,6 +399,7 @@ QuestionAnalysis analyseQuestion(const std::string& question) {
         q.asks[i] = q.all_words.count(kQuestionWords[i]) > 0;
     }
     q.expects = expectedType(lower);
+    if (q.expects == AnswerType::kContact) q.contact = contactAsked(lower);
     q.negated = negates(question);
     return q;
 }
@@ -366,6 +417,8 @@ bool statesAskedValue(const QuestionAnalysis& question, const std::string& sente
         case AnswerType::kPlace:
         case AnswerType::kPerson:
             return hasNewName(sentence, question.all_words);
+        case AnswerType::kContact:
+            return hasContact(sentence, question.contact);
         case AnswerType::kTitle:
         case AnswerType::kAny:
             break;

@@ -19,6 +19,9 @@ enum class AnswerType {
     kPlace,   ///< where, which city/country/town
     kPerson,  ///< who, which lawyer/company/body: a person or an organisation
     kTitle,   ///< what title/heading/headline: a heading of the document
+    /// what phone/fax number, e-mail or web address, postcode: a value of that form
+    /// (QuestionAnalysis::contact)
+    kContact,
 };
 
 std::string_view toString(AnswerType type);
@@ -41,6 +44,8 @@ struct QuestionAnalysis {
     std::set<std::string> all_words;  ///< every word lower-cased, stop words included
     std::array<bool, 7> asks{};       ///< which of kQuestionWords it holds
     AnswerType expects = AnswerType::kAny;
+    /// For kContact, the form asked for: "phone", "email", "web" or "postcode".
+    std::string contact;
     bool negated = false;  ///< "not", "never", "n't", "no", "without" …
     /// It reads as English (ingest::readsAsEnglish): the word features are English's (0078).
     bool english = true;
@@ -50,7 +55,8 @@ QuestionAnalysis analyseQuestion(const std::string& question);
 
 /// Whether `sentence` states a value of the type the question asks for: a date or a year for
 /// kDate, a figure or a number word for kNumber, an amount (a currency, or a figure with cents)
-/// for kMoney, a capitalised word the question does not hold for kPlace and kPerson. Always
+/// for kMoney, a capitalised word the question does not hold for kPlace and kPerson, a phone
+/// number, e-mail or web address or postcode (as `contact` asks) for kContact. Always
 /// false for kAny and kTitle (a heading is told by where the sentence stands, not by its words:
 /// the answerer asks the chunk's section path).
 bool statesAskedValue(const QuestionAnalysis& question, const std::string& sentence);

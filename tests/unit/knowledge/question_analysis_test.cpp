@@ -49,6 +49,15 @@ TEST(QuestionAnalysis, ReadsTheTypeOfValueAsked) {
     EXPECT_EQ(typeOf("What is the slide's title?"), AnswerType::kTitle);  // past the "'s"
     EXPECT_EQ(typeOf("What is the heading of the table?"), AnswerType::kTitle);
     EXPECT_EQ(toString(AnswerType::kMoney), "money");
+    // A contact detail is asked for in its own form, not as a number or a place ("address").
+    EXPECT_EQ(typeOf("What fax number can commenters use?"), AnswerType::kContact);
+    EXPECT_EQ(analyseQuestion("What fax number can commenters use?").contact, "phone");
+    EXPECT_EQ(analyseQuestion("What number do I call to report a leak?").contact, "phone");
+    EXPECT_EQ(analyseQuestion("What is the e-mail address for billing queries?").contact, "email");
+    EXPECT_EQ(analyseQuestion("What is the postcode of the library?").contact, "postcode");
+    EXPECT_EQ(typeOf("Who sent the email with the attachment?"), AnswerType::kPerson);
+    EXPECT_EQ(typeOf("In which year was the first email sent?"), AnswerType::kDate);
+    EXPECT_EQ(typeOf("How much is the monthly mobile phone allowance?"), AnswerType::kMoney);
 }
 
 TEST(QuestionAnalysis, WordsAreFoldedOnceForEveryStep) {
@@ -96,6 +105,17 @@ TEST(QuestionAnalysis, SentencesStateTheAskedValueOrNot) {
     EXPECT_FALSE(statesAskedValue(sender, "Subject: Fake email with attachment"));
 
     EXPECT_FALSE(statesAskedValue(analyseQuestion("What does MCAS stand for?"), "MCAS 2019"));
+
+    const auto phone = analyseQuestion("What is the supplier's phone number?");
+    EXPECT_TRUE(statesAskedValue(phone, "Telephone: 01756 230 488 (Monday to Friday)"));
+    EXPECT_TRUE(statesAskedValue(phone, "Fax: 202\u2013493\u20132251"));
+    EXPECT_FALSE(statesAskedValue(phone, "Supplier account: PHX-118, order of 12 May 2026"));
+    const auto email = analyseQuestion("What is the e-mail address for billing queries?");
+    EXPECT_TRUE(statesAskedValue(email, "Write to billing@calderbrook.example.co.uk"));
+    EXPECT_FALSE(statesAskedValue(email, "Billing and payments: 0345 719 4060"));
+    const auto postcode = analyseQuestion("What is the postcode of the library?");
+    EXPECT_TRUE(statesAskedValue(postcode, "40 Kingsmill Street, Corbridge NE45 5AB"));
+    EXPECT_FALSE(statesAskedValue(postcode, "Corbridge Central Library, 40 Kingsmill Street"));
 }
 
 }  // namespace
