@@ -24,16 +24,17 @@ struct DateSpan {
 };
 
 /// The ranges of `text`: a date after "from", "between" or "begins" and the next date after
-/// "to", "through", "until", "and" or "and ends" (a time of day may follow each date: "Begins
-/// August 14, 2027 at 12:00 noon and ends July 31, 2028"), or two dates joined by "through" or
-/// a dash. With `named` (a text that names the period: "LICENCE PERIOD. February 1, 2027 to
-/// January 31, 2029") two dates joined by "to" or "until" are a range too.
+/// "to", "through", "until", "and" or "and ends" (a time of day or a defined term may follow the
+/// first date: "Begins August 14, 2027 at 12:00 noon and ends July 31, 2028", "from January 1,
+/// 2027 (the "Start Date") to December 31, 2036"), or two dates joined by "through" or a dash. With
+/// `named` (a text that names the period: "LICENCE PERIOD. February 1, 2027 to January 31, 2029")
+/// two dates joined by "to" or "until" are a range too.
 inline std::vector<DateSpan> dateSpans(const std::string& text, bool named = false) {
     static const std::regex opener(
         R"((?:^|\b)(?:from|between|for the period|begins|beginning|commencing|starting)\s+(?:on\s+)?$)",
         std::regex::icase);
     static const std::regex joined_after_opener(
-        R"(^\s*(?:at\s+\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|noon|midnight)?\s*)?,?\s*(?:to|through|thru|until|till|and|and\s+ends?(?:\s+on)?|and\s+ending(?:\s+on)?|-|\xE2\x80\x93)\s+(?:and\s+including\s+)?$)",
+        R"(^\s*(?:at\s+\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|noon|midnight)?\s*)?(?:\((?:the\s+)?(?:"|\xE2\x80\x9C)[^"()]{1,40}(?:"|\xE2\x80\x9D)\)\s*)?,?\s*(?:to|through|thru|until|till|and|and\s+ends?(?:\s+on)?|and\s+ending(?:\s+on)?|-|\xE2\x80\x93)\s+(?:and\s+including\s+)?$)",
         std::regex::icase);
     static const std::regex joined(R"(^\s*(?:through|thru|-|\xE2\x80\x93)\s*$)", std::regex::icase);
     static const std::regex joined_named(R"(^\s*(?:to|until|till)\s+$)", std::regex::icase);

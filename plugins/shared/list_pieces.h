@@ -69,7 +69,7 @@ inline bool saysNone(const std::string& piece) {
 /// "unknown", "unable to obtain"): it states no item, and no "none" either.
 inline bool saysNotAssessed(const std::string& value) {
     static const std::regex unasked(
-        R"(^\s*(?:not\s+(?:reviewed|assessed|obtained|asked|documented)|unknown|unable\s+to\s+(?:obtain|assess))\b)",
+        R"(^\s*(?:not\s+(?:reviewed|assessed|obtained|asked|documented|recorded|known|available)|to\s+be\s+confirmed|unknown|unable\s+to\s+(?:obtain|assess))\b)",
         std::regex::icase);
     return std::regex_search(value, unasked);
 }

@@ -65,9 +65,12 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
             label_end = skip;
             const auto cut = rest.find_first_of("(;:\xE2");
             if (cut != std::string::npos) rest = rest.substr(0, cut);
-            // A column gap ends it: "Name: Oduya, Fenella Margit     DOB: 05/03/1995".
-            if (const auto gap = rest.find("   "); gap != std::string::npos && gap > 0) {
-                rest = rest.substr(0, gap);
+            // A column gap or a middle dot ends it: "Name: Oduya, Fenella Margit     DOB: ...",
+            // "Patient: Calloway, Persephone M. · DOB: ...".
+            for (const char* end : {"   ", "\xC2\xB7"}) {
+                if (const auto gap = rest.find(end); gap != std::string::npos && gap > 0) {
+                    rest = rest.substr(0, gap);
+                }
             }
             // A label that a form answers by ticking ("... by the payer: [X] Yes [ ] No") names
             // no one.
@@ -75,6 +78,11 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
             const std::string name = trimmed(rest);
             if (typed::invertedName(name))
                 return {{label_end + rest.find(name), name.size(), name}};
+            // "MEMBER: Hollingsworth-Ibekwe, Tobias J. DOB 08/02/1979 Member # ...".
+            if (const auto n = typed::invertedNameLength(name); n > 0) {
+                const std::string first = trimmed(name.substr(0, n));
+                return {{label_end + rest.find(first), first.size(), first}};
+            }
             auto found = typed::names(rest);
             for (auto& f : found) f.pos += label_end;
             return found;

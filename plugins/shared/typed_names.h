@@ -22,7 +22,7 @@ namespace docintel::plugins::typed {
 /// included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway|Parade|Esplanade|Close|Mews|Quay|Wharf)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)|[A-Z]{2,3}\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}))?)");
+        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:(?:Highway|Hwy\.?|Route)\s+\d{1,4}\b|Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway|Parade|Esplanade|Close|Mews|Quay|Wharf)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|\d{1,2}(?:st|nd|rd|th) Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)|[A-Z]{2,3}\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}))?)");
     static const std::regex unit(
         R"((?:Suite|Unit|Space|Ste\.|Level|Shop|Bay|Bedroom|Flat|Apartment)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
@@ -198,6 +198,17 @@ inline bool invertedName(const std::string& text) {
     static const std::regex re(
         R"(^\s*[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)?,\s+[A-Z][A-Za-z'\-]*\.?(?: [A-Z][A-Za-z'\-]*\.?){0,2}\s*$)");
     return std::regex_match(text, re) && names(text).size() > 1;
+}
+
+/// The length of the name written last name first, in Title case, that opens `text` and is
+/// followed by another field ("Hollingsworth-Ibekwe, Tobias J. DOB 08/02/1979", as OCR joins a
+/// form's columns): a surname or two, a comma and one to three given names or initials, then the
+/// end, a word in capitals or a figure; 0 when `text` opens with no such name.
+inline std::size_t invertedNameLength(const std::string& text) {
+    static const std::regex re(
+        R"(^\s*[A-Z][a-z][A-Za-z'\-]*(?: [A-Z][a-z][A-Za-z'\-]*)?,\s+(?:[A-Z][a-z'\-]+|[A-Z]\.?)(?: (?:[A-Z][a-z'\-]+|[A-Z]\.?)){0,2}(?=\s*$|\s+(?:[A-Z]{2,}\b|[#\d])))");
+    std::smatch m;
+    return std::regex_search(text, m, re) ? static_cast<std::size_t>(m.length(0)) : 0;
 }
 
 /// Whether `name` reads as a person's: two to five words before any credentials (", MD"), no

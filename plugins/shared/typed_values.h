@@ -158,8 +158,9 @@ inline double number(const std::string& digits) {
     return clean.empty() ? 0.0 : std::stod(clean);
 }
 
-/// "$15,500.00" / "$15,500.00 per month".
-inline std::string moneyText(double amount, const std::string& period) {
+/// "$15,500.00" / "$15,500.00 per month" / "£1,150.00 per month" (`symbol`, the currency's).
+inline std::string moneyText(double amount, const std::string& period,
+                             const std::string& symbol = "$") {
     const long long cents = std::llround(amount * 100.0);
     std::string whole = std::to_string(cents / 100);
     for (int i = static_cast<int>(whole.size()) - 3; i > 0; i -= 3) {
@@ -167,7 +168,7 @@ inline std::string moneyText(double amount, const std::string& period) {
     }
     char frac[8];
     std::snprintf(frac, sizeof(frac), ".%02lld", cents % 100);
-    std::string out = "$" + whole + frac;
+    std::string out = symbol + whole + frac;
     if (period == "month") out += " per month";
     if (period == "year") out += " per year";
     return out;
@@ -178,7 +179,7 @@ inline std::string moneyText(double amount, const std::string& period) {
 /// rent of"); "" when none.
 inline std::string moneyPeriod(const std::string& text, std::size_t pos, std::size_t len) {
     static const std::regex month_after(
-        R"(^\s*\)?\s*(?:per\s+month|/\s*mo(?:nth)?\b|a\s+month|each\s+month|monthly))",
+        R"(^\s*\)?\s*(?:per\s+(?:calendar\s+)?month|pcm\b|/\s*mo(?:nth)?\b|a\s+month|each\s+month|monthly))",
         std::regex::icase);
     static const std::regex year_after(
         R"(^\s*\)?\s*(?:per\s+(?:year|annum)|/\s*y(?:ea)?r\b|a\s+year|annually|per\s+lease\s+year|yearly))",
@@ -268,13 +269,13 @@ inline double amountInWords(const std::string& text, std::size_t end, std::size_
     return any ? total + current : 0;
 }
 
-/// Amounts of money: "$4,500.00", "USD 54,000", "54,000 dollars", "Forty Thousand Dollars"; the
-/// value is the money text with its period when one is stated ("$4,500.00 per month"). Rates per
-/// square foot or acre are left out (they are prices, not amounts), and so are clause numbers
-/// ("Section 3.02").
+/// Amounts of money: "$4,500.00", "USD 54,000", "£1,150.00", "EUR 900", "54,000 dollars", "Forty
+/// Thousand Dollars"; the value is the money text with its period when one is stated ("$4,500.00
+/// per month"). Rates per square foot or acre are left out (they are prices, not amounts), and so
+/// are clause numbers ("Section 3.02").
 inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
-        R"((?:\$\s?|\bUSD\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
+        R"((\$|\xC2\xA3|\xE2\x82\xAC|\bUSD|\bGBP|\bEUR)\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
         std::regex::icase);
     static const std::regex per_area(
         R"(^\s*(?:per|/)\s*(?:rentable\s+|usable\s+)?(?:sf|sq|square|acre|rsf|usf|rentable|usable)\b)",
@@ -286,19 +287,24 @@ inline std::vector<Found> money(const std::string& text) {
         const auto pos = static_cast<std::size_t>(m.position(0));
         const auto len = static_cast<std::size_t>(m.length(0));
         if (std::regex_search(text.substr(pos + len, 24), per_area)) continue;
-        if (m[3].matched) {  // a bare amount with cents ("87,412.50"), as forms write them
-            const auto at = static_cast<std::size_t>(m.position(3));
-            const auto n = static_cast<std::size_t>(m.length(3));
+        if (m[4].matched) {  // a bare amount with cents ("87,412.50"), as forms write them
+            const auto at = static_cast<std::size_t>(m.position(4));
+            const auto n = static_cast<std::size_t>(m.length(4));
             // ... but "Section 3.02" is a clause's number.
             static const std::regex reference(
                 R"((?:section|sections|article|paragraph|clause|§)\s*$)", std::regex::icase);
             const std::size_t from = at > 12 ? at - 12 : 0;
             if (std::regex_search(text.substr(from, at - from), reference)) continue;
-            out.push_back({at, n, moneyText(number(m[3].str()), "")});
+            out.push_back({at, n, moneyText(number(m[4].str()), "")});
             continue;
         }
-        const double amount = number(m[1].matched ? m[1].str() : m[2].str());
-        out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len))});
+        const double amount = number(m[2].matched ? m[2].str() : m[3].str());
+        // Pounds and euros keep their sign; dollars of any country are "$".
+        const std::string sign = m[1].str();
+        const std::string symbol = sign == "\xC2\xA3" || sign == "GBP"       ? "\xC2\xA3"
+                                   : sign == "\xE2\x82\xAC" || sign == "EUR" ? "\xE2\x82\xAC"
+                                                                             : "$";
+        out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len), symbol)});
     }
     // An amount in words only ("Forty Thousand Eight Hundred Dollars per year"); one whose
     // figure follows in brackets ("... Dollars ($55,500.00)") is read from the figure.

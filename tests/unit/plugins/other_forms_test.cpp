@@ -6,7 +6,8 @@
 // DOCX headings; request forms with a yes/no tick question, a capitals heading with a note,
 // chained credentials with a slash, a role written like a name and a folded "Name: ... DOB:"
 // line; a nursing note whose labels OCR folded into one line and a section that was not
-// reviewed.
+// reviewed; an English tenancy in pounds, a billboard site on a numbered highway, a co-working
+// membership's words, names written last name first before another field.
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,12 @@ nlohmann::json extract(const std::string& workflow_file, const std::vector<std::
         out[spec.path] = spec.type == "list" ? nlohmann::json{{"value", extractList(spec, doc)}}
                                              : extractField(spec, doc, units, {});
     }
+    return out;
+}
+
+std::vector<std::string> values(const std::vector<typed::Found>& found) {
+    std::vector<std::string> out;
+    for (const auto& f : found) out.push_back(f.value.get<std::string>());
     return out;
 }
 
@@ -184,6 +191,62 @@ TEST(OtherForms, AFoldedNursingNoteAndASectionNotReviewed) {
               (std::vector<std::string>{"vascular dementia", "hypothyroidism",
                                         "chronic kidney disease stage 3a"}));
     EXPECT_TRUE(got["allergies"]["value"].empty());
+}
+
+TEST(OtherForms, AnEnglishTenancyInPoundsAndASiteOnANumberedHighway) {
+    const auto tenancy = extract(
+        kLease, {"ASSURED SHORTHOLD TENANCY AGREEMENT\n"
+                 "The Rent is \u00a3975.00 per calendar month, payable in advance. A holding "
+                 "deposit of \u00a3200.00 was paid on 2 March 2027.\n"
+                 "The Tenant has paid a tenancy deposit of \u00a31,125.00 (five weeks' rent).\n"});
+    EXPECT_EQ(tenancy["abstract.base_rent"]["value"], "\u00a3975.00 per month");
+    EXPECT_EQ(values(typed::money("EUR 900 or \u20ac1,200.00")),
+              (std::vector<std::string>{"\u20ac900.00", "\u20ac1,200.00"}));
+
+    const auto site = extract(
+        kLease, {"OUTDOOR ADVERTISING SITE LEASE\n"
+                 "OWNER: Halvard Acres, LLC, 12 Mill Road, Bluffton, Indiana 46714\n"
+                 "ADVERTISER: Lakeshore Signs, Inc.\n"
+                 "1. SITE. Part of Owner's land at 4410 State Route 9 North, Bluffton, Indiana "
+                 "46714, for one billboard.\n"
+                 "2. TERM. Five (5) years from March 1, 2027 (the \"Start Date\") to February 28, "
+                 "2032.\n"});
+    EXPECT_EQ(site["abstract.parties"]["value"],
+              "Halvard Acres, LLC (Landlord); Lakeshore Signs, Inc. (Tenant)");
+    EXPECT_EQ(site["abstract.premises"]["value"],
+              "4410 State Route 9 North, Bluffton, Indiana 46714");
+    EXPECT_EQ(site["abstract.expiration"]["value"], "2032-02-28");
+}
+
+TEST(OtherForms, ACoworkingMembershipsWords) {
+    const auto got =
+        extract(kLease, {"| Item | Detail |\n"
+                         "|---|---|\n"
+                         "| Location | 88 Canal Street, 2nd Floor, Lowell, Massachusetts 01852 |\n"
+                         "| Initial commitment | 12 months, ending 31 March 2028 |\n"
+                         "| Monthly membership fee | USD 2,150.00 per month |\n"
+                         "| Retainer | USD 4,300.00, held as security |",
+                         "6. **Staying on.** If the Member still occupies the office after the "
+                         "membership ends, we charge 125% of the last monthly fee."});
+    EXPECT_EQ(got["abstract.premises"]["value"],
+              "88 Canal Street, 2nd Floor, Lowell, Massachusetts 01852");
+    EXPECT_EQ(got["abstract.term"]["value"], "12 months");
+    EXPECT_EQ(got["abstract.base_rent"]["value"], "$2,150.00 per month");
+    EXPECT_EQ(got["abstract.security_deposit"]["value"], "$4,300.00");
+    EXPECT_EQ(got["abstract.holdover"]["value"], "125%");
+}
+
+TEST(OtherForms, NamesLastNameFirstBeforeAnotherField) {
+    EXPECT_EQ(typed::invertedNameLength("Whitlow-Asante, Corin J. DOB 04/11/1980 Member # 1"), 24u);
+    EXPECT_EQ(typed::invertedNameLength("Acme, Inc. Springfield"), 0u);
+    const auto got = extract(kClinical, {"**Patient:** Marchbank, Ottilie R. \u00b7 **DOB:** "
+                                         "1990-05-01 \u00b7 **Visit:** 2027-03-02\n"
+                                         "Allergies: not recorded on the referral.\n"});
+    EXPECT_EQ(got["patient.name"]["value"], "Marchbank, Ottilie R.");
+    EXPECT_TRUE(got["allergies"]["value"].empty());
+    const auto request = extract(kPriorAuth, {"PRESCRIBER: Idris Kovalenko-Bright, DO   NPI "
+                                              "1234567893\n"});
+    EXPECT_EQ(request["provider.name"]["value"], "Idris Kovalenko-Bright, DO");
 }
 
 }  // namespace
