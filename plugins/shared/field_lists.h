@@ -428,6 +428,20 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
     return out;
 }
 
+/// An item and its detail: "codeine (nausea)" and "amoxicillin - rash" are ("codeine", "nausea")
+/// and ("amoxicillin", "rash"); an item without one has "" for its detail.
+inline std::pair<std::string, std::string> itemDetail(const std::string& text) {
+    const std::string t = trimmed(text);
+    if (const auto open = t.find(" (");
+        open != std::string::npos && !t.empty() && t.back() == ')') {
+        return {trimmed(t.substr(0, open)), trimmed(t.substr(open + 2, t.size() - open - 3))};
+    }
+    if (const auto dash = t.find(" - "); dash != std::string::npos && dash > 0) {
+        return {trimmed(t.substr(0, dash)), trimmed(t.substr(dash + 3))};
+    }
+    return {t, ""};
+}
+
 /// The list field `spec` (`"type": "list"`) read from `doc`: an array of item fields; an empty
 /// array when the document states the list empty or does not have it.
 inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
@@ -464,6 +478,11 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
             const std::string text = valueNamed(spec, piece.text);
             nlohmann::json value = text;
             if (!spec.key.empty()) value = {{spec.key, text}};
+            if (!spec.key.empty() && !spec.detail_key.empty()) {
+                if (const auto [main, detail] = itemDetail(text); !detail.empty()) {
+                    value = {{spec.key, main}, {spec.detail_key, detail}};
+                }
+            }
             add(value, piece.pos, piece.len, 0.8);
         }
     }

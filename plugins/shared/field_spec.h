@@ -30,8 +30,11 @@ struct FieldSpec {
     std::vector<std::pair<std::string, std::vector<std::string>>> role_words;
     bool person = false;  ///< for type party: a person's name, not an organisation's
     std::vector<std::string> avoid;
-    std::string item = "text";       ///< for type list: text, dose or measurement
-    std::string key;                 ///< for a text item: its key in the record ("" = the text)
+    std::string item = "text";  ///< for type list: text, dose or measurement
+    std::string key;            ///< for a text item: its key in the record ("" = the text)
+    /// for a text item with a key: the key its bracketed or dashed detail goes under ("reaction"
+    /// of "codeine (nausea)" and "amoxicillin - rash")
+    std::string detail_key;
     std::vector<std::string> units;  ///< for a measurement item: the units its values take
     std::vector<std::string> prose;  ///< for a text item: words after which a sentence lists items
     std::string span;  ///< for a date or duration: "start", "end" or "length" of a dated range
@@ -105,6 +108,7 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
         s.avoid = strings(f.value("avoid", nlohmann::json::array()));
         s.item = f.value("item", "text");
         s.key = f.value("key", "");
+        s.detail_key = f.value("detail_key", "");
         s.prose = strings(f.value("prose", nlohmann::json::array()));
         s.span = f.value("span", "");
         s.span_of = strings(f.value("span_of", nlohmann::json::array()));

@@ -119,11 +119,14 @@ inline std::vector<ListPiece> linePieces(const std::string& text, std::size_t po
         }
     }
     std::vector<std::pair<std::size_t, std::size_t>> parts;
+    int depth = 0;  // inside brackets nothing ends an item: "peanut (EpiPen Jr. 0.15 mg given)"
     for (std::size_t i = start; i <= t.size(); ++i) {
+        if (i < t.size() && t[i] == '(') ++depth;
+        if (i < t.size() && t[i] == ')' && depth > 0) --depth;
         const bool sentence_end = i + 2 < t.size() && t[i] == '.' && t[i + 1] == ' ' &&
                                   (std::isupper(static_cast<unsigned char>(t[i + 2])) ||
                                    std::isdigit(static_cast<unsigned char>(t[i + 2])));
-        if (i == t.size() || t[i] == ';' || t[i] == '|' || sentence_end) {
+        if (i == t.size() || (depth == 0 && (t[i] == ';' || t[i] == '|' || sentence_end))) {
             if (i > start) parts.emplace_back(start, i - start);
             start = i + 1;
         }

@@ -236,6 +236,29 @@ TEST(OtherForms, ACoworkingMembershipsWords) {
     EXPECT_EQ(got["abstract.holdover"]["value"], "125%");
 }
 
+TEST(OtherForms, NothingInsideBracketsEndsAListItem) {
+    std::vector<std::string> pieces;
+    for (const auto& p : linePieces("ALLERGIES: peanut - anaphylaxis (EpiPen Jr. 0.15 mg in "
+                                    "office; called 911); amoxicillin - rash",
+                                    0, false)) {
+        pieces.push_back(p.text);
+    }
+    EXPECT_EQ(pieces, (std::vector<std::string>{
+                          "peanut - anaphylaxis (EpiPen Jr. 0.15 mg in office; called 911)",
+                          "amoxicillin - rash"}));
+}
+
+TEST(OtherForms, AnAllergysReactionInBracketsOrAfterADash) {
+    const auto got =
+        extract(kClinical, {"ALLERGIES: codeine (nausea); amoxicillin - rash; latex\n"});
+    ASSERT_EQ(got["allergies"]["value"].size(), 3u);
+    EXPECT_EQ(got["allergies"]["value"][0]["value"],
+              (nlohmann::json{{"substance", "codeine"}, {"reaction", "nausea"}}));
+    EXPECT_EQ(got["allergies"]["value"][1]["value"],
+              (nlohmann::json{{"substance", "amoxicillin"}, {"reaction", "rash"}}));
+    EXPECT_EQ(got["allergies"]["value"][2]["value"], (nlohmann::json{{"substance", "latex"}}));
+}
+
 TEST(OtherForms, NamesLastNameFirstBeforeAnotherField) {
     EXPECT_EQ(typed::invertedNameLength("Whitlow-Asante, Corin J. DOB 04/11/1980 Member # 1"), 24u);
     EXPECT_EQ(typed::invertedNameLength("Acme, Inc. Springfield"), 0u);
