@@ -34,7 +34,21 @@ inline std::vector<Found> addresses(const std::string& text) {
         const std::size_t from = pos > 90 ? pos - 90 : 0;
         const std::string before = text.substr(from, pos - from);
         std::smatch u;
-        if (std::regex_search(before, u, unit)) {
+        std::string lead_text = before;
+        std::size_t lead_from = from;
+        // "Bay 4 and Unit C of the Building, 55 Dock Road": of units joined by "and", the last
+        // is the one the street belongs to.
+        while (std::regex_search(lead_text, u, unit)) {
+            const std::size_t joined = u.str().find(" and ");
+            if (joined == std::string::npos) break;
+            std::smatch later;
+            const std::string rest = u.str().substr(joined + 5);
+            if (!std::regex_search(rest, later, unit)) break;
+            const std::size_t skip = static_cast<std::size_t>(u.position(0)) + joined + 5;
+            lead_from += skip;
+            lead_text = lead_text.substr(skip);
+        }
+        if (std::regex_search(lead_text, u, unit)) {
             // "Suite 410, of the building located at 225 ..." → "Suite 410, 225 ...".
             static const std::regex connective(
                 R"(^((?:Suite|Unit|Space|Ste\.|Level|Shop|Bay|Bedroom|Flat|Apartment)\s+[A-Za-z0-9-]+)(?:,?\s+(?:of|on|in)\s+the\s+(?:[Bb]uilding|[Pp]roperty)[^,]*?)?(?:\s+(?:located|situated)\s+at|,)?\s*(.*?)[,\s]*$)");
@@ -45,7 +59,7 @@ inline std::vector<Found> addresses(const std::string& text) {
                                                    std::regex::icase);
                 std::string middle = std::regex_replace(c[2].str(), lead_words, "");
                 value = c[1].str() + ", " + (middle.empty() ? "" : middle + ", ") + value;
-                pos = from + static_cast<std::size_t>(u.position(0));
+                pos = lead_from + static_cast<std::size_t>(u.position(0));
             }
         }
         out.push_back({pos, end - pos, value});

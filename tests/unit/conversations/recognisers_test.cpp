@@ -49,8 +49,10 @@ TEST(ConversationRecognisers, Dates) {
 TEST(ConversationRecognisers, Amounts) {
     EXPECT_EQ(value(recogniseAmount, "The invoice was $1,200 last month."), "$1,200.00");
     EXPECT_EQ(value(recogniseAmount, "Our budget is USD 54,000 per year."), "$54,000.00 per year");
-    EXPECT_EQ(value(recogniseAmount, "They charged €250 for the repair."), "€250");
-    EXPECT_EQ(value(recogniseAmount, "We paid EUR 1,200 upfront."), "EUR 1,200");
+    // Pounds and euros are normalised as dollars are, keeping their sign.
+    EXPECT_EQ(value(recogniseAmount, "They charged €250 for the repair."), "€250.00");
+    EXPECT_EQ(value(recogniseAmount, "We paid EUR 1,200 upfront."), "€1,200.00");
+    EXPECT_EQ(value(recogniseAmount, "Rent is £950 per calendar month."), "£950.00 per month");
     EXPECT_EQ(value(recogniseAmount, "It costs 500 rupees."), "500 rupees");
     EXPECT_EQ(value(recogniseAmount, "About 40 people attended on 3 days."), "<none>");
 }
