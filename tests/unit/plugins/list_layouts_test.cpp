@@ -9,27 +9,14 @@
 
 #include <fstream>
 
+#include "one_passage_doc.h"
+
 #include "shared/field_extractor.h"
 
 namespace docintel::plugins {
 namespace {
 
-/// A document of `chunks`, each a passage of page 1 (a new passage starts a new line).
-DocText docOf(const std::vector<std::string>& chunks) {
-    DocText doc;
-    doc.document_id = "d1";
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        plugin::Passage p;
-        p.document_id = "d1";
-        p.chunk_id = "c" + std::to_string(i);
-        p.page = 1;
-        p.text = chunks[i];
-        doc.starts.push_back(doc.text.size());
-        doc.text += chunks[i] + "\n";
-        doc.passages.push_back(p);
-    }
-    return doc;
-}
+using test::docOf;
 
 FieldSpec specOf(const std::string& json) {
     return fieldSpecs(nlohmann::json::array({nlohmann::json::parse(json)})).front();

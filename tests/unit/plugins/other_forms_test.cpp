@@ -13,6 +13,8 @@
 
 #include <fstream>
 
+#include "one_passage_doc.h"
+
 #include "shared/field_extractor.h"
 
 namespace docintel::plugins {
@@ -23,23 +25,7 @@ nlohmann::json fieldsOf(const std::string& workflow_file) {
     return nlohmann::json::parse(in)["fields"];
 }
 
-/// A document of `chunks`, each a passage of page 1 that opens on a new line (a parser starts
-/// one at each heading block).
-DocText docOf(const std::vector<std::string>& chunks) {
-    DocText doc;
-    doc.document_id = "d1";
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        plugin::Passage p;
-        p.document_id = "d1";
-        p.chunk_id = "c" + std::to_string(i);
-        p.page = 1;
-        p.text = chunks[i];
-        doc.starts.push_back(doc.text.size());
-        doc.text += chunks[i] + "\n";
-        doc.passages.push_back(p);
-    }
-    return doc;
-}
+using test::docOf;
 
 nlohmann::json extract(const std::string& workflow_file, const std::vector<std::string>& chunks) {
     const DocText doc = docOf(chunks);
