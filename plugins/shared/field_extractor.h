@@ -266,11 +266,12 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 continue;  // the value overlaps the meaning phrase
             }
             // A total beside an amount per period is not what a periodic field states.
-            if (spec.periodic &&
-                typed::lower(v.value.get<std::string>()).find(" per ") == std::string::npos &&
-                std::any_of(values.begin(), values.end(), [](const typed::Found& f) {
-                    return f.value.get<std::string>().find(" per ") != std::string::npos;
-                })) {
+            const auto per_period = [](const typed::Found& f) {
+                return f.value.is_string() &&
+                       f.value.get<std::string>().find(" per ") != std::string::npos;
+            };
+            if (spec.periodic && spec.type == "money" && !per_period(v) &&
+                std::any_of(values.begin(), values.end(), per_period)) {
                 distance += 60.0;
             }
             const double score =
