@@ -26,18 +26,18 @@ struct DateSpan {
 /// The ranges of `text`: a date after "from", "between" or "begins" and the next date after
 /// "to", "through", "until", "and" or "and ends" (a time of day or a defined term may follow the
 /// first date: "Begins August 14, 2027 at 12:00 noon and ends July 31, 2028", "from January 1,
-/// 2027 (the "Start Date") to December 31, 2036"), or two dates joined by "through" or a dash. With
-/// `named` (a text that names the period: "LICENCE PERIOD. February 1, 2027 to January 31, 2029")
-/// two dates joined by "to" or "until" are a range too.
-inline std::vector<DateSpan> dateSpans(const std::string& text, bool named = false) {
+/// 2027 (the "Start Date") to December 31, 2036"), or two dates joined by "through" or a dash.
+/// Its one reader (spanCandidate) reads only texts that name the period, so two dates joined by
+/// "to" or "until" are a range too ("LICENCE PERIOD. February 1, 2027 to January 31, 2029").
+inline std::vector<DateSpan> dateSpans(const std::string& text) {
     static const std::regex opener(
         R"((?:^|\b)(?:from|between|for the period|begins|beginning|commencing|starting)\s+(?:on\s+)?$)",
         std::regex::icase);
     static const std::regex joined_after_opener(
         R"(^\s*(?:at\s+\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|noon|midnight)?\s*)?(?:\((?:the\s+)?(?:"|\xE2\x80\x9C)[^"()]{1,40}(?:"|\xE2\x80\x9D)\)\s*)?,?\s*(?:to|through|thru|until|till|and|and\s+ends?(?:\s+on)?|and\s+ending(?:\s+on)?|-|\xE2\x80\x93)\s+(?:and\s+including\s+)?$)",
         std::regex::icase);
-    static const std::regex joined(R"(^\s*(?:through|thru|-|\xE2\x80\x93)\s*$)", std::regex::icase);
-    static const std::regex joined_named(R"(^\s*(?:to|until|till)\s+$)", std::regex::icase);
+    static const std::regex joined(R"(^\s*(?:through|thru|to|until|till|-|\xE2\x80\x93)\s*$)",
+                                   std::regex::icase);
     const auto found = typed::dates(text);
     std::vector<DateSpan> out;
     for (std::size_t i = 0; i + 1 < found.size(); ++i) {
@@ -47,8 +47,7 @@ inline std::vector<DateSpan> dateSpans(const std::string& text, bool named = fal
         const bool opened = std::regex_search(text.substr(from, a.pos - from), opener);
         const std::string between = text.substr(a.pos + a.len, b.pos - a.pos - a.len);
         if ((opened && std::regex_search(between, joined_after_opener)) ||
-            std::regex_search(between, joined) ||
-            (named && std::regex_search(between, joined_named))) {
+            std::regex_search(between, joined)) {
             out.push_back({a, b});
             ++i;
         }
@@ -102,7 +101,7 @@ inline Candidate spanCandidate(const FieldSpec& spec, const std::vector<FieldUni
     if (spec.span.empty() || spec.span_of.empty()) return out;
     for (std::size_t i = 0; i < units.size(); ++i) {
         if (units[i].is_heading || !spanNamed(spec, units, i)) continue;
-        for (const auto& s : dateSpans(units[i].text, true)) {
+        for (const auto& s : dateSpans(units[i].text)) {
             const std::string start = s.start.value.get<std::string>();
             const std::string end = s.end.value.get<std::string>();
             nlohmann::json value;

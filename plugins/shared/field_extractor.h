@@ -214,6 +214,13 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                                     (spec.person && !typed::personName(v));
                          }),
                      values.end());
+        // A total beside an amount per period is not what a periodic field states.
+        const auto per_period = [](const typed::Found& f) {
+            return f.value.is_string() &&
+                   f.value.get<std::string>().find(" per ") != std::string::npos;
+        };
+        const bool totals_yield = spec.periodic && spec.type == "money" &&
+                                  std::any_of(values.begin(), values.end(), per_period);
         for (auto v : values) {
             // A caption alone ("Current position") names a text but does not state it.
             if (spec.type == "text" && !hit.in_heading && v.value.is_string() &&
@@ -265,15 +272,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
             } else {
                 continue;  // the value overlaps the meaning phrase
             }
-            // A total beside an amount per period is not what a periodic field states.
-            const auto per_period = [](const typed::Found& f) {
-                return f.value.is_string() &&
-                       f.value.get<std::string>().find(" per ") != std::string::npos;
-            };
-            if (spec.periodic && spec.type == "money" && !per_period(v) &&
-                std::any_of(values.begin(), values.end(), per_period)) {
-                distance += 60.0;
-            }
+            if (totals_yield && !per_period(v)) distance += 60.0;
             const double score =
                 hit.weight + in_label + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
             if (score > out.score) out = {score, v.value, &unit, v.pos};
