@@ -939,6 +939,144 @@ Q += [
 ]
 
 
+# ---- Added 2026-11-27 (eighth blind helper session, branch qa8): batch docs8, ten more fiction
+# documents (CC0) in five pairs of forms the earlier batches lack: restaurant and cafe menus with
+# allergen information (2-page text PDFs), clinical and observational study participant
+# information sheets (DOCX), school newsletters (.eml), software release notes and a changelog
+# (Markdown tables), and product warranty certificates (plain text). Names are prefixed a- ... j-
+# so that, sorted by path, they take indexes 71-80 and each pair of the same form gets one report
+# document (a, c, e, g, i) and one tune document (b, d, f, h, j).
+Q8 = "tests/data/eval/qa/docs8/"
+Q8_GAN = Q8 + "a-menu-gannet-and-sloe-dinner-spring-2027.pdf"
+Q8_PEL = Q8 + "b-menu-pellows-kitchen-market-hall-cafe.pdf"
+Q8_CALM = Q8 + "c-participant-info-calmer-m-migraine-trial.docx"
+Q8_SLEEP = Q8 + "d-participant-info-sleepwell-teen-sleep-study.docx"
+Q8_FERN = Q8 + "e-newsletter-fernhill-lane-primary-2027-01-22.eml"
+Q8_CARR = Q8 + "f-newsletter-carrowmere-academy-spring-2027.eml"
+Q8_SKIFF = Q8 + "g-release-notes-skiffnote-desktop-5-4.md"
+Q8_LANT = Q8 + "h-changelog-lanternfish-cli.md"
+Q8_VARN = Q8 + "i-warranty-card-varnholm-vwm-8140-washing-machine.txt"
+Q8_CORR = Q8 + "j-warranty-certificate-corriebank-tarn-2-ebike.txt"
+
+Q += [
+    # restaurant dinner menu (2-page text PDF, running header): dishes and prices on page 1, allergen table on page 2
+    (Q8_GAN, "How much is the crab on toast starter?", "£11.50", ["11.50"], 1, "money"),
+    (Q8_GAN, "What does the vegetarian risotto cost?", "£18.50", ["18.50"], 1, "money"),
+    (Q8_GAN, "How much is the chef's tasting menu per head?", "£68 per person", ["£68", "68"], 1, "money"),
+    (Q8_GAN, "Who runs the kitchen at the Gannet & Sloe?", "Ottilie Brannagh-Moss", [], 1, "person"),
+    (Q8_GAN, "What's the latest I can put in a dinner order?", "21:30", ["9:30 pm", "9.30 pm"], 1, "other"),
+    (Q8_GAN, "Which allergens are in the hake main course?", "Fish, Molluscs, Celery, Sulphites", [], 2, "other"),
+    (Q8_GAN, "What could the roast squash starter pick up traces of from the kitchen?", "Sesame, Peanuts", ["sesame and peanuts"], 2, "other"),
+    (Q8_GAN, "What percentage gets added to the bill if we're a group of eight?", "12.5%", ["12.5 per cent", "12.5"], 2, "number"),
+    (Q8_GAN, "How many calories are in the pan-roasted hake?", None, [], None, "number"),
+    (Q8_GAN, "How much does the wine pairing with the tasting menu cost?", None, [], None, "money"),
+    (Q8_GAN, "What phone number do I ring to book a table?", None, [], None, "other"),
+    # cafe menu (2-page text PDF, running header): dishes with allergen numbers on page 1, drinks, allergen key and hours on page 2
+    (Q8_PEL, "Until what time can I get breakfast at Pellow's?", "11:30", ["11.30 am", "11:30 am"], 1, "other"),
+    (Q8_PEL, "How much is the full cooked breakfast with bacon and sausage?", "£9.80", ["9.80"], 1, "money"),
+    (Q8_PEL, "Which allergen numbers are listed for the mackerel on toast?", "1, 3, 4, 7, 10", [], 1, "other"),
+    (Q8_PEL, "What does allergen number 11 stand for on the menu?", "Sesame seeds", ["sesame"], 2, "other"),
+    (Q8_PEL, "How much more is it to have oat milk in a coffee?", "40p", ["£0.40", "40 pence"], 2, "money"),
+    (Q8_PEL, "What time does the café close on a Sunday?", "Sunday 09:00 to 15:00", ["15:00", "3 pm"], 2, "other"),
+    (Q8_PEL, "What do they charge for a bowl of soup with bread?", "£6.20", ["6.20"], 1, "money"),
+    (Q8_PEL, "How much extra is it for gluten-free bread?", None, [], None, "money"),
+    (Q8_PEL, "Which allergens are in the lemon drizzle cake?", None, [], None, "other"),
+    (Q8_PEL, "What are the café's opening hours on a bank holiday Monday?", None, [], None, "other"),
+    # participant information sheet (DOCX): drug trial
+    (Q8_CALM, "For how long would I be taking the study tablets?", "24 weeks", ["24"], 1, "number"),
+    (Q8_CALM, "What are the odds that I end up on the dummy pill?", "1 in 3", ["one in three", "33%"], 1, "number"),
+    (Q8_CALM, "How many times would I have to go in to the research clinic?", "six clinic visits", ["6", "six"], 1, "number"),
+    (Q8_CALM, "How much of my travel costs will they pay back for each visit?", "up to £25 per visit", ["£25", "25"], 1, "money"),
+    (Q8_CALM, "Who is the lead researcher for the whole trial?", "Professor Imelda Okonjo-Verity", ["Imelda Okonjo-Verity"], 1, "person"),
+    (Q8_CALM, "Which organisation is paying for the migraine trial?", "Brannock Medical Research Foundation", [], 1, "organization"),
+    (Q8_CALM, "What is the ethics committee's reference number for CALMER-M?", "26/NW/0187", [], 1, "other"),
+    (Q8_CALM, "How long is my study data kept after the trial ends?", "15 years", ["fifteen years"], 1, "number"),
+    (Q8_CALM, "How many patients will be recruited at Westmere General Hospital?", None, [], None, "number"),
+    (Q8_CALM, "What dose of nivotrepan is normally prescribed for high blood pressure?", None, [], None, "number"),
+    (Q8_CALM, "When will the trial's results be published?", None, [], None, "date"),
+    # participant information sheet (DOCX): observational study with young people
+    (Q8_SLEEP, "How many nights in a row does the wristband have to be worn?", "14 nights", ["14", "fourteen"], 1, "number"),
+    (Q8_SLEEP, "How long does the daily morning survey take?", "about 10 minutes", ["10 minutes", "10"], 1, "number"),
+    (Q8_SLEEP, "What do teenagers get for sending the sensor back?", "£30 e-voucher", ["£30", "30"], 1, "money"),
+    (Q8_SLEEP, "How long would the optional interview last?", "about 45 minutes", ["45 minutes", "45"], 1, "number"),
+    (Q8_SLEEP, "Who is in charge of the SLEEPWELL-T study?", "Dr Kwabena Ashdown-Fry", ["Kwabena Ashdown-Fry"], 1, "person"),
+    (Q8_SLEEP, "How long after returning the sensor can we still have our data removed?", "up to 4 weeks after you return the sensor", ["4 weeks", "four weeks"], 1, "number"),
+    (Q8_SLEEP, "What ages is the sleep study open to?", "aged 13 to 17", ["13 to 17", "13-17"], 1, "number"),
+    (Q8_SLEEP, "How much is the voucher for doing the interview?", None, [], None, "money"),
+    (Q8_SLEEP, "How many teenagers will take part in the study altogether?", None, [], None, "number"),
+    (Q8_SLEEP, "What make of wrist sensor will my child wear?", None, [], None, "other"),
+    # school newsletter e-mail (.eml): primary school weekly bulletin
+    (Q8_FERN, "What was the school's overall attendance this week?", "95.8%", ["95.8"], 1, "number"),
+    (Q8_FERN, "Which class won the attendance trophy?", "Otters (Year 3)", ["Otters"], 1, "other"),
+    (Q8_FERN, "How much does the Year 4 Roman fort trip cost?", "£14.50", ["14.50"], 1, "money"),
+    (Q8_FERN, "By when do I need to pay for the Roman fort trip?", "Friday 29 January", ["29 January", "2027-01-29"], 1, "date"),
+    (Q8_FERN, "How much money did the winter fair bring in?", "£1,846.20", ["1,846.20", "1846.20"], 1, "money"),
+    (Q8_FERN, "Who is covering Year 5 while Miss Halloran is off?", "Mr Idris Pemberton-Shaw", ["Idris Pemberton-Shaw"], 1, "person"),
+    (Q8_FERN, "Which e-mail address did the Friday bulletin come from?", "office@fernhilllane.example.sch.uk", [], 1, "other"),
+    (Q8_FERN, "On which day after half term is the school shut for staff training?", "Monday 22 February", ["22 February", "2027-02-22"], 1, "date"),
+    (Q8_FERN, "How much does after-school club cost per session?", None, [], None, "money"),
+    (Q8_FERN, "What time does the Year 4 coach leave for Caldwick?", None, [], None, "other"),
+    (Q8_FERN, "What was Year 6's attendance this week?", None, [], None, "number"),
+    # school newsletter e-mail (.eml): secondary academy half-term edition
+    (Q8_CARR, "When do the Year 11 mocks begin?", "Monday 1 March", ["1 March 2027", "2027-03-01"], 1, "date"),
+    (Q8_CARR, "How much is a ticket for the Year 11 prom?", "£38", ["38"], 1, "money"),
+    (Q8_CARR, "By what score did the under-15 netball team win the county cup final?", "24-17", [], 1, "other"),
+    (Q8_CARR, "Who is the head of Carrowmere Academy?", "Lachlan Fairweather-Nkemelu", [], 1, "person"),
+    (Q8_CARR, "Who will sell the school uniform from April?", "Thornbury Schoolwear", [], 1, "organization"),
+    (Q8_CARR, "On what date was this newsletter e-mailed to families?", "11 Feb 2027", ["2027-02-11", "11 February 2027"], 1, "date"),
+    (Q8_CARR, "How many students did the Bronze DofE practice expedition?", "42 students", ["42"], 1, "number"),
+    (Q8_CARR, "What time does the Year 11 prom start?", None, [], None, "other"),
+    (Q8_CARR, "How much does a blazer cost from the new uniform supplier?", None, [], None, "money"),
+    (Q8_CARR, "What was the score in the under-13 football quarter-final?", None, [], None, "other"),
+    # software release notes (Markdown tables): desktop app
+    (Q8_SKIFF, "When did Skiffnote 5.4 come out?", "11 May 2027", ["2027-05-11", "May 11, 2027"], 1, "date"),
+    (Q8_SKIFF, "What's the full build number of this release?", "5.4.0.2291", [], 1, "other"),
+    (Q8_SKIFF, "What's the oldest version of macOS it will run on?", "macOS 12.4", ["12.4"], 1, "other"),
+    (Q8_SKIFF, "How much free disk space does Skiffnote need on Linux?", "700 MB", ["700"], 1, "number"),
+    (Q8_SKIFF, "Which ticket was the crash when pasting very large images?", "SKN-4417", [], 1, "other"),
+    (Q8_SKIFF, "Until when will version 5.3 get security patches?", "30 November 2027", ["2027-11-30", "November 30, 2027"], 1, "date"),
+    (Q8_SKIFF, "After which version will there be no more 32-bit Windows builds?", "5.6", ["version 5.6"], 1, "other"),
+    (Q8_SKIFF, "How big can a single attachment be now?", "250 MB", ["250"], 1, "number"),
+    (Q8_SKIFF, "When will Skiffnote 5.5 be released?", None, [], None, "date"),
+    (Q8_SKIFF, "In which version will the Wayland drag-and-drop problem be fixed?", None, [], None, "other"),
+    (Q8_SKIFF, "How much does a Skiffnote Pro subscription cost?", None, [], None, "money"),
+    # changelog (Markdown, Keep a Changelog style, support table): command-line tool
+    (Q8_LANT, "When did lanternfish 3.0.0 come out?", "2027-02-16", ["16 February 2027", "February 16, 2027"], 1, "date"),
+    (Q8_LANT, "Which Python versions did lanternfish 3.0 stop supporting?", "Python 3.8 and 3.9", ["3.8 and 3.9"], 1, "other"),
+    (Q8_LANT, "What is the old up command called now?", "lanternfish apply", ["apply"], 1, "other"),
+    (Q8_LANT, "Which release stopped passwords showing up in the log file?", "2.9.1", [], 1, "other"),
+    (Q8_LANT, "What is the advisory ID for the password logging problem?", "LF-SA-2027-01", [], 1, "other"),
+    (Q8_LANT, "Until when will the 2.9 series be looked after?", "2027-08-31", ["31 August 2027", "August 31, 2027"], 1, "date"),
+    (Q8_LANT, "Who reported the password leak?", "Mirela Kostadinova", [], 1, "person"),
+    (Q8_LANT, "When is the release with the JSON output for diff coming out?", None, [], None, "date"),
+    (Q8_LANT, "Which MySQL versions does lanternfish 3.0 support?", None, [], None, "other"),
+    (Q8_LANT, "What is the CVE number for the password logging flaw?", None, [], None, "other"),
+    # warranty certificate (plain text): washing machine manufacturer's guarantee
+    (Q8_VARN, "How long is the washing machine covered for parts and labour?", "2 years from the date of purchase", ["2 years", "two years"], 1, "number"),
+    (Q8_VARN, "How many years is the motor guaranteed for?", "10 years", ["ten years"], 1, "number"),
+    (Q8_VARN, "What's the model number of the machine?", "VWM-8140", [], 1, "other"),
+    (Q8_VARN, "What purchase date is on the guarantee card?", "14/03/2027", ["2027-03-14", "14 March 2027"], 1, "date"),
+    (Q8_VARN, "How long do I have to register the machine?", "within 28 days of purchase", ["28 days"], 1, "number"),
+    (Q8_VARN, "What will I be charged if the engineer comes out and finds nothing wrong?", "£89", ["89"], 1, "money"),
+    (Q8_VARN, "Which shop sold the washing machine?", "Penrose Electrical", [], 1, "organization"),
+    (Q8_VARN, "What number do I ring to get a repair booked?", "01632 960772", ["01632960772"], 1, "other"),
+    (Q8_VARN, "How much does it cost to extend the guarantee to five years?", None, [], None, "money"),
+    (Q8_VARN, "What is the machine's serial number?", None, [], None, "other"),
+    (Q8_VARN, "How much is the labour charge for a motor repair in the fifth year?", None, [], None, "money"),
+    # warranty certificate (plain text): e-bike limited warranty with a coverage table
+    (Q8_CORR, "How long is the e-bike battery guaranteed?", "2 years or 500 full charge cycles", ["2 years", "500 full charge cycles"], 1, "number"),
+    (Q8_CORR, "Below what remaining capacity does the battery count as faulty?", "below 60%", ["60%", "60"], 1, "number"),
+    (Q8_CORR, "How long is the frame covered for me as the first owner?", "lifetime of the original owner", ["lifetime"], 1, "other"),
+    (Q8_CORR, "If I sell the bike, how long does the frame warranty last for the buyer?", "5 years from the original purchase date", ["5 years", "five years"], 1, "number"),
+    (Q8_CORR, "Which bike shop sold the e-bike?", "Windlestrae Cycles", [], 1, "organization"),
+    (Q8_CORR, "How often does the bike need a service to keep the warranty?", "every 12 months", ["12 months", "once a year"], 1, "number"),
+    (Q8_CORR, "What is the frame number?", "CB-TN2-27-004861", [], 1, "other"),
+    (Q8_CORR, "What is the power rating of the motor in watts?", None, [], None, "number"),
+    (Q8_CORR, "How much does the yearly dealer service cost?", None, [], None, "money"),
+    (Q8_CORR, "What is Corriebank's customer service phone number?", None, [], None, "other"),
+]
+
+
 def main():
     docs = sorted({q[0] for q in Q})
     split = {d: ("tune" if i % 2 == 0 else "report") for i, d in enumerate(docs)}

@@ -2,9 +2,10 @@
 """Regenerates the QA set's own binary documents (qa/docs/*.pdf, *.docx, *.pptx) from their text
 sources in qa/docs/src/; the fourth batch's (qa/docs4/*.pdf) come from qa/docs4/src/ and the fifth
 batch's (qa/docs5/*.pdf, *.docx) from qa/docs5/src/ and the sixth batch's (qa/docs6/*.pdf, *.docx)
-from qa/docs6/src/ the same way, and the seventh batch's (qa/docs7/*.pdf, *.docx) from qa/docs7/src/.
+from qa/docs6/src/ the same way, and the seventh batch's (qa/docs7/*.pdf, *.docx) from qa/docs7/src/
+and the eighth batch's (qa/docs8/*.pdf, *.docx) from qa/docs8/src/.
 The text-native documents (.html, .csv, .eml, .txt, .md) are written by hand and live directly in
-qa/docs/, qa/docs4/, qa/docs5/, qa/docs6/ and qa/docs7/.
+qa/docs/, qa/docs4/, qa/docs5/, qa/docs6/, qa/docs7/ and qa/docs8/.
 
 Sources and what they become (the kind is the part of the name before ".txt"):
   <name>.table.txt  -> <name>.pdf   statistics table, landscape letter: "# " title, "## " subtitle,
@@ -34,7 +35,7 @@ DOCS = os.path.join(HERE, "docs")
 SRC = os.path.join(DOCS, "src")
 # Later batches live in their own folders with the same layout (<folder>/src/<name>.<kind>.txt).
 FOLDERS = [DOCS, os.path.join(HERE, "docs4"), os.path.join(HERE, "docs5"), os.path.join(HERE, "docs6"),
-           os.path.join(HERE, "docs7")]
+           os.path.join(HERE, "docs7"), os.path.join(HERE, "docs8")]
 sys.path.insert(0, os.path.dirname(HERE))
 import make_docs  # noqa: E402  (shared: blocks, wrap, make_text_pdf, fix_zip_times, FIXED, FONT)
 
