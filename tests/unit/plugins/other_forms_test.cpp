@@ -258,5 +258,16 @@ TEST(OtherForms, NamesLastNameFirstBeforeAnotherField) {
     EXPECT_EQ(request["provider.name"]["value"], "Idris Kovalenko-Bright, DO");
 }
 
+TEST(OtherForms, AHoldingOrPetDepositIsNotTheSecurityDeposit) {
+    // The holding deposit comes first and is credited to rent; the tenancy's deposit is later.
+    const auto got = extract(
+        kLease, {"4. Holding deposit\nA holding deposit of \u00a3300.00 was paid on 2 May 2027 "
+                 "and will count towards the first month's rent.",
+                 "5. Pets\nA pet deposit of \u00a3150.00 is payable for the dog.",
+                 "6. Deposit\nThe Tenant has paid a deposit of \u00a31,440.00 (five weeks' "
+                 "rent), protected in a government-approved scheme."});
+    EXPECT_EQ(got["abstract.security_deposit"]["value"], "\u00a31,440.00");
+}
+
 }  // namespace
 }  // namespace docintel::plugins
