@@ -145,12 +145,18 @@ bool isPipeSeparator(const std::string& line) {
 void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuilder& out) {
     const LineBreaks breaks(lines);
     std::string para;
-    std::string last_line;  // the paragraph's last line as written
-    FixedTable fixed;       // kept over blank lines, rules and group captions
+    bool para_item = false;  // the paragraph is a list item's text
+    std::string last_line;   // the paragraph's last line as written
+    FixedTable fixed;        // kept over blank lines, rules and group captions
     auto flush = [&] {
         if (para.empty()) return;  // an empty paragraph would still end the table
-        out.paragraph(para);
+        if (para_item) {
+            out.listItem(para);
+        } else {
+            out.paragraph(para);
+        }
         para.clear();
+        para_item = false;
     };
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
@@ -228,9 +234,13 @@ void parseLines(const std::vector<std::string>& lines, bool markdown, BlockBuild
             out.heading(1, heading);
             continue;
         }
+        // A list item goes on over the lines its text wraps onto ("7.  LAW. ... the State of" /
+        // "    Illinois."), as a paragraph does.
         if (std::string item = listItemText(line); !item.empty()) {
             flush();
-            out.listItem(item);
+            para = std::move(item);
+            para_item = true;
+            last_line = line;
             continue;
         }
         if (!para.empty() && breaks.kept(last_line, line)) flush();

@@ -125,6 +125,9 @@ inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
     return any;
 }
 
+/// How far (in characters) an `avoid` phrase reaches from where it stands.
+constexpr std::size_t kAvoidReach = 60;
+
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
     if ((unit.is_heading || isAddressLine(unit.text)) && spec.type == "text") return out;
@@ -145,20 +148,62 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     }
     if (hits.empty()) return out;
     const std::string lower_text = typed::lower(unit.text);
-    double penalty = 0;
-    for (const auto& a : spec.avoid) {
-        if (findPhrase(lower_text, a) != std::string::npos) penalty += 0.8;
+    // An `avoid` phrase weighs against the meaning phrases and values near it, not against a
+    // whole clause: "Subject to the exercise of the Option, Landlord leases the Leased Area to
+    // Tenant for a term of twenty-five (25) years" states the term, and the option it names
+    // first is another subject.
+    struct Avoided {
+        std::size_t phrase, from, to;
+    };
+    std::vector<Avoided> avoid_at;
+    for (std::size_t i = 0; i < spec.avoid.size(); ++i) {
+        std::size_t end = 0;
+        for (auto at = findPhrase(lower_text, spec.avoid[i], 0, &end); at != std::string::npos;
+             at = findPhrase(lower_text, spec.avoid[i], end, &end)) {
+            avoid_at.push_back({i, at, end});
+        }
     }
-    penalty += avoidedSection(spec, unit) ? 0.8 : 0.0;
-    penalty += inRecital(spec, unit) ? 0.6 : 0.0;
-    const double avoided = penalty;
+    using Span = std::pair<std::size_t, std::size_t>;
+    const auto avoidedNear = [&](std::initializer_list<Span> spans) {
+        std::set<std::size_t> near;
+        for (const auto& a : avoid_at) {
+            for (const auto& [from, to] : spans) {
+                if (a.to + kAvoidReach >= from && a.from <= to + kAvoidReach) near.insert(a.phrase);
+            }
+        }
+        return 0.8 * static_cast<double>(near.size());
+    };
+    const Span whole{0, lower_text.size()};
+    double unit_penalty = avoidedSection(spec, unit) ? 0.8 : 0.0;
+    unit_penalty += inRecital(spec, unit) ? 0.6 : 0.0;
+    const auto avoided = [&](const MeaningHit& hit) {
+        return unit_penalty + avoidedNear({hit.in_heading ? whole : Span{hit.pos, hit.end}});
+    };
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {
         "there is none", "not agreed", "not applicable", "n/a", "there is no", "none stated"};
+    double absent_penalty = 0;
     for (const auto& a : absent) {
-        if (lower_text.find(a) != std::string::npos) penalty += 1.0;
+        if (lower_text.find(a) != std::string::npos) absent_penalty += 1.0;
     }
     if (labelStatesNone(spec, hits, unit)) return out;
+    // "No security deposit is required" says there is none, surer than an amount beside a
+    // weaker phrase ("Decommissioning Security ... $185,000.00"); an amount the passage says is
+    // not the thing ("$500.00 holds the slip and is not a security deposit") is no candidate. A
+    // rent can be waived for a while ("no Base Rent is payable for months 1-3"): only an amount
+    // paid once is denied outright.
+    if (spec.type == "money") {
+        double none_score = -1e9;
+        bool not_this = false;
+        for (const auto& hit : hits) {
+            const Denial d = denialOf(lower_text, hit);
+            if (d == Denial::kNoneIs)
+                none_score = std::max(none_score, hit.weight + 1.05 - avoided(hit));
+            not_this = not_this || d == Denial::kNotThis;
+        }
+        if (none_score > -1e9 && !spec.periodic) return {none_score, nullptr, &unit, 0};
+        if (not_this) return out;
+    }
     for (const auto& hit : hits) {
         // A right the passage denies is none, whether the passage names it ("has no right to
         // terminate") or only its heading does ("TERMINATION" over "Tenant has no right to
@@ -167,7 +212,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         // ("extension of it by statute"); "no option to purchase the Premises" does not deny
         // an address.
         if (hit.in_heading ? deniesAnyRight(lower_text) : deniedRight(lower_text, hit.pos)) {
-            const double score = hit.weight + 1.0 - avoided;
+            const double score = hit.weight + 1.0 - avoided(hit);
             if (spec.type == "text" && score > out.score) out = {score, nullptr, &unit, hit.pos};
             continue;
         }
@@ -188,8 +233,9 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         }
         // "Early termination: None" states that there is none: a candidate without a value,
         // a little surer than a value its label gives.
-        if ((hit.label || label_end > 0) && statesNone(unit.text.substr(label_end))) {
-            const double score = hit.weight + 1.05 - avoided;
+        // So does "(11) Early termination none", a row whose leader dots are missing.
+        if (statesNone(unit.text.substr(label_end > 0 ? label_end : hit.end))) {
+            const double score = hit.weight + 1.05 - avoided(hit);
             if (score > out.score) out = {score, nullptr, &unit, label_end};
             continue;
         }
@@ -273,6 +319,9 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 continue;  // the value overlaps the meaning phrase
             }
             if (totals_yield && !per_period(v)) distance += 60.0;
+            const double penalty = unit_penalty + absent_penalty +
+                                   avoidedNear({hit.in_heading ? whole : Span{hit.pos, hit.end},
+                                                {v.pos, v.pos + v.len}});
             const double score =
                 hit.weight + in_label + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
             if (score > out.score) out = {score, v.value, &unit, v.pos};

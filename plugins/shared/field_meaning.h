@@ -101,6 +101,26 @@ inline bool labelAvoided(const FieldSpec& spec, const std::string& lower_text,
     });
 }
 
+/// How a passage's words right before a meaning phrase deny it.
+enum class Denial {
+    kNone,     ///< the phrase is not denied
+    kNoneIs,   ///< "No security deposit is required": the thing does not exist
+    kNotThis,  ///< "... holds the slip and is not a security deposit": this amount is not it
+};
+
+/// How `lower_text` denies the meaning phrase of `hit`: "no" right before it (but "no later
+/// than", "no more than") says there is none; "not a", "not the" that the passage's own value is
+/// something else.
+inline Denial denialOf(const std::string& lower_text, const MeaningHit& hit) {
+    const std::size_t from = hit.pos > 24 ? hit.pos - 24 : 0;
+    const std::string before = lower_text.substr(from, hit.pos - from);
+    static const std::regex no(R"((?:^|[^a-z])no\s+$)");
+    static const std::regex not_this(R"(\bnot\s+(?:a|an|the|any)\s+$)");
+    if (std::regex_search(before, no)) return Denial::kNoneIs;
+    if (std::regex_search(before, not_this)) return Denial::kNotThis;
+    return Denial::kNone;
+}
+
 /// Whether a label can say that `spec` has no value: a date, code, name or amount can; a text or
 /// an enumeration states its own absence (statesNone).
 inline bool labelCanStateNone(const FieldSpec& spec) {

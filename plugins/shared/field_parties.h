@@ -41,31 +41,64 @@ inline bool onlyFunctionWords(const std::string& name) {
 /// before ", [as] Word," (after "between" / "and" / "by") or after a "Word:" label; "" when none.
 inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const std::string& word) {
     const std::string lower_text = typed::lower(u.text);
-    const std::regex paren("\\((?:the\\s+)?[\"\\xE2\\x80\\x9C]*" + word + "[\"\\xE2\\x80\\x9D]*\\)",
-                           std::regex::icase);
+    // "(the "Landlord")", "(together, "Landlord")", "(hereinafter called "Tenant")".
+    const std::regex paren(
+        "\\((?:(?:together|collectively|jointly|severally|individually|and|each|hereinafter|herein|"
+        "called|referred|to|as|the),?\\s+){0,4}[\"\\xE2\\x80\\x9C]*" +
+            word + "[\"\\xE2\\x80\\x9D]*\\)",
+        std::regex::icase);
     auto usable = [&](const std::string& name) {
         const std::string v = typed::lower(name);
         return !onlyFunctionWords(name) &&
                std::find(spec.roles.begin(), spec.roles.end(), v) == spec.roles.end();
     };
-    // Where the words after the joining word ("between", "and", "by") nearest before `p` begin;
-    // 0 when none comes before `p`.
-    auto joinedFrom = [&](std::size_t p) {
-        std::size_t from = 0;
-        for (const std::string w : {" between ", " and ", "by "}) {
-            const auto at = lower_text.rfind(w, p - 1);
-            if (at != std::string::npos && at + w.size() <= p) from = std::max(from, at + w.size());
+    // Where the joining word ("between", "and", "by", "to") nearest before `p` stands and where the
+    // words after it begin; {0, 0} when none comes before `p`.
+    auto joinedAt = [&](std::size_t p) {
+        std::pair<std::size_t, std::size_t> at{0, 0};
+        for (const std::string w : {" between ", " and ", "by ", " to "}) {
+            const auto found = lower_text.rfind(w, p - 1);
+            if (found != std::string::npos && found + w.size() <= p &&
+                found + w.size() > at.second) {
+                at = {found, found + w.size()};
+            }
         }
-        return from;
+        return at;
     };
+    auto joinedFrom = [&](std::size_t p) { return joinedAt(p).second; };
     // The name between the joining word nearest before `p` and `p`; "" when no joining word
-    // comes before it and `joined` is asked for.
+    // comes before it and `joined` is asked for. When the words after that joining word name
+    // nobody ("..., husband and wife ("Landlord")"), the one before it is tried.
     auto nameBefore = [&](std::size_t p, bool joined) -> std::string {
-        const std::size_t from = joinedFrom(p);
-        if (joined && from == 0) return {};
-        for (const auto& f : typed::names(u.text.substr(from, p - from))) {
-            const std::string name = f.value.get<std::string>();
+        auto at = joinedAt(p);
+        if (joined && at.second == 0) return {};
+        for (int tries = 0; tries < 2 && at.second > 0; ++tries) {
+            const auto names = typed::names(u.text.substr(at.second, p - at.second));
+            if (std::any_of(names.begin(), names.end(), [&](const typed::Found& f) {
+                    return usable(f.value.get<std::string>());
+                })) {
+                break;
+            }
+            const auto earlier = joinedAt(at.first);
+            if (earlier.second == 0) break;
+            at = earlier;
+        }
+        const std::size_t from = at.second;
+        const auto found = typed::names(u.text.substr(from, p - from));
+        for (std::size_t k = 0; k < found.size(); ++k) {
+            const std::string name = found[k].value.get<std::string>();
             if (!usable(name)) continue;
+            // "between Ann Roe and Bo Roe, husband and wife (together, "Landlord")": two people
+            // joined by "and" are one party.
+            if (k + 1 < found.size()) {
+                const std::size_t after = found[k].pos + found[k].len;
+                const std::string next = found[k + 1].value.get<std::string>();
+                if (lower_text.compare(from + after, 5, " and ") == 0 &&
+                    found[k + 1].pos == after + 5 && typed::personName(name) &&
+                    typed::personName(next)) {
+                    return name + " and " + next;
+                }
+            }
             // "... and Ann Roe and Bo Roe ("Residents")": co-parties joined by "and", each
             // named alone between the joining words.
             if (from >= 5 && lower_text.compare(from - 5, 5, " and ") == 0) {

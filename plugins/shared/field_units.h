@@ -346,7 +346,9 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
         // A short line that opens what the next line says ("Sincerely,", "Diagnoses:") is read
         // with it; so is a caption of a few words ("Current position") as its label.
         const char last = line.text.back();
-        const bool opens = last == ':' || last == ',';
+        // ... or a label broken after a joining word ("(12) Notices to" / "Landlord ....").
+        static const std::regex dangling(R"(\b(?:to|of|for|and|by|the)$)", std::regex::icase);
+        const bool opens = last == ':' || last == ',' || std::regex_search(t, dangling);
         // ... and a caption over tick boxes ("C. Test selection (tick one)") over its options.
         static const std::regex ticks(R"(\((?:tick|check|select|mark)\b[^()]*\)$)",
                                       std::regex::icase);

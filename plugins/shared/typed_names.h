@@ -17,12 +17,12 @@ namespace docintel::plugins::typed {
 /// Street addresses: a house number, street words and a street suffix, then optionally the
 /// unit (or units: "Suites 2 and 3"), city, state and ZIP ("225 West Wacker Drive, Chicago,
 /// Illinois 60606") or another country's postcode (Canada's "ON M5V 2T6", Australia's "SA
-/// 5095", the UK's "FE3 7QT"); a unit named just before ("Suite 410, ... at 225 ...", "Level 4,
-/// 25 Grenfell Street", "Shop 9, Banksia Grove Shopping Village, 41 Kingfisher Parade") is
-/// included.
+/// 5095", the UK's "FE3 7QT"); a numbered road ("U.S. Highway 27", "Township Road 119"); a unit
+/// named just before ("Suite 410, ... at 225 ...", "Level 4, 25 Grenfell Street", "Shop 9, Banksia
+/// Grove Shopping Village, 41 Kingfisher Parade") is included.
 inline std::vector<Found> addresses(const std::string& text) {
     static const std::regex re(
-        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:(?:Highway|Hwy\.?|Route)\s+\d{1,4}\b|Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway|Parade|Esplanade|Close|Mews|Quay|Wharf)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|\d{1,2}(?:st|nd|rd|th) Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)|[A-Z]{2,3}\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}))?)");
+        R"(\b\d{1,6}\s+(?:(?:[A-Z][A-Za-z.'-]*|\d{1,3}(?:st|nd|rd|th))\s+){0,4}(?:(?:Highway|Hwy\.?|Route|Road|Rd\.?)\s+\d{1,4}\b|Street|St\.?|Avenue|Ave\.?|Boulevard|Blvd\.?|Drive|Dr\.?|Road|Rd\.?|Plaza|Way|Lane|Ln\.?|Parkway|Pkwy\.?|Court|Ct\.?|Place|Pl\.?|Square|Highway|Hwy\.?|Circle|Terrace|Trail|Center|Centre|Pike|Turnpike|Crescent|Row|Loop|Alley|Crossing|Expressway|Parade|Esplanade|Close|Mews|Quay|Wharf)\b(?:\s+(?:North|South|East|West|Northeast|Northwest|Southeast|Southwest|NE|NW|SE|SW)\b)?(?:,?\s+(?:Suites?|Ste\.?|Units?|Floor|Fl\.?|#|Ground Floor|\d{1,2}(?:st|nd|rd|th) Floor|Room|Apt\.?|Apartment|Building|Bldg\.?|Space)\s*[A-Za-z0-9-]*(?:\s+(?:and|&)\s+[A-Za-z0-9-]+)?)*(?:,?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d)|[A-Z]{2,3}\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}))?)");
     static const std::regex unit(
         R"((?:Suite|Unit|Space|Ste\.|Level|Shop|Bay|Bedroom|Flat|Apartment)\s+[A-Za-z0-9-]+[^.;]{0,80}$)");
     std::vector<Found> out;
@@ -130,9 +130,17 @@ inline std::vector<Found> names(const std::string& text) {
             ++words_so_far;
             if (all_caps) ++caps_words;
             const bool join = std::find(joiners.begin(), joiners.end(), word) != joiners.end();
-            if (!cap && !join) break;
+            // "Kestrel Ridge Solar 3, LLC", "Harbor Fund 2 LP": a number inside a company's name
+            // when its legal form follows.
+            static const std::regex legal_next(
+                R"(^,?\s*(?:llc|l\.l\.c\.|inc\b|ltd\b|lp\b|l\.p\.|llp\b))", std::regex::icase);
+            const bool numbered =
+                !cap && words_so_far >= 2 && word.size() <= 3 &&
+                std::all_of(word.begin(), word.end(), [](char c) { return std::isdigit(c); }) &&
+                std::regex_search(text.substr(w, 12), legal_next);
+            if (!cap && !join && !numbered) break;
             end = w;
-            if (cap) last_cap_end = w;
+            if (cap || numbered) last_cap_end = w;
             // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
             static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc", "l.p.",
                                                            "lp",   "llp",    "ltd.", "ltd", "corp.",

@@ -271,14 +271,14 @@ inline double amountInWords(const std::string& text, std::size_t end, std::size_
 
 /// Amounts of money: "$4,500.00", "USD 54,000", "£1,150.00", "EUR 900", "54,000 dollars", "Forty
 /// Thousand Dollars"; the value is the money text with its period when one is stated ("$4,500.00
-/// per month"). Rates per square foot or acre are left out (they are prices, not amounts), and so
-/// are clause numbers ("Section 3.02").
+/// per month"). Rates per square foot, acre or foot of a boat are left out (they are prices, not
+/// amounts), and so are clause numbers ("Section 3.02").
 inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
         R"((\$|\xC2\xA3|\xE2\x82\xAC|\bUSD|\bGBP|\bEUR)\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
         std::regex::icase);
     static const std::regex per_area(
-        R"(^\s*(?:per|/)\s*(?:rentable\s+|usable\s+)?(?:sf|sq|square|acre|rsf|usf|rentable|usable)\b)",
+        R"(^\s*\)?\s*(?:per|/)\s*(?:rentable\s+|usable\s+|linear\s+)?(?:sf|sq|square|acre|rsf|usf|rentable|usable|foot|feet|ft)\b)",
         std::regex::icase);
     std::vector<Found> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();

@@ -88,6 +88,22 @@ TEST(TextParser, AWrappedParagraphIsOneBlock) {
               12U);
 }
 
+TEST(TextParser, ANumberedItemGoesOnOverTheLinesItWraps) {
+    // A guaranty's numbered clauses, wrapped at 60 columns and indented under their number: the
+    // state on the second line belongs to its clause; the next number starts another item.
+    const std::string text =
+        "3.  VENUE. Any action on this Guaranty shall be brought in\n"
+        "    Nebraska. The parties waive trial by jury in any such\n"
+        "    action.\n"
+        "4.  NOTICES. Notices go to the addresses above.\n";
+    const auto blocks = blockTexts(text);
+    ASSERT_EQ(blocks.size(), 2U);
+    EXPECT_EQ(blocks[0],
+              "VENUE. Any action on this Guaranty shall be brought in Nebraska. The parties waive "
+              "trial by jury in any such action.");
+    EXPECT_EQ(blocks[1], "NOTICES. Notices go to the addresses above.");
+}
+
 TEST(TextParser, AlignedColumnsAreTableRowsUnderTheirHeader) {
     const auto parsed = parseTextString(
         "Test          Result    Units     Range\n"

@@ -269,5 +269,77 @@ TEST(OtherForms, AHoldingOrPetDepositIsNotTheSecurityDeposit) {
     EXPECT_EQ(got["abstract.security_deposit"]["value"], "\u00a31,440.00");
 }
 
+TEST(OtherForms, ADepositTheLeaseDeniesIsNone) {
+    // "No security deposit" says there is none, whatever a bond elsewhere is called; an amount
+    // that "is not a security deposit" is none either.
+    const auto ground = extract(
+        kLease, {"4.2 No security deposit is required under this Lease. The removal bond in "
+                 "Section 9 is not a security deposit.",
+                 "9. Removal Security. Tenant shall post a bond of $90,000.00 before the tenth "
+                 "anniversary."});
+    EXPECT_TRUE(ground["abstract.security_deposit"]["value"].is_null());
+    const auto mooring = extract(
+        kLease, {"DEPOSIT: $300.00 reserves the mooring; it is credited to the spring invoice and "
+                 "is not a security deposit."});
+    EXPECT_TRUE(mooring["abstract.security_deposit"]["value"].is_null());
+}
+
+TEST(OtherForms, ARatePerAcreOrFootIsNotTheRent) {
+    const auto land = extract(
+        kLease, {"5.1 Rent. Tenant shall pay annual rent of nine hundred dollars ($900.00) per "
+                 "acre of the Land, being $27,000.00 per year for 30 acres."});
+    EXPECT_EQ(land["abstract.base_rent"]["value"], "$27,000.00 per year");
+    const auto slip =
+        extract(kLease, {"MARINA: Heron Cove Boatyard, Inc.", "SLIP HOLDER: Odile Marchetti-Vance",
+                         "SLIP FEE: $2,430.00 for the season ($81.00 per foot x 30 ft)."});
+    EXPECT_EQ(slip["abstract.base_rent"]["value"], "$2,430.00");
+    EXPECT_EQ(slip["abstract.parties"]["value"],
+              "Heron Cove Boatyard, Inc. (Landlord); Odile Marchetti-Vance (Tenant)");
+}
+
+TEST(OtherForms, PartiesNamedTogetherOrByAGuaranty) {
+    // Two owners joined by "and" before an apposition that has its own "and"; a company whose
+    // name holds a number before its legal form.
+    const auto ground = extract(
+        kLease, {"This Ground Lease is made as of May 3, 2027 by and between ANN B. ROE and CARL "
+                 "D. ROE, wife and husband (together, \"Landlord\"), and SUNFIELD ARRAY 7, LLC, "
+                 "an Ohio limited liability company (\"Tenant\")."});
+    EXPECT_EQ(ground["abstract.parties"]["value"],
+              "ANN B. ROE and CARL D. ROE (Landlord); SUNFIELD ARRAY 7, LLC (Tenant)");
+    // A guaranty is given by the guarantor to the landlord: the landlord is the name after "to".
+    const auto guaranty = extract(
+        kLease, {"This Guaranty is given as of June 1, 2027 by PELL T. ORSINO, an individual "
+                 "(\"Guarantor\"), to HARROWGATE PLAZA, LLC, a Nebraska limited liability company "
+                 "(\"Landlord\").",
+                 "A. Landlord and MOSSWOOD BAKERY, INC., a Nebraska corporation (\"Tenant\"), "
+                 "are signing a lease of the premises."});
+    EXPECT_EQ(guaranty["abstract.parties"]["value"],
+              "HARROWGATE PLAZA, LLC (Landlord); MOSSWOOD BAKERY, INC. (Tenant)");
+}
+
+TEST(OtherForms, TheTermClauseOutweighsAnOptionItMentionsFirst) {
+    const auto got = extract(
+        kLease, {"3.1 Term. Subject to the exercise of the Option, Landlord leases the Land to "
+                 "Tenant for a term of thirty (30) years beginning on the Operations Date.",
+                 "9.1 Within six (6) months after the end of the term Tenant shall remove its "
+                 "equipment."});
+    EXPECT_EQ(got["abstract.term"]["value"], "30 years");
+}
+
+TEST(OtherForms, ARecitedTermsListWithoutLeadersOrOnTwoLines) {
+    // "(11) Early termination none" lacks the dots other rows have; "(12) Notices to" breaks
+    // its label over two lines.
+    const auto got = extract(
+        kLease,
+        {"(10) Use ............. bakery and cafe\n(11) Early termination none\n(12) Notices "
+         "to\nLandlord ........ c/o Bellcourt Advisors, 410 South 16th Street, Suite 300, "
+         "Omaha, Nebraska 68102"});
+    EXPECT_TRUE(got["abstract.termination_rights"]["value"].is_null());
+    EXPECT_EQ(got["abstract.notices"]["value"],
+              "410 South 16th Street, Suite 300, Omaha, Nebraska 68102");
+    EXPECT_EQ(values(typed::addresses("The farm at 1180 County Road 12, Fremont, Ohio 43420 and")),
+              std::vector<std::string>{"1180 County Road 12, Fremont, Ohio 43420"});
+}
+
 }  // namespace
 }  // namespace docintel::plugins
