@@ -48,18 +48,73 @@ inline std::vector<typed::Found> continuedCodes(const FieldUnit& unit,
     return out;
 }
 
+/// Whether `unit` heads the columns of a code table whose rows OCR or a plain-text layout
+/// left as lines ("HCPCS Item Qty Request" over "E0784 External insulin pump 1 YES ..."): a
+/// few words without digits or a colon, the first a meaning phrase of `spec`.
+inline bool codeColumnHeader(const FieldSpec& spec, const FieldUnit& unit) {
+    const std::string t = trimmed(unit.text);
+    if (t.empty() || t.size() > 60 || t.find_first_of("0123456789:") != std::string::npos ||
+        std::count(t.begin(), t.end(), ' ') < 2 || std::count(t.begin(), t.end(), ' ') > 6) {
+        return false;
+    }
+    const std::string lower_text = typed::lower(t);
+    return std::any_of(spec.meaning.begin(), spec.meaning.end(), [&](const std::string& p) {
+        std::size_t end = 0;
+        return findPhrase(lower_text, p, 0, &end) == 0 && (end == t.size() || t[end] == ' ');
+    });
+}
+
+/// Whether a code table's row (from its code to the next row's) says that its code is not asked
+/// for: "NO - not requested now", "for information only", "not part of this request".
+inline bool rowNotRequested(const std::string& row) {
+    static const std::regex no(R"(\bNO\b)");
+    static const std::regex words(
+        R"(\bnot\s+(?:requested|ordered|part of this request|for this request)|information only)",
+        std::regex::icase);
+    return std::regex_search(row, no) || std::regex_search(row, words);
+}
+
 /// Adds to `value` (an array) every code of `spec` written right after one of its meaning
-/// phrases in `units`, and the codes that go on with such a label's list on the lines under it
-/// (continuedCodes).
-inline void addCodesAfterPhrases(const FieldSpec& spec, const std::vector<FieldUnit>& units,
-                                 nlohmann::json& value) {
+/// phrases in `units`, the codes that go on with such a label's list on the lines under it
+/// (continuedCodes), and the codes that open the rows under a code table's column header
+/// (codeColumnHeader) but for rows that are not requested (rowNotRequested). Returns the unit
+/// of the first code added, or nullptr.
+inline const FieldUnit* addCodesAfterPhrases(const FieldSpec& spec,
+                                             const std::vector<FieldUnit>& units,
+                                             nlohmann::json& value) {
+    const FieldUnit* first = nullptr;
+    const FieldUnit* at = nullptr;  // the unit being read
     const auto add = [&](const nlohmann::json& code) {
-        if (std::find(value.begin(), value.end(), code) == value.end()) value.push_back(code);
+        if (std::find(value.begin(), value.end(), code) != value.end()) return;
+        value.push_back(code);
+        if (first == nullptr) first = at;
     };
     bool labelled = false;  // the unit above gave codes after a labelled phrase
+    bool table = false;     // ... or headed a code table's columns
     int wraps = 0;          // lines without codes since (a description wrapped onto the next)
     for (const auto& u : units) {
+        at = &u;
         const auto found = typed::codes(u.text, spec.code);
+        if (table) {
+            // Rows OCR folded into one line: each code that opens the line or follows a row's
+            // "YES" / "NO" answer opens a row, which runs to the next.
+            std::vector<std::size_t> opens;
+            for (const auto& f : found) {
+                const std::string before = trimmed(u.text.substr(0, f.pos));
+                if (before.empty() || before.find_first_not_of(" |") == std::string::npos ||
+                    (before.size() >= 3 && (before.compare(before.size() - 3, 3, "YES") == 0 ||
+                                            before.compare(before.size() - 2, 2, "NO") == 0))) {
+                    opens.push_back(f.pos);
+                }
+            }
+            for (std::size_t k = 0; k < opens.size(); ++k) {
+                const std::size_t to = k + 1 < opens.size() ? opens[k + 1] : u.text.size();
+                const std::string row = u.text.substr(opens[k], to - opens[k]);
+                if (!rowNotRequested(row)) add(typed::codes(row, spec.code).front().value);
+            }
+            if (!opens.empty()) continue;
+            table = false;
+        }
         if (labelled) {
             // A line of capitals that opens with a code ("H47.11 PAPILLEDEMA") reads as a
             // heading, but goes on with the list.
@@ -72,6 +127,10 @@ inline void addCodesAfterPhrases(const FieldSpec& spec, const std::vector<FieldU
         }
         labelled = false;
         wraps = 0;
+        if (codeColumnHeader(spec, u)) {
+            table = true;
+            continue;
+        }
         if (u.is_heading) continue;
         const std::string lower_text = typed::lower(u.text);
         for (const auto& p : spec.meaning) {
@@ -90,6 +149,7 @@ inline void addCodesAfterPhrases(const FieldSpec& spec, const std::vector<FieldU
             }
         }
     }
+    return first;
 }
 
 }  // namespace docintel::plugins

@@ -125,9 +125,6 @@ inline bool onlyMeaningWords(const FieldSpec& spec, const std::string& name) {
     return any;
 }
 
-/// How far (in characters) an `avoid` phrase reaches from where it stands.
-constexpr std::size_t kAvoidReach = 60;
-
 inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     Candidate out;
     if ((unit.is_heading || isAddressLine(unit.text)) && spec.type == "text") return out;
@@ -148,36 +145,21 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     }
     if (hits.empty()) return out;
     const std::string lower_text = typed::lower(unit.text);
-    // An `avoid` phrase weighs against the meaning phrases and values near it, not against a
-    // whole clause: "Subject to the exercise of the Option, Landlord leases the Leased Area to
-    // Tenant for a term of twenty-five (25) years" states the term, and the option it names
-    // first is another subject.
-    struct Avoided {
-        std::size_t phrase, from, to;
-    };
-    std::vector<Avoided> avoid_at;
-    for (std::size_t i = 0; i < spec.avoid.size(); ++i) {
-        std::size_t end = 0;
-        for (auto at = findPhrase(lower_text, spec.avoid[i], 0, &end); at != std::string::npos;
-             at = findPhrase(lower_text, spec.avoid[i], end, &end)) {
-            avoid_at.push_back({i, at, end});
+    // "My name is Ann Roe" in prose names the writer, whoever that is; "Name:" labels a form's
+    // field under its section.
+    for (auto& hit : hits) {
+        if (spec.person && !hit.label && !hit.in_heading &&
+            lower_text.compare(hit.pos, hit.phrase_end - hit.pos, "name") == 0) {
+            hit.weight *= 0.6;
         }
     }
-    using Span = std::pair<std::size_t, std::size_t>;
-    const auto avoidedNear = [&](std::initializer_list<Span> spans) {
-        std::set<std::size_t> near;
-        for (const auto& a : avoid_at) {
-            for (const auto& [from, to] : spans) {
-                if (a.to + kAvoidReach >= from && a.from <= to + kAvoidReach) near.insert(a.phrase);
-            }
-        }
-        return 0.8 * static_cast<double>(near.size());
-    };
+    const AvoidedPhrases avoid(spec, lower_text);
+    using Span = AvoidedPhrases::Span;
     const Span whole{0, lower_text.size()};
     double unit_penalty = avoidedSection(spec, unit) ? 0.8 : 0.0;
     unit_penalty += inRecital(spec, unit) ? 0.6 : 0.0;
     const auto avoided = [&](const MeaningHit& hit) {
-        return unit_penalty + avoidedNear({hit.in_heading ? whole : Span{hit.pos, hit.end}});
+        return unit_penalty + avoid.near({hit.in_heading ? whole : Span{hit.pos, hit.end}});
     };
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {
@@ -320,8 +302,8 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
             }
             if (totals_yield && !per_period(v)) distance += 60.0;
             const double penalty = unit_penalty + absent_penalty +
-                                   avoidedNear({hit.in_heading ? whole : Span{hit.pos, hit.end},
-                                                {v.pos, v.pos + v.len}});
+                                   avoid.near({hit.in_heading ? whole : Span{hit.pos, hit.end},
+                                               {v.pos, v.pos + v.len}});
             const double score =
                 hit.weight + in_label + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
             if (score > out.score) out = {score, v.value, &unit, v.pos};
@@ -383,14 +365,22 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             best = span;
         }
     }
+    if ((best.unit == nullptr || best.score < 1.2 || best.value.is_null()) && spec.type == "code" &&
+        spec.list) {
+        // A code list no label gives may still be a table's column ("HCPCS Item Qty").
+        Candidate table{1.2, nlohmann::json::array(), nullptr, 0};
+        table.unit = addCodesAfterPhrases(spec, units, table.value);
+        if (table.unit != nullptr) best = table;
+    }
     if (best.unit == nullptr || best.score < 1.2 || best.value.is_null()) return missingField();
     if (auto article = articleText(spec, *best.unit, units, doc); !article.empty()) {
         best.value = article;
     } else if (auto clause = clauseText(spec, *best.unit, doc); !clause.empty()) {
         best.value = clause;
     }
-    if (spec.type == "code" && spec.list && !best.unit->heading.empty() &&
-        meaningHits(spec, *best.unit).front().in_heading) {
+    if (const auto hits = meaningHits(spec, *best.unit); spec.type == "code" && spec.list &&
+                                                         !best.unit->heading.empty() &&
+                                                         !hits.empty() && hits.front().in_heading) {
         // The codes of a section whose heading names them ("ASSESSMENT", "Diagnoses").
         for (const auto& u : units) {
             if (u.heading != best.unit->heading || u.is_heading) continue;

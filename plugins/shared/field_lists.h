@@ -23,6 +23,7 @@
 #include "shared/field_units.h"
 #include "shared/list_pieces.h"
 #include "shared/list_records.h"
+#include "shared/measurement_table.h"
 #include "shared/stated_items.h"
 #include "shared/typed_values.h"
 
@@ -485,6 +486,9 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
             }
             add(value, piece.pos, piece.len, 0.8);
         }
+    }
+    if (spec.item == "measurement") {
+        for (const auto& m : headedMeasurements(spec, doc)) add(m.value, m.pos, m.len, 0.7);
     }
     // The kinds with a value type of their own, anywhere in the document.
     if (spec.item == "dose" || spec.item == "measurement") {

@@ -101,6 +101,44 @@ inline bool labelAvoided(const FieldSpec& spec, const std::string& lower_text,
     });
 }
 
+/// Where the `avoid` phrases of `spec` stand in a unit's text. A phrase weighs against the
+/// meaning phrases and values near it (kReach characters either way), not against a whole
+/// clause: "Subject to the exercise of the Option, Landlord leases the Leased Area to Tenant for
+/// a term of twenty-five (25) years" states the term, and the option it names first is another
+/// subject.
+class AvoidedPhrases {
+  public:
+    using Span = std::pair<std::size_t, std::size_t>;
+    static constexpr std::size_t kReach = 60;
+
+    AvoidedPhrases(const FieldSpec& spec, const std::string& lower_text) {
+        for (std::size_t i = 0; i < spec.avoid.size(); ++i) {
+            std::size_t end = 0;
+            for (auto at = findPhrase(lower_text, spec.avoid[i], 0, &end); at != std::string::npos;
+                 at = findPhrase(lower_text, spec.avoid[i], end, &end)) {
+                found_.push_back({i, at, end});
+            }
+        }
+    }
+
+    /// 0.8 for each avoid phrase within reach of one of `spans`.
+    double near(std::initializer_list<Span> spans) const {
+        std::set<std::size_t> phrases;
+        for (const auto& a : found_) {
+            for (const auto& [from, to] : spans) {
+                if (a.to + kReach >= from && a.from <= to + kReach) phrases.insert(a.phrase);
+            }
+        }
+        return 0.8 * static_cast<double>(phrases.size());
+    }
+
+  private:
+    struct Found {
+        std::size_t phrase, from, to;
+    };
+    std::vector<Found> found_;
+};
+
 /// How a passage's words right before a meaning phrase deny it.
 enum class Denial {
     kNone,     ///< the phrase is not denied

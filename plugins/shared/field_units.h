@@ -92,12 +92,19 @@ inline bool isHeadingLine(const std::string& raw, const std::string& clean,
     // A plain-text export's divider heading ("-- Member Information -----", "== Plan ==").
     static const std::regex divider(R"(^(?:--+|==+)\s*[A-Za-z][^:\-=]{0,50}?\s*(?:--+|==+)?$)");
     if (!t.empty() && t.size() < 120 && std::regex_match(t, divider)) return true;
-    if (t.empty() || t.size() > 70 || raw.find(':') != std::string::npos) return false;
+    // A note in brackets after a title ("Discharge vital signs (2027-08-06, 08:00)") is no
+    // label's colon and no sentence's comma.
+    static const std::regex note(R"(\s*\([^()]*\)$)");
+    const std::string core = std::regex_replace(t, note, "");
+    if (t.empty() || t.size() > 70 ||
+        std::regex_replace(trimmed(raw), note, "").find(':') != std::string::npos) {
+        return false;
+    }
     if (raw.rfind("#", 0) == 0) return true;
-    if (opens_passage && t.size() <= 40) {
+    if (opens_passage && core.size() <= 40) {
         // A numbered title ("6. Early Termination") is read without its number.
         static const std::regex number(R"(^\d{1,2}\.\s+)");
-        const std::string title = std::regex_replace(t, number, "");
+        const std::string title = std::regex_replace(core, number, "");
         if (!title.empty() && std::isupper(static_cast<unsigned char>(title[0])) &&
             title.find_last_of(".,;") == std::string::npos &&
             std::count(title.begin(), title.end(), ' ') <= 4) {
@@ -109,7 +116,6 @@ inline bool isHeadingLine(const std::string& raw, const std::string& clean,
     // A capitals heading of two words or more may end in a note: "REQUESTING PROVIDER
     // (treating therapist)"; a line with figures ("WBC 16.2 H (4.0-11.0)") or a list item ("-
     // SQL (reporting queries)") is no heading for it.
-    static const std::regex note(R"(\s*\([^()]*\)$)");
     static const std::regex words(R"(^[A-Z][A-Z&/'-]*(?: [A-Z&/'-]+)+$)");
     std::string bare = std::regex_replace(t, note, "");
     if (!std::regex_match(bare, words)) bare = t;

@@ -50,6 +50,13 @@ inline bool statesMeaning(const FieldSpec& spec, const std::string& label) {
     for (const auto& a : spec.avoid) {
         if (findPhrase(l, a) != std::string::npos) return false;
     }
+    // "Fall risk: lives alone" labels one item of the list, not the list.
+    for (const auto& [value, words] : spec.values) {
+        if (findPhrase(l, value) != std::string::npos) return false;
+        for (const auto& w : words) {
+            if (findPhrase(l, w) != std::string::npos) return false;
+        }
+    }
     for (const auto& m : spec.meaning) {
         if (findPhrase(l, m) != std::string::npos) return true;
     }
@@ -188,7 +195,11 @@ inline std::vector<ListPiece> linePieces(const std::string& text, std::size_t po
 }
 
 /// A short line that may title a section ("Skills", "Meds:", "Work history").
-inline bool titleLine(const std::string& t) {
+inline bool titleLine(const std::string& line) {
+    // A note in brackets after the title ("Discharge vital signs (2027-08-06, 08:00)") is not
+    // read.
+    static const std::regex note(R"(\s+\([^()]*\)$)");
+    const std::string t = std::regex_replace(line, note, "");
     if (t.empty() || t.size() > 40 || bulletMarker(t) > 0 || t[0] == '|') return false;
     if (t.back() == '.' || t.back() == ',' || t.back() == ';') return false;
     if (std::count(t.begin(), t.end(), ' ') > 4) return false;

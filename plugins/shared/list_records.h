@@ -27,14 +27,14 @@ namespace docintel::plugins {
 inline std::string nameBefore(const std::string& text, std::size_t pos, std::size_t* start,
                               bool labels = false) {
     static const std::set<std::string> function_words = {
-        "a",        "an",       "the",       "my",    "his",    "her",   "their",  "your",
-        "our",      "of",       "on",        "in",    "at",     "to",    "for",    "with",
-        "and",      "or",       "take",      "takes", "taking", "took",  "still",  "also",
-        "start",    "started",  "sent",      "was",   "were",   "is",    "are",    "been",
-        "be",       "has",      "have",      "had",   "i",      "we",    "he",     "she",
-        "then",     "plus",     "by",        "per",   "from",   "about", "than",   "while",
-        "now",      "current",  "currently", "today", "daily",  "home",  "refill", "resume",
-        "continue", "increase", "decrease",  "stop"};
+        "a", "an", "the", "my", "his", "her", "their", "your", "our", "of", "on", "in", "at", "to",
+        "for", "with", "and", "or", "take", "takes", "taking", "took", "still", "also", "start",
+        "started", "sent", "was", "were", "is", "are", "been", "be", "has", "have", "had", "i",
+        "we", "he", "she", "then", "plus", "by", "per", "from", "about", "than", "while", "now",
+        "current", "currently", "today", "daily", "home", "refill", "resume", "continue",
+        "increase", "decrease", "stop",
+        // a medication table's status and column words ("... once daily NEW Ibuprofen 600 mg")
+        "new", "status", "changed", "hold", "held", "stopped", "often"};
     std::size_t end = pos;
     while (end > 0 && text[end - 1] == ' ') --end;
     // "Hemoglobin (point of care): 12.1 g/dL": a label's colon, and a bracketed note at its end,
@@ -108,7 +108,7 @@ inline std::string nameBeforeComma(const std::string& text, std::size_t pos, std
 /// next item or sentence end; [pos, len) of each.
 inline std::vector<typed::Found> doses(const std::string& text) {
     static const std::regex dose(
-        R"(\b(\d+(?:\.\d+)?)\s?(mg|mcg|g|mL|units|IU|mEq)\b(?![/\w])|\b(\d+(?:\.\d+)?)\s?%(?=\s+(?:cream|ointment|gel|lotion|solution|drops|spray|foam|shampoo|wash)\b))",
+        R"(\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(mg|mcg|g|mL|units|IU|mEq)\b(?![/\w])|\b(\d+(?:\.\d+)?)\s?%(?=\s+(?:cream|ointment|gel|lotion|solution|drops|spray|foam|shampoo|wash)\b))",
         std::regex::icase);
     std::vector<typed::Found> out;
     std::vector<std::smatch> found;
@@ -136,6 +136,15 @@ inline std::vector<typed::Found> doses(const std::string& text) {
             sig_end = std::min(sig_end, next_name);
         }
         std::string sig = trimmed(text.substr(dose_end, sig_end - dose_end));
+        // A medication table's status column ends the directions: "once daily NEW", "once daily
+        // STOP (was for ...)"; a stopped medicine is not taken.
+        static const std::regex status(
+            R"(\b(NEW|CONTINUE|CONTINUED|CHANGED|HOLD|STOP|STOPPED|DISCONTINUED)\b)");
+        if (std::smatch st; std::regex_search(sig, st, status)) {
+            const std::string word = st[1].str();
+            if (word == "STOP" || word == "STOPPED" || word == "DISCONTINUED") continue;
+            sig = trimmed(sig.substr(0, static_cast<std::size_t>(st.position(0))));
+        }
         while (!sig.empty() && (sig.back() == ',' || sig.back() == '.')) sig.pop_back();
         while (!sig.empty() && (sig.front() == ',' || sig.front() == ' ')) sig.erase(0, 1);
         out.push_back({name_at,

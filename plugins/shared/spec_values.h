@@ -17,6 +17,21 @@
 
 namespace docintel::plugins {
 
+/// Whether the clause of `lower_text` before `at` negates what stands at `at`: "I am not asking
+/// for a fast (expedited) appeal", "we don't need it urgently".
+inline bool negatedInClause(const std::string& lower_text, std::size_t at) {
+    const std::size_t from = at > 40 ? at - 40 : 0;
+    std::string before = lower_text.substr(from, at - from);
+    if (const auto cut = before.find_last_of(".;:!?"); cut != std::string::npos) {
+        before = before.substr(cut + 1);
+    }
+    if (const auto dash = before.rfind("\xE2\x80\x94"); dash != std::string::npos) {
+        before = before.substr(dash + 3);
+    }
+    static const std::regex negation(R"(\bnot\b|n't\b)");
+    return std::regex_search(before, negation);
+}
+
 /// Values of the spec's type in `text`.
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
                                              std::size_t label_end) {
@@ -41,7 +56,10 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
         for (const auto& [word, value] : words) {
             for (auto at = findPhrase(lower_text, word); at != std::string::npos;
                  at = findPhrase(lower_text, word, at + 1)) {
-                if (taken[at] || uncheckedBox(text, at, word.size())) continue;
+                if (taken[at] || uncheckedBox(text, at, word.size()) ||
+                    negatedInClause(lower_text, at)) {
+                    continue;
+                }
                 std::string stated = value;
                 // "Expedited review? [ ] Yes [X] No" states the other of two values.
                 if (answeredNo(text, at)) {

@@ -89,13 +89,13 @@ inline std::vector<Found> names(const std::string& text) {
     };
     static const std::vector<std::string> joiners = {"of", "and", "de", "van", "von", "da", "&"};
     static const std::vector<std::string> suffixes = {
-        "LLC",  "L.L.C.",   "Inc.",  "Inc",    "L.P.",    "LP",     "LLP",  "Ltd.",
-        "Ltd",  "Corp.",    "Corp",  "Co.",    "N.A.",    "MD",     "M.D.", "DO",
-        "NP",   "PA-C",     "RN",    "PhD",    "Jr.",     "Sr.",    "PC",   "P.C.",
-        "PLLC", "P.L.L.C.", "PsyD",  "Psy.D.", "DDS",     "DMD",    "DPM",  "DNP",
-        "APRN", "PharmD",   "LCSW",  "MS",     "CCC-SLP", "SLP",    "DPT",  "OTR",
-        "LPC",  "LMFT",     "MSW",   "CGC",    "FNP",     "FNP-BC", "BCBA", "AuD",
-        "CNM",  "CRNA",     "OTR/L", "CHT",    "PT",      "OT",     "LPN",  "MPH"};
+        "LLC",     "L.L.C.", "Inc.", "Inc",    "L.P.", "LP",    "LLP",    "Ltd.",     "Ltd",
+        "Corp.",   "Corp",   "Co.",  "N.A.",   "MD",   "M.D.",  "DO",     "NP",       "PA-C",
+        "RN",      "PhD",    "Jr.",  "Sr.",    "PC",   "P.C.",  "PLLC",   "P.L.L.C.", "PsyD",
+        "Psy.D.",  "DDS",    "DMD",  "DPM",    "DNP",  "APRN",  "PharmD", "LCSW",     "MS",
+        "CCC-SLP", "SLP",    "DPT",  "OTR",    "LPC",  "LMFT",  "MSW",    "CGC",      "FNP",
+        "FNP-BC",  "BCBA",   "AuD",  "CNM",    "CRNA", "OTR/L", "CHT",    "PT",       "OT",
+        "LPN",     "MPH",    "FACS", "FASMBS", "FACP", "FACC",  "FAAP",   "FACOG",    "FACEP"};
     std::vector<Found> out;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -141,6 +141,19 @@ inline std::vector<Found> names(const std::string& text) {
             if (!cap && !join && !numbered) break;
             end = w;
             if (cap || numbered) last_cap_end = w;
+            // A word of three letters or more ending in a full stop ends a sentence, and the
+            // name with it ("My name is Ann Roe. My member ID ..."), unless it abbreviates
+            // ("Inc.", "Jr.", "St.").
+            static const std::vector<std::string> abbreviations = {
+                "inc.", "ltd.",   "corp.", "co.",  "jr.",   "sr.",    "st.",   "mt.",
+                "dr.",  "mr.",    "mrs.",  "ms.",  "bros.", "assoc.", "dept.", "ph.d.",
+                "m.d.", "l.l.c.", "n.a.",  "l.p.", "p.c.",  "psy.d."};
+            if (word.size() >= 3 && word.back() == '.' &&
+                std::count(word.begin(), word.end(), '.') == 1 &&
+                std::find(abbreviations.begin(), abbreviations.end(), lower(word)) ==
+                    abbreviations.end()) {
+                break;
+            }
             // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
             static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc", "l.p.",
                                                            "lp",   "llp",    "ltd.", "ltd", "corp.",

@@ -7,11 +7,14 @@
 // chained credentials with a slash, a role written like a name and a folded "Name: ... DOB:"
 // line; a nursing note whose labels OCR folded into one line and a section that was not
 // reviewed; an English tenancy in pounds, a billboard site on a numbered highway, a co-working
-// membership's words, names written last name first before another field.
+// membership's words, names written last name first before another field; a marina slip, a
+// solar ground lease and a guaranty that recites its lease; a code table and a vitals table
+// that OCR left as lines, a member's own appeal letter, a flattened discharge medication table.
 
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 
 #include "one_passage_doc.h"
 
@@ -339,6 +342,72 @@ TEST(OtherForms, ARecitedTermsListWithoutLeadersOrOnTwoLines) {
               "410 South 16th Street, Suite 300, Omaha, Nebraska 68102");
     EXPECT_EQ(values(typed::addresses("The farm at 1180 County Road 12, Fremont, Ohio 43420 and")),
               std::vector<std::string>{"1180 County Road 12, Fremont, Ohio 43420"});
+}
+
+TEST(OtherForms, ACodeTableThatOcrLeftAsLines) {
+    // The column header survives, the rows are lines (two folded into one), and the row
+    // answered "NO" is not requested.
+    const auto got = extract(
+        kPriorAuth, {"ITEMS REQUESTED:\nHCPCS Description Units Requested\nE0601 CPAP device 1 "
+                     "YES A7030 Full face mask 1 per 3 months YES\nA4604 Heated tubing 1 NO - "
+                     "covered under the rental\nDIAGNOSIS: G47.33 Obstructive sleep apnea"});
+    EXPECT_EQ(got["requested_service.cpt_codes"]["value"], (nlohmann::json{"E0601", "A7030"}));
+}
+
+TEST(OtherForms, AMembersOwnLetter) {
+    // The writer is the patient; the doctor is named by a specialty; the standard review is
+    // asked for in words that negate the other.
+    const auto got = extract(
+        kPriorAuth, {"My name is Perpetua Oyelaran-Voss. My member ID is RVH 440 118 27.",
+                     "My cardiologist, Dr. Tobiah Lindqvist-Achebe, asked you to approve a cardiac "
+                     "rehabilitation program.",
+                     "I am not asking for an expedited review; a standard review is fine."});
+    EXPECT_EQ(got["patient.name"]["value"], "Perpetua Oyelaran-Voss");
+    EXPECT_EQ(got["provider.name"]["value"], "Dr. Tobiah Lindqvist-Achebe");
+    EXPECT_EQ(got["urgency"]["value"], "standard");
+    EXPECT_EQ(values(typed::names("the surgeon, Ines Kowalczyk-Obi, MD, FACS (general surgery)")),
+              std::vector<std::string>{"Ines Kowalczyk-Obi, MD, FACS"});
+}
+
+TEST(OtherForms, ARunSheetsVitalsTableAndADischargeMedicationTable) {
+    // The first row under the header is the reading on arrival; later rows and a reading in
+    // the notes below are repeats.
+    const auto sheet =
+        extract(kClinical, {"Time BP HR Temp Weight\nPRE 06:50 158/88 81 36.8 C 71.2 kg\n09:40 "
+                            "104/60 95\nPOST 10:55 128/74 77 36.7 C 69.0 kg\n09:40 cramping, BP "
+                            "104/60, saline given."});
+    std::map<std::string, std::string> vitals;
+    for (const auto& v : sheet["vitals"]["value"]) {
+        vitals[v["value"]["name"].get<std::string>()] = v["value"]["value"].dump();
+    }
+    EXPECT_EQ(vitals["blood pressure"], "\"158/88\"");
+    EXPECT_EQ(vitals["heart rate"], "81.0");
+    EXPECT_EQ(vitals["weight"], "71.2");
+    // A table flattened into one line: status words end a row, a stopped medicine is left out.
+    const auto discharge = extract(
+        kClinical, {"Discharge medications (reconciled 2027-09-02, 14:30)\nMedication Dose How "
+                    "often Status Labetalol 200 mg twice daily NEW Acetaminophen 1,000 mg every 8 "
+                    "hours as needed CONTINUE Aspirin 81 mg once daily STOP (pregnancy only)"});
+    std::vector<std::string> names;
+    for (const auto& m : discharge["medications"]["value"]) {
+        names.push_back(m["value"]["name"].get<std::string>() + " " +
+                        m["value"]["dose"].get<std::string>());
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"Labetalol 200 mg", "Acetaminophen 1,000 mg"}));
+}
+
+TEST(OtherForms, RisksLabelledAsAListOrOneByOne) {
+    const auto listed_risks = extract(
+        kClinical, {"RISKS: hyperkalemia; intradialytic hypotension; fall risk after treatment."});
+    EXPECT_EQ(listed_risks["risk_flags"]["value"].size(), 3U);
+    // "Fall risk:" labels one risk, not a list of them.
+    const auto plan = extract(kClinical, {"PLAN\nBleeding precautions reviewed with the patient.\n"
+                                          "Fall risk: uses a walker; two falls this year."});
+    std::vector<std::string> flags;
+    for (const auto& f : plan["risk_flags"]["value"]) flags.push_back(f["value"]);
+    EXPECT_NE(
+        std::find(flags.begin(), flags.end(), "Bleeding precautions reviewed with the patient"),
+        flags.end());
 }
 
 }  // namespace
