@@ -4,6 +4,7 @@
 #include <regex>
 #include <string_view>
 
+#include "shared/code_lists.h"
 #include "shared/evidence.h"
 #include "shared/field_extractor.h"
 
@@ -83,6 +84,16 @@ nlohmann::json codes(const std::string& text, const std::regex& re) {
         if (std::find(out.begin(), out.end(), code) == out.end()) out.push_back(code);
     }
     return out;
+}
+
+/// The service a code table's row describes after `code` (codeRowWords), with its source.
+nlohmann::json itemDescribed(const std::vector<Passage>& passages, const std::string& code) {
+    for (const auto& p : passages) {
+        if (const auto row = plugins::codeRowWords(p.text, code)) {
+            return plugins::field(row->value, plugins::sourceOf(p, row->pos, row->len), 0.6);
+        }
+    }
+    return plugins::missingField();
 }
 
 Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInput& in) {
@@ -165,6 +176,14 @@ Result<nlohmann::json> extractRequest(plugin::HostServices& host, const StepInpu
                                     {"patient.", "provider.", "requested_service.", "urgency"});
     if (!typed_fields) return typed_fields.error();
     plugins::mergeTypedFields(out, *typed_fields);
+    // A request that names its items only in a code table ("E0784 External insulin infusion
+    // pump (patch pump) 1 YES") describes its service there: by the first requested code's words.
+    auto& description = out["requested_service"]["description"];
+    const auto& requested = out["requested_service"]["cpt_codes"]["value"];
+    if (description["value"].is_null() && requested.is_array() && !requested.empty() &&
+        requested.front().is_string()) {
+        description = itemDescribed(ps, requested.front().get<std::string>());
+    }
     return out;
 }
 

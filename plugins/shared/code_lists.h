@@ -6,6 +6,7 @@
 // Header-only, stateless; plugins link only the SDK.
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -72,6 +73,22 @@ inline bool rowNotRequested(const std::string& row) {
         R"(\bnot\s+(?:requested|ordered|part of this request|for this request)|information only)",
         std::regex::icase);
     return std::regex_search(row, no) || std::regex_search(row, words);
+}
+
+/// The words a code table's row gives after `code` in `text` ("E0784 External insulin infusion
+/// pump (patch pump) 1 YES" → "External insulin infusion pump (patch pump)"): up to a column
+/// gap, a cell break, the row's quantity and answer, or the line's end, as a value at [pos,
+/// pos + len) of the row; none when the row has fewer than two words.
+inline std::optional<typed::Found> codeRowWords(const std::string& text, const std::string& code) {
+    const std::regex row(
+        "\\b" + code +
+        R"(\b[\s|:-]+([A-Za-z][^|\n]*?)(?=\s{2,}|\s*\||\s+\d+(?:\s+per\s+\w+(?:\s+\w+)?)?\s+(?:YES|NO|Y|N)\b|\s*$|\n))");
+    std::smatch m;
+    if (!std::regex_search(text, m, row)) return std::nullopt;
+    const std::string words = trimmed(m[1].str());
+    if (words.find(' ') == std::string::npos) return std::nullopt;
+    return typed::Found{static_cast<std::size_t>(m.position(0)),
+                        static_cast<std::size_t>(m.length(0)), words};
 }
 
 /// Adds to `value` (an array) every code of `spec` written right after one of its meaning

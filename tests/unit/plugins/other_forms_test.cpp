@@ -18,6 +18,7 @@
 
 #include "one_passage_doc.h"
 
+#include "shared/code_lists.h"
 #include "shared/field_extractor.h"
 
 namespace docintel::plugins {
@@ -352,6 +353,16 @@ TEST(OtherForms, ACodeTableThatOcrLeftAsLines) {
                      "YES A7030 Full face mask 1 per 3 months YES\nA4604 Heated tubing 1 NO - "
                      "covered under the rental\nDIAGNOSIS: G47.33 Obstructive sleep apnea"});
     EXPECT_EQ(got["requested_service.cpt_codes"]["value"], (nlohmann::json{"E0601", "A7030"}));
+    // The row's words after its code describe the item (a request that names its service
+    // nowhere else).
+    const std::string rows =
+        "E0601 CPAP device, auto-titrating 1 YES A7030 Full face mask 1 per "
+        "3 months YES";
+    EXPECT_EQ(codeRowWords(rows, "E0601")->value, "CPAP device, auto-titrating");
+    EXPECT_EQ(codeRowWords(rows, "A7030")->value, "Full face mask");
+    EXPECT_EQ(codeRowWords("| K0005 | Ultralight wheelchair | 1 | YES |", "K0005")->value,
+              "Ultralight wheelchair");
+    EXPECT_FALSE(codeRowWords("CPT 99213 today", "99213").has_value());
 }
 
 TEST(OtherForms, AMembersOwnLetter) {
