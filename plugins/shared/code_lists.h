@@ -80,8 +80,10 @@ inline bool rowNotRequested(const std::string& row) {
 /// gap, a cell break, the row's quantity and answer, or the line's end, as a value at [pos,
 /// pos + len) of the row; none when the row has fewer than two words.
 inline std::optional<typed::Found> codeRowWords(const std::string& text, const std::string& code) {
+    // The code as written: a modifier's "-" or an ICD code's "." matches only itself.
+    static const std::regex special(R"([.^$|()\[\]{}*+?\\-])");
     const std::regex row(
-        "\\b" + code +
+        "\\b" + std::regex_replace(code, special, "\\$&") +
         R"(\b[\s|:-]+([A-Za-z][^|\n]*?)(?=\s{2,}|\s*\||\s+\d+(?:\s+per\s+\w+(?:\s+\w+)?)?\s+(?:YES|NO|Y|N)\b|\s*$|\n))");
     std::smatch m;
     if (!std::regex_search(text, m, row)) return std::nullopt;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <string>
@@ -175,15 +176,16 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     // rent can be waived for a while ("no Base Rent is payable for months 1-3"): only an amount
     // paid once is denied outright.
     if (spec.type == "money") {
-        double none_score = -1e9;
+        std::optional<double> none_score;
         bool not_this = false;
         for (const auto& hit : hits) {
             const Denial d = denialOf(lower_text, hit);
-            if (d == Denial::kNoneIs)
-                none_score = std::max(none_score, hit.weight + 1.05 - avoided(hit));
+            if (d == Denial::kNoneIs) {
+                none_score = std::max(none_score.value_or(-1e9), hit.weight + 1.05 - avoided(hit));
+            }
             not_this = not_this || d == Denial::kNotThis;
         }
-        if (none_score > -1e9 && !spec.periodic) return {none_score, nullptr, &unit, 0};
+        if (none_score && !spec.periodic) return {*none_score, nullptr, &unit, 0};
         if (not_this) return out;
     }
     for (const auto& hit : hits) {

@@ -136,7 +136,9 @@ inline std::vector<Found> names(const std::string& text) {
                 R"(^,?\s*(?:llc|l\.l\.c\.|inc\b|ltd\b|lp\b|l\.p\.|llp\b))", std::regex::icase);
             const bool numbered =
                 !cap && words_so_far >= 2 && word.size() <= 3 &&
-                std::all_of(word.begin(), word.end(), [](char c) { return std::isdigit(c); }) &&
+                std::all_of(
+                    word.begin(), word.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }) &&
                 std::regex_search(text.substr(w, 12), legal_next);
             if (!cap && !join && !numbered) break;
             end = w;

@@ -363,6 +363,9 @@ TEST(OtherForms, ACodeTableThatOcrLeftAsLines) {
     EXPECT_EQ(codeRowWords("| K0005 | Ultralight wheelchair | 1 | YES |", "K0005")->value,
               "Ultralight wheelchair");
     EXPECT_FALSE(codeRowWords("CPT 99213 today", "99213").has_value());
+    EXPECT_EQ(codeRowWords("G47.33 Obstructive sleep apnea", "G47.33")->value,
+              "Obstructive sleep apnea");
+    EXPECT_FALSE(codeRowWords("G47X33 Obstructive sleep apnea", "G47.33").has_value());
 }
 
 TEST(OtherForms, AMembersOwnLetter) {
