@@ -83,6 +83,9 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             if (b >= 4 && text.compare(b - 4, 4, "(the") == 0) b -= 3;
             hit.defines = b > 0 && text[b - 1] == '(';
             hit.phrase_end = end;
+            // "My name is Ann Roe" in prose names the writer, whoever that is; "Name:" labels a
+            // form's field under its section.
+            if (spec.person && !label && p == "name" && end == at + p.size()) hit.weight *= 0.6;
             out.push_back(hit);
         } else if (soap.len > 0 && !unit.is_heading && findPhrase(soap.section, p) == 0) {
             out.push_back({w + 0.6, 0, soap.len, true, false, false, soap.len});
@@ -146,21 +149,16 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     }
     if (hits.empty()) return out;
     const std::string lower_text = typed::lower(unit.text);
-    // "My name is Ann Roe" in prose names the writer, whoever that is; "Name:" labels a form's
-    // field under its section.
-    for (auto& hit : hits) {
-        if (spec.person && !hit.label && !hit.in_heading &&
-            lower_text.compare(hit.pos, hit.phrase_end - hit.pos, "name") == 0) {
-            hit.weight *= 0.6;
-        }
-    }
     const AvoidedPhrases avoid(spec, lower_text);
     using Span = AvoidedPhrases::Span;
-    const Span whole{0, lower_text.size()};
+    // Where a hit stands; a heading's hit stands for the whole unit.
+    const auto hitSpan = [&](const MeaningHit& hit) {
+        return hit.in_heading ? Span{0, lower_text.size()} : Span{hit.pos, hit.end};
+    };
     double unit_penalty = avoidedSection(spec, unit) ? 0.8 : 0.0;
     unit_penalty += inRecital(spec, unit) ? 0.6 : 0.0;
     const auto avoided = [&](const MeaningHit& hit) {
-        return unit_penalty + avoid.near({hit.in_heading ? whole : Span{hit.pos, hit.end}});
+        return unit_penalty + avoid.near({hitSpan(hit)});
     };
     // A passage that says the thing does not exist states no value.
     static const std::vector<std::string> absent = {
@@ -303,9 +301,8 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                 continue;  // the value overlaps the meaning phrase
             }
             if (totals_yield && !per_period(v)) distance += 60.0;
-            const double penalty = unit_penalty + absent_penalty +
-                                   avoid.near({hit.in_heading ? whole : Span{hit.pos, hit.end},
-                                               {v.pos, v.pos + v.len}});
+            const double penalty =
+                unit_penalty + absent_penalty + avoid.near({hitSpan(hit), {v.pos, v.pos + v.len}});
             const double score =
                 hit.weight + in_label + 1.0 - 0.9 * std::min(distance, 150.0) / 150.0 - penalty;
             if (score > out.score) out = {score, v.value, &unit, v.pos};
@@ -367,12 +364,16 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             best = span;
         }
     }
+    bool codes_read = false;  // addCodesAfterPhrases has read the document for best.value
     if ((best.unit == nullptr || best.score < 1.2 || best.value.is_null()) && spec.type == "code" &&
         spec.list) {
         // A code list no label gives may still be a table's column ("HCPCS Item Qty").
         Candidate table{1.2, nlohmann::json::array(), nullptr, 0};
         table.unit = addCodesAfterPhrases(spec, units, table.value);
-        if (table.unit != nullptr) best = table;
+        if (table.unit != nullptr) {
+            best = table;
+            codes_read = true;
+        }
     }
     if (best.unit == nullptr || best.score < 1.2 || best.value.is_null()) return missingField();
     if (auto article = articleText(spec, *best.unit, units, doc); !article.empty()) {
@@ -393,7 +394,7 @@ inline nlohmann::json extractField(const FieldSpec& spec, const DocText& doc,
             }
         }
     }
-    if (spec.type == "code" && spec.list && best.value.is_array()) {
+    if (spec.type == "code" && spec.list && best.value.is_array() && !codes_read) {
         // ... and every code written right after a meaning phrase anywhere ("CPT 31267-50
         // maxillary antrostomy", "CPT: 96131 | Service: ..."): a request lists its codes one a
         // line, one a table row, or under its label on indented lines.

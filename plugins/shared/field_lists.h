@@ -487,12 +487,14 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
             add(value, piece.pos, piece.len, 0.8);
         }
     }
-    if (spec.item == "measurement") {
-        for (const auto& m : headedMeasurements(spec, doc)) add(m.value, m.pos, m.len, 0.7);
-    }
-    // The kinds with a value type of their own, anywhere in the document.
+    // The kinds with a value type of their own: a measurement table's first row, then such
+    // values anywhere in the document.
     if (spec.item == "dose" || spec.item == "measurement") {
-        for (const auto& line : doc.lines()) {
+        const auto lines = doc.lines();
+        if (spec.item == "measurement") {
+            for (const auto& m : headedMeasurements(spec, lines)) add(m.value, m.pos, m.len, 0.7);
+        }
+        for (const auto& line : lines) {
             const std::string clean = cleanLine(line.text);
             const auto found = spec.item == "dose" ? doses(clean) : measurements(spec, clean);
             for (const auto& f : found) add(f.value, line.pos + f.pos, f.len, 0.7);

@@ -65,7 +65,6 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
         }
         return at;
     };
-    auto joinedFrom = [&](std::size_t p) { return joinedAt(p).second; };
     // The name between the joining word nearest before `p` and `p`; "" when no joining word
     // comes before it and `joined` is asked for. When the words after that joining word name
     // nobody ("..., husband and wife ("Landlord")"), the one before it is tried.
@@ -102,7 +101,7 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
             // "... and Ann Roe and Bo Roe ("Residents")": co-parties joined by "and", each
             // named alone between the joining words.
             if (from >= 5 && lower_text.compare(from - 5, 5, " and ") == 0) {
-                const std::size_t before = joinedFrom(from - 5);
+                const std::size_t before = joinedAt(from - 5).second;
                 const std::string other = trimmed(u.text.substr(before, from - 5 - before));
                 const auto found = typed::names(other);
                 if (before > 0 && found.size() == 1 && found.front().value == other &&

@@ -117,7 +117,7 @@ inline bool isHeadingLine(const std::string& raw, const std::string& clean,
     // (treating therapist)"; a line with figures ("WBC 16.2 H (4.0-11.0)") or a list item ("-
     // SQL (reporting queries)") is no heading for it.
     static const std::regex words(R"(^[A-Z][A-Z&/'-]*(?: [A-Z&/'-]+)+$)");
-    std::string bare = std::regex_replace(t, note, "");
+    std::string bare = core;
     if (!std::regex_match(bare, words)) bare = t;
     for (const char c : bare) {
         if (std::isupper(static_cast<unsigned char>(c))) ++upper;

@@ -18,8 +18,8 @@
 
 namespace docintel::plugins {
 
-/// Measurements of a table whose columns a header line names and whose rows OCR or a plain
-/// layout left as lines of values ("Time BP HR Temp Weight" over "PRE 07:05 168/94 78 36.6 C
+/// Measurements of a table whose columns a header line of `lines` names and whose rows OCR or a
+/// plain layout left as lines of values ("Time BP HR Temp Weight" over "PRE 07:05 168/94 78 36.6 C
 /// 85.4 kg"): the first row under the header, each value read under its column's name. A run
 /// sheet's or a transport record's first row is the reading on arrival; later rows are
 /// repeats. Each record with the row's position and length.
@@ -30,9 +30,8 @@ struct HeadedMeasurement {
 };
 
 inline std::vector<HeadedMeasurement> headedMeasurements(const FieldSpec& spec,
-                                                         const DocText& doc) {
+                                                         const std::vector<DocText::Line>& lines) {
     std::vector<HeadedMeasurement> out;
-    const auto lines = doc.lines();
     const auto words = [](const std::string& t) {
         std::vector<std::string> w;
         std::istringstream in(t);
@@ -40,14 +39,9 @@ inline std::vector<HeadedMeasurement> headedMeasurements(const FieldSpec& spec,
         return w;
     };
     const auto names = [&](const std::string& token) {
-        const std::string l = typed::lower(token);
-        for (const auto& [value, synonyms] : spec.values) {
-            if (std::find(synonyms.begin(), synonyms.end(), l) != synonyms.end()) return true;
-        }
-        return false;
+        return namesValue(spec, canonicalName(spec, token));  // "BP", "Temp", "Weight"
     };
     static const std::regex number(R"(^[<>]?\d+(?:\.\d+)?(?:/\d+)?$)");
-    static const std::regex clock(R"(^\d{1,2}:\d{2}$)");
     static const std::regex unit(R"(^(?:C|F|kg|lb|lbs|%|bpm|mmHg|cm|in|/min)$)");
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
         const auto header = words(cleanLine(lines[i].text));

@@ -144,16 +144,13 @@ inline std::vector<Found> names(const std::string& text) {
             end = w;
             if (cap || numbered) last_cap_end = w;
             // A word of three letters or more ending in a full stop ends a sentence, and the
-            // name with it ("My name is Ann Roe. My member ID ..."), unless it abbreviates
-            // ("Inc.", "Jr.", "St.").
-            static const std::vector<std::string> abbreviations = {
-                "inc.", "ltd.",   "corp.", "co.",  "jr.",   "sr.",    "st.",   "mt.",
-                "dr.",  "mr.",    "mrs.",  "ms.",  "bros.", "assoc.", "dept.", "ph.d.",
-                "m.d.", "l.l.c.", "n.a.",  "l.p.", "p.c.",  "psy.d."};
+            // name with it ("My name is Ann Roe. My member ID ..."), unless it is a suffix
+            // ("Inc.", "Jr.") or a title's or place's abbreviation ("Dr.", "St.").
+            static const std::vector<std::string> titles = {
+                "st.", "mt.", "dr.", "mr.", "mrs.", "ms.", "bros.", "assoc.", "dept."};
             if (word.size() >= 3 && word.back() == '.' &&
-                std::count(word.begin(), word.end(), '.') == 1 &&
-                std::find(abbreviations.begin(), abbreviations.end(), lower(word)) ==
-                    abbreviations.end()) {
+                std::count(word.begin(), word.end(), '.') == 1 && !is_suffix &&
+                std::find(titles.begin(), titles.end(), lower(word)) == titles.end()) {
                 break;
             }
             // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
