@@ -43,13 +43,29 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
     const std::string text = typed::lower(unit.text);
     const std::string heading = typed::lower(unit.heading);
     const SoapLabel soap = soapLabel(unit.text);  // "A: Lumbar radiculopathy (M54.16)"
+    const std::size_t opening = text.find_first_not_of(" |*#");
     for (std::size_t i = 0; i < spec.meaning.size(); ++i) {
-        const std::string& p = spec.meaning[i];
+        // A phrase written with its colon ("to:") states the meaning only as the label that
+        // opens a line: a letter's "To: Cascadia Crest Health" names the payer it is sent to,
+        // the word "to" elsewhere nothing.
+        const bool label_only = spec.meaning[i].back() == ':';
+        const std::string p =
+            label_only ? spec.meaning[i].substr(0, spec.meaning[i].size() - 1) : spec.meaning[i];
         const double words = static_cast<double>(std::count(p.begin(), p.end(), ' ') + 1);
         const double w =
             1.0 + 0.25 * (words - 1) +
             0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
         std::size_t end = 0;
+        if (label_only) {
+            if (opening == std::string::npos || text.compare(opening, p.size(), p) != 0) continue;
+            std::size_t k = opening + p.size();
+            while (k < text.size() && (text[k] == ' ' || text[k] == '*')) ++k;
+            if (k < text.size() && text[k] == ':') {
+                out.push_back(
+                    {w + 0.6, opening, k + 1, true, false, false, opening + p.size(), true});
+            }
+            continue;
+        }
         if (const auto at = findPhrase(text, p, 0, &end); at != std::string::npos) {
             // An inflected phrase ("terminated" for "terminate") states the meaning less surely
             // than one as written or in the plural.
@@ -67,7 +83,7 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             // A dash after the phrase is a label's only when the phrase opens the line ("Health
             // plan - Summit Ridge"); after words it ends a name before a title ("SUMMIT RIDGE
             // HEALTH PLAN - PRIOR AUTH REQUEST").
-            const bool opens_line = text.find_first_not_of(" |*#") == at;
+            const bool opens_line = opening == at;
             const bool label =
                 k < text.size() &&
                 (text[k] == ':' ||
@@ -238,8 +254,11 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                                  ++after;
                              }
                              const bool label = after < unit.text.size() && unit.text[after] == ':';
+                             // A letter's addressee is the organisation it is sent to, not
+                             // a person ("To: Ann Roe, MD").
                              return onlyMeaningWords(spec, v) || label ||
-                                    (spec.person && !typed::personName(v));
+                                    (spec.person && !typed::personName(v)) ||
+                                    (hit.label_only && typed::personName(v));
                          }),
                      values.end());
         // A total beside an amount per period is not what a periodic field states.

@@ -29,6 +29,7 @@ struct MeaningHit {
     bool in_heading = false;
     bool defines = false;        ///< the phrase is a defined term in brackets after its value
     std::size_t phrase_end = 0;  ///< where the phrase itself ends (before a label's ":")
+    bool label_only = false;     ///< a phrase written with its colon ("to:"), FieldSpec::meaning
 };
 
 /// Whether the section a unit stands in is about another subject: its heading names one of the

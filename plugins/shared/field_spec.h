@@ -20,7 +20,9 @@ namespace docintel::plugins {
 struct FieldSpec {
     std::string path;
     std::string type;
-    std::vector<std::string> meaning;  ///< lower case, most specific first
+    /// lower case, most specific first; a phrase ending in ":" ("to:") counts only as the label
+    /// that opens a line
+    std::vector<std::string> meaning;
     std::string role = "primary";
     std::string code;
     bool list = false;

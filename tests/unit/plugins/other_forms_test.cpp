@@ -9,7 +9,8 @@
 // reviewed; an English tenancy in pounds, a billboard site on a numbered highway, a co-working
 // membership's words, names written last name first before another field; a marina slip, a
 // solar ground lease and a guaranty that recites its lease; a code table and a vitals table
-// that OCR left as lines, a member's own appeal letter, a flattened discharge medication table.
+// that OCR left as lines, a member's own appeal letter, a letter addressed to the plan, a
+// flattened discharge medication table.
 
 #include <gtest/gtest.h>
 
@@ -381,6 +382,24 @@ TEST(OtherForms, AMembersOwnLetter) {
     EXPECT_EQ(got["urgency"]["value"], "standard");
     EXPECT_EQ(values(typed::names("the surgeon, Ines Kowalczyk-Obi, MD, FACS (general surgery)")),
               std::vector<std::string>{"Ines Kowalczyk-Obi, MD, FACS"});
+}
+
+TEST(OtherForms, ALetterAddressedToThePlan) {
+    // The plan is named only as the letter's addressee; "to" in prose names no payer.
+    const auto got = extract(
+        kPriorAuth,
+        {"To: Brightwater Health \xE2\x80\x94 Grievances Unit, PO Box 100, Salem, OR 97301\n"
+         "From: Lorcan Ashdown-Pryce, 14 Elm Row, Salem, OR 97302",
+         "I was referred to Mercy Ridge Clinic for the scan you denied."});
+    EXPECT_EQ(got["patient.payer"]["value"], "Brightwater Health");
+    const auto prose =
+        extract(kPriorAuth, {"I was referred to Mercy Ridge Clinic for the scan you denied.",
+                             "I sent my records to Hollis Bay Imaging last week."});
+    EXPECT_TRUE(prose["patient.payer"]["value"].is_null()) << prose["patient.payer"];
+    // A letter to a person does not name the plan.
+    const auto to_doctor = extract(kPriorAuth, {"To: Dr. Imogen Farrow-Baptiste, MD\n"
+                                                "Re: your request for a knee MRI"});
+    EXPECT_TRUE(to_doctor["patient.payer"]["value"].is_null()) << to_doctor["patient.payer"];
 }
 
 TEST(OtherForms, ARunSheetsVitalsTableAndADischargeMedicationTable) {
