@@ -46,8 +46,9 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
     const std::size_t opening = text.find_first_not_of(" |*#");
     for (std::size_t i = 0; i < spec.meaning.size(); ++i) {
         // A phrase written with its colon ("to:") states the meaning only as the label that
-        // opens a line: a letter's "To: Cascadia Crest Health" names the payer it is sent to,
-        // the word "to" elsewhere nothing.
+        // opens a line, or as a clause's run-in heading: a letter's "To: Cascadia Crest Health"
+        // names the payer it is sent to, "10. LAW. Indiana." the governing law, the word "to"
+        // or "law" elsewhere nothing.
         const bool label_only = spec.meaning[i].back() == ':';
         const std::string p =
             label_only ? spec.meaning[i].substr(0, spec.meaning[i].size() - 1) : spec.meaning[i];
@@ -57,12 +58,20 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
         std::size_t end = 0;
         if (label_only) {
-            if (opening == std::string::npos || text.compare(opening, p.size(), p) != 0) continue;
-            std::size_t k = opening + p.size();
+            static const std::regex clause_number(R"(^(?:\d{1,3}(?:\.\d{1,3})*\.?|\(?[a-z]\))\s+)");
+            std::smatch number;
+            std::size_t at = opening;
+            if (at != std::string::npos &&
+                std::regex_search(text.cbegin() + static_cast<std::ptrdiff_t>(at), text.cend(),
+                                  number, clause_number)) {
+                at += static_cast<std::size_t>(number.length(0));
+            }
+            if (at == std::string::npos || text.compare(at, p.size(), p) != 0) continue;
+            std::size_t k = at + p.size();
             while (k < text.size() && (text[k] == ' ' || text[k] == '*')) ++k;
-            if (k < text.size() && text[k] == ':') {
-                out.push_back(
-                    {w + 0.6, opening, k + 1, true, false, false, opening + p.size(), true});
+            const bool run_in = at != opening && k < text.size() && text[k] == '.';
+            if (k < text.size() && (text[k] == ':' || run_in)) {
+                out.push_back({w + 0.6, at, k + 1, true, false, false, at + p.size(), true});
             }
             continue;
         }

@@ -10,7 +10,7 @@
 // membership's words, names written last name first before another field; a marina slip, a
 // solar ground lease and a guaranty that recites its lease; a code table and a vitals table
 // that OCR left as lines, a member's own appeal letter, a letter addressed to the plan, a
-// flattened discharge medication table.
+// clause headed "LAW.", a flattened discharge medication table.
 
 #include <gtest/gtest.h>
 
@@ -400,6 +400,18 @@ TEST(OtherForms, ALetterAddressedToThePlan) {
     const auto to_doctor = extract(kPriorAuth, {"To: Dr. Imogen Farrow-Baptiste, MD\n"
                                                 "Re: your request for a knee MRI"});
     EXPECT_TRUE(to_doctor["patient.payer"]["value"].is_null()) << to_doctor["patient.payer"];
+}
+
+TEST(OtherForms, AClauseHeadedByOneWordOfItsMeaning) {
+    // "LAW." heads the governing-law clause; the word in prose states no governing law.
+    const auto got = extract(
+        kLease, {"14. LAW. Nebraska.", "15. REMOVAL. Any law requiring removal binds Owner."});
+    EXPECT_EQ(got["abstract.governing_law"]["value"], "Nebraska.");
+    const auto prose =
+        extract(kLease, {"15. REMOVAL. Any law requiring removal of the sign binds Owner.",
+                         "16. LAWN. Owner mows the lawn."});
+    EXPECT_TRUE(prose["abstract.governing_law"]["value"].is_null())
+        << prose["abstract.governing_law"];
 }
 
 TEST(OtherForms, ARunSheetsVitalsTableAndADischargeMedicationTable) {
