@@ -263,11 +263,11 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
                                  ++after;
                              }
                              const bool label = after < unit.text.size() && unit.text[after] == ':';
-                             // A letter's addressee is the organisation it is sent to, not
-                             // a person ("To: Ann Roe, MD").
+                             // A letter's addressee names an organisation's field only when
+                             // it is no person ("To: Ann Roe, MD" is not the plan).
                              return onlyMeaningWords(spec, v) || label ||
                                     (spec.person && !typed::personName(v)) ||
-                                    (hit.label_only && typed::personName(v));
+                                    (hit.label_only && !spec.person && typed::personName(v));
                          }),
                      values.end());
         // A total beside an amount per period is not what a periodic field states.

@@ -104,8 +104,9 @@ inline std::vector<Found> names(const std::string& text) {
             ++i;
             continue;
         }
-        std::size_t start = i, end = i, last_cap_end = i;
-        int words_so_far = 0, caps_words = 0;
+        std::size_t start = i, end = i, last_cap_end = i, before_last_cap_end = i;
+        int words_so_far = 0, caps_words = 0, name_words = 0;
+        bool last_title = false;  // the name's last word is in Title case
         while (true) {
             std::size_t w = end;
             while (w < text.size() && wordChar(text[w])) ++w;
@@ -140,9 +141,24 @@ inline std::vector<Found> names(const std::string& text) {
                     word.begin(), word.end(),
                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }) &&
                 std::regex_search(text.substr(w, 12), legal_next);
-            if (!cap && !join && !numbered) break;
+            if (!cap && !join && !numbered) {
+                // "Ezekiel Roe-Mbeki Grade 7", "Mary Roe Room 214": a Title-case word right before
+                // a number is a field's label after the name, not the name's last word.
+                const bool number = std::all_of(word.begin(), word.end(), [](char c) {
+                    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                });
+                if (number && name_words >= 3 && last_title && end == last_cap_end + 1) {
+                    last_cap_end = before_last_cap_end;
+                }
+                break;
+            }
             end = w;
-            if (cap || numbered) last_cap_end = w;
+            if (cap || numbered) {
+                before_last_cap_end = last_cap_end;
+                last_cap_end = w;
+                ++name_words;
+                last_title = cap && !all_caps && !is_suffix;
+            }
             // A word of three letters or more ending in a full stop ends a sentence, and the
             // name with it ("My name is Ann Roe. My member ID ..."), unless it is a suffix
             // ("Inc.", "Jr.") or a title's or place's abbreviation ("Dr.", "St.").

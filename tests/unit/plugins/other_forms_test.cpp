@@ -10,7 +10,7 @@
 // membership's words, names written last name first before another field; a marina slip, a
 // solar ground lease and a guaranty that recites its lease; a code table and a vitals table
 // that OCR left as lines, a member's own appeal letter, a letter addressed to the plan, a
-// clause headed "LAW.", a flattened discharge medication table.
+// clause headed "LAW.", a school nurse's record, a flattened discharge medication table.
 
 #include <gtest/gtest.h>
 
@@ -412,6 +412,21 @@ TEST(OtherForms, AClauseHeadedByOneWordOfItsMeaning) {
                          "16. LAWN. Owner mows the lawn."});
     EXPECT_TRUE(prose["abstract.governing_law"]["value"].is_null())
         << prose["abstract.governing_law"];
+}
+
+TEST(OtherForms, ASchoolNursesRecord) {
+    // The patient is the student; the nurse and the parent are named first.
+    const auto got =
+        extract(kClinical,
+                {"NURSE'S OFFICE LOG - Ridgeview Elementary School nurse: Oona Petrakis-Hale, RN "
+                 "Date: 03/02/2027\nStudent: Marguerite Olatunji-Berg Grade 4 DOB: 06/14/2017 "
+                 "Parent: Kwame Olatunji (father)"});
+    EXPECT_EQ(got["patient.name"]["value"], "Marguerite Olatunji-Berg");
+    // A label and its number after a name are no part of it; a company's number is.
+    EXPECT_EQ(values(typed::names("Mary Ellen Roe Room 214")),
+              (std::vector<std::string>{"Mary Ellen Roe", "Room"}));
+    EXPECT_EQ(values(typed::names("Kestrel Ridge Solar 3, LLC")),
+              std::vector<std::string>{"Kestrel Ridge Solar 3, LLC"});
 }
 
 TEST(OtherForms, ARunSheetsVitalsTableAndADischargeMedicationTable) {
