@@ -21,7 +21,7 @@ struct FieldSpec {
     std::string path;
     std::string type;
     /// lower case, most specific first; a phrase ending in ":" ("to:") counts only as the label
-    /// that opens a line
+    /// that opens a line or as a numbered clause's run-in heading
     std::vector<std::string> meaning;
     std::string role = "primary";
     std::string code;
