@@ -1,14 +1,15 @@
 #pragma once
 
 // Where a typed field's meaning phrase stands in a unit of a document (MeaningHit, found by
-// field_extractor.h's meaningHits; docs/decisions/0064), and the signs that the unit speaks of
-// another subject or of no value: an `avoid` phrase in its label, its section's heading or the
-// word a capitals label was cut from ("SITE NPI:"), a bare "Name:" under another person's
-// heading ("CALLER"), a recital ("WHEREAS, ..."), and a label whose value says there is none
-// yet ("Member ID: Not yet issued", statesNoneYet); and a heading that is a meaning phrase alone,
-// which labels its section. Header-only; pure.
+// meaningHits; docs/decisions/0064), and the signs that the unit speaks of another subject or of
+// no value: an `avoid` phrase in its label, its section's heading or the word a capitals label
+// was cut from ("SITE NPI:"), a bare "Name:" under another person's heading ("CALLER"), a
+// recital ("WHEREAS, ..."), and a label whose value says there is none yet ("Member ID: Not yet
+// issued", statesNoneYet); and a heading that is a meaning phrase alone, which labels its
+// section. Header-only; pure.
 
 #include <algorithm>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -189,6 +190,95 @@ inline bool qualifiedByAvoided(const FieldSpec& spec, const DocText& doc, const 
     const std::string word = typed::lower(doc.text.substr(start, end - start));
     return !word.empty() && unit.text.find(':') < 24 &&
            std::find(spec.avoid.begin(), spec.avoid.end(), word) != spec.avoid.end();
+}
+
+/// Every meaning hit of `spec` in a unit (each phrase's first place in the text), or one hit in
+/// its heading when the text has none.
+inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUnit& unit) {
+    std::vector<MeaningHit> out;
+    MeaningHit heading_hit;
+    const std::string text = typed::lower(unit.text);
+    const std::string heading = typed::lower(unit.heading);
+    const SoapLabel soap = soapLabel(unit.text);  // "A: Lumbar radiculopathy (M54.16)"
+    const std::size_t opening = text.find_first_not_of(" |*#");
+    for (std::size_t i = 0; i < spec.meaning.size(); ++i) {
+        // A phrase written with its colon ("to:") states the meaning only as the label that
+        // opens a line, or as a clause's run-in heading: a letter's "To: Cascadia Crest Health"
+        // names the payer it is sent to, "10. LAW. Indiana." the governing law, the word "to"
+        // or "law" elsewhere nothing.
+        const bool label_only = spec.meaning[i].back() == ':';
+        const std::string p =
+            label_only ? spec.meaning[i].substr(0, spec.meaning[i].size() - 1) : spec.meaning[i];
+        const double words = static_cast<double>(std::count(p.begin(), p.end(), ' ') + 1);
+        const double w =
+            1.0 + 0.25 * (words - 1) +
+            0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
+        std::size_t end = 0;
+        if (label_only) {
+            static const std::regex clause_number(R"(^(?:\d{1,3}(?:\.\d{1,3})*\.?|\(?[a-z]\))\s+)");
+            std::smatch number;
+            std::size_t at = opening;
+            if (at != std::string::npos &&
+                std::regex_search(text.cbegin() + static_cast<std::ptrdiff_t>(at), text.cend(),
+                                  number, clause_number)) {
+                at += static_cast<std::size_t>(number.length(0));
+            }
+            if (at == std::string::npos || text.compare(at, p.size(), p) != 0) continue;
+            std::size_t k = at + p.size();
+            while (k < text.size() && (text[k] == ' ' || text[k] == '*')) ++k;
+            const bool run_in = at != opening && k < text.size() && text[k] == '.';
+            if (k < text.size() && (text[k] == ':' || run_in)) {
+                out.push_back({w + 0.6, at, k + 1, true, false, false, at + p.size(), true});
+            }
+            continue;
+        }
+        if (const auto at = findPhrase(text, p, 0, &end); at != std::string::npos) {
+            // An inflected phrase ("terminated" for "terminate") states the meaning less surely
+            // than one as written or in the plural.
+            const bool plural = end == at + p.size() + 1 && text[at + p.size()] == 's';
+            const double sure = end == at + p.size() || plural ? 1.0 : 0.9;
+            std::size_t k = end;
+            while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
+            // "Base Rent (Year 1): ...": a bracketed note between the phrase and its colon.
+            if (k < text.size() && text[k] == '(') {
+                const std::size_t close = text.find(')', k);
+                std::size_t j = close == std::string::npos ? close : close + 1;
+                while (j < text.size() && text[j] == ' ') ++j;
+                if (close - k <= 30 && j < text.size() && text[j] == ':') k = j;
+            }
+            // A dash after the phrase is a label's only when the phrase opens the line ("Health
+            // plan - Summit Ridge"); after words it ends a name before a title ("SUMMIT RIDGE
+            // HEALTH PLAN - PRIOR AUTH REQUEST").
+            const bool opens_line = opening == at;
+            const bool label =
+                k < text.size() &&
+                (text[k] == ':' ||
+                 ((text[k] == '-' || text.compare(k, 3, "\xE2\x80\x94") == 0) && opens_line));
+            MeaningHit hit{sure * w + (label ? 0.6 : 0.0), at, label ? k + 1 : end, label, false};
+            // A defined term ("... April 1, 2025 (the "Commencement Date")") names the value
+            // just before it.
+            std::size_t b = at;
+            while (b > 0 && (text[b - 1] == '"' || text[b - 1] == ' ' ||
+                             static_cast<unsigned char>(text[b - 1]) >= 0x80)) {
+                --b;
+            }
+            if (b >= 4 && text.compare(b - 4, 4, "(the") == 0) b -= 3;
+            hit.defines = b > 0 && text[b - 1] == '(';
+            hit.phrase_end = end;
+            // "My name is Ann Roe" in prose names the writer, whoever that is; "Name:" labels a
+            // form's field under its section.
+            if (spec.person && !label && p == "name" && end == at + p.size()) hit.weight *= 0.6;
+            out.push_back(hit);
+        } else if (soap.len > 0 && !unit.is_heading && findPhrase(soap.section, p) == 0) {
+            out.push_back({w + 0.6, 0, soap.len, true, false, false, soap.len});
+        } else if (!unit.is_heading && findPhrase(heading, p) != std::string::npos) {
+            // A heading that is the phrase alone ("EXAM REQUESTED") labels its section.
+            const double hw = headingIsPhrase(heading, p) ? w : 0.7 * w;
+            if (hw > heading_hit.weight) heading_hit = {hw, 0, 0, false, true};
+        }
+    }
+    if (out.empty() && heading_hit.weight > 0) out.push_back(heading_hit);
+    return out;
 }
 
 }  // namespace docintel::plugins
