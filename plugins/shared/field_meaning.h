@@ -9,6 +9,7 @@
 // section. Header-only; pure.
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 #include <set>
 #include <string>
@@ -192,6 +193,27 @@ inline bool qualifiedByAvoided(const FieldSpec& spec, const DocText& doc, const 
            std::find(spec.avoid.begin(), spec.avoid.end(), word) != spec.avoid.end();
 }
 
+/// The hit of label-only phrase `p` (its colon taken off) in lower-cased `text` whose first
+/// character is at `opening`: the label that opens the line ("to: ...") or a numbered clause's
+/// run-in heading ("10. law. indiana."); none elsewhere.
+inline std::optional<MeaningHit> labelOnlyHit(const std::string& text, std::size_t opening,
+                                              const std::string& p, double weight) {
+    if (opening == std::string::npos) return std::nullopt;
+    static const std::regex clause_number(R"(^(?:\d{1,3}(?:\.\d{1,3})*\.?|\(?[a-z]\))\s+)");
+    std::smatch number;
+    std::size_t at = opening;
+    if (std::regex_search(text.cbegin() + static_cast<std::ptrdiff_t>(at), text.cend(), number,
+                          clause_number)) {
+        at += static_cast<std::size_t>(number.length(0));
+    }
+    if (text.compare(at, p.size(), p) != 0) return std::nullopt;
+    std::size_t k = at + p.size();
+    while (k < text.size() && (text[k] == ' ' || text[k] == '*')) ++k;
+    const bool run_in = at != opening && k < text.size() && text[k] == '.';
+    if (k >= text.size() || (text[k] != ':' && !run_in)) return std::nullopt;
+    return MeaningHit{weight, at, k + 1, true, false, false, at + p.size(), true};
+}
+
 /// Every meaning hit of `spec` in a unit (each phrase's first place in the text), or one hit in
 /// its heading when the text has none.
 inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUnit& unit) {
@@ -215,21 +237,7 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             0.3 * (1.0 - static_cast<double>(i) / static_cast<double>(spec.meaning.size()));
         std::size_t end = 0;
         if (label_only) {
-            static const std::regex clause_number(R"(^(?:\d{1,3}(?:\.\d{1,3})*\.?|\(?[a-z]\))\s+)");
-            std::smatch number;
-            std::size_t at = opening;
-            if (at != std::string::npos &&
-                std::regex_search(text.cbegin() + static_cast<std::ptrdiff_t>(at), text.cend(),
-                                  number, clause_number)) {
-                at += static_cast<std::size_t>(number.length(0));
-            }
-            if (at == std::string::npos || text.compare(at, p.size(), p) != 0) continue;
-            std::size_t k = at + p.size();
-            while (k < text.size() && (text[k] == ' ' || text[k] == '*')) ++k;
-            const bool run_in = at != opening && k < text.size() && text[k] == '.';
-            if (k < text.size() && (text[k] == ':' || run_in)) {
-                out.push_back({w + 0.6, at, k + 1, true, false, false, at + p.size(), true});
-            }
+            if (auto hit = labelOnlyHit(text, opening, p, w + 0.6)) out.push_back(*hit);
             continue;
         }
         if (const auto at = findPhrase(text, p, 0, &end); at != std::string::npos) {

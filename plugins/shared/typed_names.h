@@ -135,18 +135,14 @@ inline std::vector<Found> names(const std::string& text) {
             // when its legal form follows.
             static const std::regex legal_next(
                 R"(^,?\s*(?:llc|l\.l\.c\.|inc\b|ltd\b|lp\b|l\.p\.|llp\b))", std::regex::icase);
-            const bool numbered =
-                !cap && words_so_far >= 2 && word.size() <= 3 &&
-                std::all_of(
-                    word.begin(), word.end(),
-                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }) &&
-                std::regex_search(text.substr(w, 12), legal_next);
+            const bool number = std::all_of(word.begin(), word.end(), [](char c) {
+                return std::isdigit(static_cast<unsigned char>(c)) != 0;
+            });
+            const bool numbered = !cap && words_so_far >= 2 && word.size() <= 3 && number &&
+                                  std::regex_search(text.substr(w, 12), legal_next);
             if (!cap && !join && !numbered) {
                 // "Ezekiel Roe-Mbeki Grade 7", "Mary Roe Room 214": a Title-case word right before
                 // a number is a field's label after the name, not the name's last word.
-                const bool number = std::all_of(word.begin(), word.end(), [](char c) {
-                    return std::isdigit(static_cast<unsigned char>(c)) != 0;
-                });
                 if (number && name_words >= 3 && last_title && end == last_cap_end + 1) {
                     last_cap_end = before_last_cap_end;
                 }
