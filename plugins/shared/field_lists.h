@@ -258,7 +258,12 @@ inline std::vector<ListPiece> sectionPieces(const FieldSpec& spec, const DocText
         if (heading) {
             std::string name = t;
             while (!name.empty() && (name.back() == ':' || name.back() == ' ')) name.pop_back();
-            const bool opens = !title && statesMeaning(spec, name);
+            // "Allergies: (section left blank)": a label whose note says it was not filled in
+            // opens no list.
+            const auto raw_colon = line.text.find(':');
+            const bool unassessed =
+                raw_colon != std::string::npos && saysNotAssessed(line.text.substr(raw_colon + 1));
+            const bool opens = !title && !unassessed && statesMeaning(spec, name);
             // In a section whose items are written like headings (an upper-case posting), such
             // a line is one more item unless it names another subject (an `avoid` word).
             bool other_subject = false;
@@ -467,7 +472,8 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
         if (spec.item == "dose") {
             const auto found = doses(piece.text);
             for (const auto& f : found) add(f.value, piece.pos + f.pos, f.len, 0.85);
-            if (found.empty() && std::isalpha(static_cast<unsigned char>(piece.text[0]))) {
+            if (found.empty() && std::isalpha(static_cast<unsigned char>(piece.text[0])) &&
+                !stoppedStatus(medicationStatus(piece.text).second)) {
                 add({{"name", piece.text}, {"dose", nullptr}, {"sig", nullptr}}, piece.pos,
                     piece.len, 0.7);
             }

@@ -258,6 +258,19 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             // plan - Summit Ridge"); after words it ends a name before a title ("SUMMIT RIDGE
             // HEALTH PLAN - PRIOR AUTH REQUEST").
             const bool opens_line = opening == at;
+            // "Item: Prescriber | Entry: Adaeze Roe, MD": a two-column table row as the parser
+            // writes it, the phrase its first cell and the value the second's.
+            if (k < text.size() && text[k] == '|') {
+                const std::size_t colon = text.find(':', k);
+                const bool column_name =
+                    colon != std::string::npos && colon - k <= 32 &&
+                    std::all_of(text.begin() + static_cast<std::ptrdiff_t>(k + 1),
+                                text.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
+                                    return std::isalpha(static_cast<unsigned char>(c)) ||
+                                           c == ' ' || c == '/';
+                                });
+                if (column_name) k = colon;
+            }
             const bool label =
                 k < text.size() &&
                 (text[k] == ':' ||

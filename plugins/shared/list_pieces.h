@@ -58,7 +58,11 @@ inline bool statesMeaning(const FieldSpec& spec, const std::string& label) {
         }
     }
     for (const auto& m : spec.meaning) {
-        if (findPhrase(l, m) != std::string::npos) return true;
+        // A label-only phrase ("history:") is the whole label or nothing.
+        if (m.back() == ':' ? trimmed(l) == m.substr(0, m.size() - 1)
+                            : findPhrase(l, m) != std::string::npos) {
+            return true;
+        }
     }
     return false;
 }
@@ -73,10 +77,11 @@ inline bool saysNone(const std::string& piece) {
 }
 
 /// Whether a label's value says the thing was not looked at ("Not reviewed at this visit",
-/// "unknown", "unable to obtain"): it states no item, and no "none" either.
+/// "unknown", "unable to obtain", "(section left blank)"): it states no item, and no "none"
+/// either.
 inline bool saysNotAssessed(const std::string& value) {
     static const std::regex unasked(
-        R"(^\s*(?:not\s+(?:reviewed|assessed|obtained|asked|documented|recorded|known|available)|to\s+be\s+confirmed|unknown|unable\s+to\s+(?:obtain|assess))\b)",
+        R"(^\s*\(?\s*(?:not\s+(?:reviewed|assessed|obtained|asked|documented|recorded|known|available)|to\s+be\s+confirmed|unknown|unable\s+to\s+(?:obtain|assess)|(?:section\s+)?(?:left\s+)?blank)\b)",
         std::regex::icase);
     return std::regex_search(value, unasked);
 }

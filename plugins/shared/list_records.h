@@ -103,6 +103,33 @@ inline std::string nameBeforeComma(const std::string& text, std::size_t pos, std
     return name;
 }
 
+/// The status a medication table's column or a list line's last word gives ("once daily NEW",
+/// "at bedtime - STOP (augmentation)", "20 mg daily - continue"): where it starts in `text` and
+/// the word in capitals; npos and "" when none.
+inline std::pair<std::size_t, std::string> medicationStatus(const std::string& text) {
+    static const std::regex capitals(
+        R"(\b(NEW|CONTINUE|CONTINUED|CHANGED|HOLD|STOP|STOPPED|DISCONTINUED)\b)");
+    static const std::regex after_dash(
+        R"(\s[-\xE2\x80\x93]+\s*(new|continue|continued|changed|hold|stop|stopped|discontinued)\b)",
+        std::regex::icase);
+    std::pair<std::size_t, std::string> out{std::string::npos, ""};
+    for (const auto* re : {&capitals, &after_dash}) {
+        std::smatch m;
+        if (std::regex_search(text, m, *re) &&
+            static_cast<std::size_t>(m.position(0)) < out.first) {
+            out = {static_cast<std::size_t>(m.position(0)), m[1].str()};
+            for (auto& c : out.second)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        }
+    }
+    return out;
+}
+
+/// Whether a medication status says the medicine is no longer taken.
+inline bool stoppedStatus(const std::string& word) {
+    return word == "STOP" || word == "STOPPED" || word == "DISCONTINUED";
+}
+
 /// A medication's parts in `text`: for each dose ("500 mg", "90 mcg", a topical's strength "1%
 /// cream") the name before it, also set off by a comma, and the directions after it up to the
 /// next item or sentence end; [pos, len) of each.
@@ -122,7 +149,16 @@ inline std::vector<typed::Found> doses(const std::string& text) {
         std::size_t name_at = at;
         std::string name = nameBefore(text, at, &name_at);
         if (name.size() < 3) name = nameBeforeComma(text, at, &name_at);
-        if (name.size() < 3) continue;
+        // A table flattened into one line leaves the dose before a name's bracket in front of
+        // it ("CHANGED (was 20 mg) Lisinopril 20 mg"): "mg) Lisinopril" is Lisinopril. A dose in
+        // brackets ("325 mg (65 mg iron)", "(was 20 mg)") restates another and names no drug.
+        static const std::regex unit_left(R"(^(?:(?:mg|mcg|g|ml|units|iu|meq)\b)?\)?\s*)",
+                                          std::regex::icase);
+        if (std::smatch left; std::regex_search(name, left, unit_left) && left.length(0) > 0) {
+            name_at += static_cast<std::size_t>(left.length(0));
+            name = name.substr(static_cast<std::size_t>(left.length(0)));
+        }
+        if (name.size() < 3 || name.front() == '(') continue;
         const std::size_t dose_end = at + static_cast<std::size_t>(m.length(0));
         std::size_t sig_end =
             k + 1 < found.size() ? static_cast<std::size_t>(found[k + 1].position(0)) : text.size();
@@ -138,14 +174,14 @@ inline std::vector<typed::Found> doses(const std::string& text) {
         std::string sig = trimmed(text.substr(dose_end, sig_end - dose_end));
         // A medication table's status column ends the directions: "once daily NEW", "once daily
         // STOP (was for ...)"; a stopped medicine is not taken.
-        static const std::regex status(
-            R"(\b(NEW|CONTINUE|CONTINUED|CHANGED|HOLD|STOP|STOPPED|DISCONTINUED)\b)");
-        if (std::smatch st; std::regex_search(sig, st, status)) {
-            const std::string word = st[1].str();
-            if (word == "STOP" || word == "STOPPED" || word == "DISCONTINUED") continue;
-            sig = trimmed(sig.substr(0, static_cast<std::size_t>(st.position(0))));
+        if (const auto [at_status, word] = medicationStatus(sig); at_status != std::string::npos) {
+            if (stoppedStatus(word)) continue;
+            sig = trimmed(sig.substr(0, at_status));
         }
-        while (!sig.empty() && (sig.back() == ',' || sig.back() == '.')) sig.pop_back();
+        while (!sig.empty() && (sig.back() == ',' || sig.back() == '.' || sig.back() == '-')) {
+            sig.pop_back();
+        }
+        sig = trimmed(sig);
         while (!sig.empty() && (sig.front() == ',' || sig.front() == ' ')) sig.erase(0, 1);
         out.push_back({name_at,
                        std::max(sig_end, dose_end) - name_at,

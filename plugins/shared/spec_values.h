@@ -28,7 +28,7 @@ inline bool negatedInClause(const std::string& lower_text, std::size_t at) {
     if (const auto dash = before.rfind("\xE2\x80\x94"); dash != std::string::npos) {
         before = before.substr(dash + 3);
     }
-    static const std::regex negation(R"(\bnot\b|n't\b)");
+    static const std::regex negation(R"(\bnot\b|\bno\b|n't\b)");
     return std::regex_search(before, negation);
 }
 
@@ -79,6 +79,12 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
         if (label_end > 0) {
             std::size_t skip = label_end;
             while (skip < text.size() && (text[skip] == ':' || text[skip] == ' ')) ++skip;
+            // A two-column table row as the parser writes it ("Item: Prescriber | Entry: Adaeze
+            // Lindqvist-Moreau, MD"): the value is the next cell's, after its column's name.
+            static const std::regex next_cell(R"(^\|\s*[A-Za-z][A-Za-z /]{0,30}:\s*)");
+            std::smatch cell;
+            const std::string after_label = text.substr(skip);
+            if (std::regex_search(after_label, cell, next_cell)) skip += cell.length(0);
             std::string rest = text.substr(skip);
             label_end = skip;
             const auto cut = rest.find_first_of("(;:\xE2");

@@ -64,6 +64,17 @@ inline std::vector<Found> addresses(const std::string& text) {
         }
         out.push_back({pos, end - pos, value});
     }
+    // An Indian address: a flat, plot or house number, its building, sector and locality, and
+    // the city with its six-digit PIN code ("Flat No. 1204, 12th Floor, Wing B, ..., Plot No.
+    // 41, Sector 17, Vashi, Navi Mumbai 400703", "B-3, Gulmohar Bungalows, ..., Navi Mumbai
+    // 400703").
+    static const std::regex pin(
+        R"(\b(?:(?:Flat|House|Plot|Shop|Office|Unit|Door)\s+No\.?\s*[A-Za-z0-9/-]+|[A-Z]-\d{1,4})(?:,\s*[^,;\n|]{1,60}?){1,10},\s*(?:[A-Z][A-Za-z]+\s){0,2}[A-Z][A-Za-z]+\s\d{3}\s?\d{3}\b)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), pin);
+         it != std::sregex_iterator(); ++it) {
+        out.push_back({static_cast<std::size_t>(it->position(0)),
+                       static_cast<std::size_t>(it->length(0)), it->str()});
+    }
     // A post office box with its city, state and ZIP ("PO Box 4418, Salem, Oregon 97302").
     static const std::regex box(
         R"(\b(?:P\.?\s?O\.?\s*Box|Post Office Box)\s+\d{1,6},?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)",

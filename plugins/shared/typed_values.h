@@ -112,15 +112,15 @@ inline int ordinalWord(const std::string& word) {
     return 0;
 }
 
-/// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "the 1st day of March, 2025",
-/// "the first (1st) day of June, 2026", "the last day of February, 2035", "03/01/2025" (US
+/// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "05-Oct-1971", "the 1st day of March,
+/// 2025", "the first (1st) day of June, 2026", "the last day of February, 2035", "03/01/2025" (US
 /// order; day first when the first number cannot be a month; a fax's "03/14/58" with a
 /// two-digit year, fullYear) and "2025-03-01"; as ISO strings.
 inline std::vector<Found> dates(const std::string& text) {
     static const std::regex re(
         R"(\b(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})|)"
         R"(([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|)"
-        R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})|)"
+        R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?(?:\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+|-([A-Za-z]{3})-)(\d{4})|)"
         R"((?:the\s+)?([a-z]+(?:-[a-z]+)?)\s+(?:\((\d{1,2})(?:st|nd|rd|th)?\)\s+)?day\s+of\s+([A-Za-z]{3,9})\.?,?\s+(\d{4}))\b)",
         std::regex::icase);
     return scan(text, re, [](const std::smatch& m) {
@@ -135,15 +135,15 @@ inline std::vector<Found> dates(const std::string& text) {
             if (const int month = monthNumber(m[7]))
                 v = iso(std::stoi(m[9]), month, std::stoi(m[8]));
         } else if (m[10].matched) {
-            if (const int month = monthNumber(m[11])) {
-                const int y = std::stoi(m[12]);
+            if (const int month = monthNumber(m[11].matched ? m[11].str() : m[12].str())) {
+                const int y = std::stoi(m[13]);
                 const int day = lower(m[10]) == "last" ? daysIn(y, month) : std::stoi(m[10]);
                 v = iso(y, month, day);
             }
-        } else if (const int month = monthNumber(m[15])) {
+        } else if (const int month = monthNumber(m[16])) {
             // "the first (1st) day of June": the figure in brackets, when given, wins.
-            const int day = m[14].matched ? std::stoi(m[14]) : ordinalWord(m[13]);
-            if (day > 0) v = iso(std::stoi(m[16]), month, day);
+            const int day = m[15].matched ? std::stoi(m[15]) : ordinalWord(m[14]);
+            if (day > 0) v = iso(std::stoi(m[17]), month, day);
         }
         return v;
     });
@@ -187,7 +187,14 @@ inline std::string moneyPeriod(const std::string& text, std::size_t pos, std::si
     static const std::regex month_before(R"(month(?:ly)?\b[^$.;]{0,110}$)", std::regex::icase);
     static const std::regex year_before(R"((?:annual(?:ly)?|yearly|per\s+annum)\b[^$.;]{0,110}$)",
                                         std::regex::icase);
-    const std::string after = text.substr(pos + len, 30);
+    // "Rs. 48,500/- (Rupees Forty-Eight Thousand Five Hundred only) per month": the amount
+    // in words between the figure and its period is passed over.
+    static const std::regex words_in_brackets(R"(^\s*\([A-Za-z ,.'-]{0,100}\))");
+    std::string after = text.substr(pos + len, 130);
+    std::smatch bracket;
+    if (std::regex_search(after, bracket, words_in_brackets))
+        after = after.substr(bracket.length(0));
+    after = after.substr(0, 30);
     if (std::regex_search(after, month_after)) return "month";
     if (std::regex_search(after, year_after)) return "year";
     const std::size_t from = pos > 130 ? pos - 130 : 0;
@@ -275,7 +282,7 @@ inline double amountInWords(const std::string& text, std::size_t end, std::size_
 /// amounts), and so are clause numbers ("Section 3.02").
 inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
-        R"((\$|\xC2\xA3|\xE2\x82\xAC|\bUSD|\bGBP|\bEUR)\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
+        R"((\$|\xC2\xA3|\xE2\x82\xAC|\xE2\x82\xB9|\bUSD|\bGBP|\bEUR|\bINR|\bRs\.?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?:/-)?|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
         std::regex::icase);
     static const std::regex per_area(
         R"(^\s*\)?\s*(?:per|/)\s*(?:rentable\s+|usable\s+|linear\s+)?(?:sf|sq|square|acre|rsf|usf|rentable|usable|foot|feet|ft)\b)",
@@ -299,11 +306,13 @@ inline std::vector<Found> money(const std::string& text) {
             continue;
         }
         const double amount = number(m[2].matched ? m[2].str() : m[3].str());
-        // Pounds and euros keep their sign; dollars of any country are "$".
-        const std::string sign = m[1].str();
-        const std::string symbol = sign == "\xC2\xA3" || sign == "GBP"       ? "\xC2\xA3"
-                                   : sign == "\xE2\x82\xAC" || sign == "EUR" ? "\xE2\x82\xAC"
-                                                                             : "$";
+        // Pounds, euros and rupees keep their sign; dollars of any country are "$".
+        const std::string sign = lower(m[1].str());
+        const std::string symbol =
+            sign == "\xC2\xA3" || sign == "gbp"                                   ? "\xC2\xA3"
+            : sign == "\xE2\x82\xAC" || sign == "eur"                             ? "\xE2\x82\xAC"
+            : sign == "\xE2\x82\xB9" || sign == "inr" || sign.rfind("rs", 0) == 0 ? "\xE2\x82\xB9"
+                                                                                  : "$";
         out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len), symbol)});
     }
     // An amount in words only ("Forty Thousand Eight Hundred Dollars per year"); one whose

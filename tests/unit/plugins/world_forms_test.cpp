@@ -1,0 +1,157 @@
+// The typed extractor with the workflows' own field descriptors on forms the ninth blind batch
+// brought: an Indian leave and licence agreement (rupees in lakh grouping, a six-digit PIN code,
+// "double the Licence Fee" for unauthorised occupation), a self-storage agreement (a move-in
+// date, notices to the Operator), a pharmacy form written as a two-column table, a letter that
+// asks for no expedited review, a sleep clinic's reconciled medication list and an occupational
+// health examination with a section left blank.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+#include "one_passage_doc.h"
+
+#include "shared/field_extractor.h"
+
+namespace docintel::plugins {
+namespace {
+
+nlohmann::json fieldsOf(const std::string& workflow_file) {
+    std::ifstream in(DOCINTEL_SOURCE_DIR "/workflows/" + workflow_file);
+    return nlohmann::json::parse(in)["fields"];
+}
+
+nlohmann::json extract(const std::string& workflow_file, const std::vector<std::string>& chunks) {
+    const DocText doc = test::docOf(chunks);
+    const auto units = fieldUnits(doc);
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& spec : fieldSpecs(fieldsOf(workflow_file))) {
+        out[spec.path] = spec.type == "list" ? nlohmann::json{{"value", extractList(spec, doc)}}
+                                             : extractField(spec, doc, units, {});
+    }
+    return out;
+}
+
+std::vector<std::string> values(const std::vector<typed::Found>& found) {
+    std::vector<std::string> out;
+    for (const auto& f : found) out.push_back(f.value.get<std::string>());
+    return out;
+}
+
+const std::string kLease = "lease/lease_intelligence.workflow.json";
+const std::string kPriorAuth = "healthcare/healthcare_prior_auth.workflow.json";
+const std::string kClinical = "healthcare/healthcare_clinical.workflow.json";
+
+TEST(WorldForms, RupeesInLakhsAndDatesWithAMonthsShortName) {
+    EXPECT_EQ(values(typed::money("Licence Fee: Rs. 48,500/- (Rupees Forty-Eight Thousand Five "
+                                  "Hundred only) per month")),
+              std::vector<std::string>{"\xE2\x82\xB9"
+                                       "48,500.00 per month"});
+    EXPECT_EQ(values(typed::money("Security Deposit: Rs. 2,91,000/- (Rupees Two Lakh Ninety-One "
+                                  "Thousand only), interest free")),
+              std::vector<std::string>{"\xE2\x82\xB9"
+                                       "291,000.00"});
+    EXPECT_EQ(values(typed::money("INR 12,000 per month")),
+              std::vector<std::string>{"\xE2\x82\xB9"
+                                       "12,000.00 per month"});
+    // A figure with its amount in words in brackets is read with the period after them.
+    EXPECT_EQ(values(typed::money("$5,000.00 (Five Thousand Dollars) per month")).front(),
+              "$5,000.00 per month");
+    EXPECT_EQ(values(typed::dates("DOB 05-Oct-1971; seen 2027-07-21")),
+              (std::vector<std::string>{"1971-10-05", "2027-07-21"}));
+}
+
+TEST(WorldForms, ALeaveAndLicenceAgreementInIndia) {
+    const auto out = extract(
+        kLease,
+        {"8. On expiry or earlier termination, the Licensee shall hand over vacant possession. If "
+         "the Licensee fails to do so, he shall pay the Licensor compensation at double the "
+         "Licence Fee for the period of unauthorised occupation.",
+         "THE SCHEDULE\nItem | Particulars\nItem: Licensed Premises | Particulars: Flat No. 1204, "
+         "12th Floor, Wing B, Sagar Darshan Co-operative Housing Society Ltd., Plot No. 41, "
+         "Sector 17, Vashi, Navi Mumbai 400703, carpet area 78.5 sq. m.\nItem: Licence Fee | "
+         "Particulars: Rs. 48,500/- (Rupees Forty-Eight Thousand Five Hundred only) per month\n"
+         "Item: Security Deposit | Particulars: Rs. 2,91,000/- (Rupees Two Lakh Ninety-One "
+         "Thousand only), interest free and refundable"});
+    EXPECT_EQ(out["abstract.premises"]["value"],
+              "Flat No. 1204, 12th Floor, Wing B, Sagar Darshan Co-operative Housing Society Ltd., "
+              "Plot No. 41, Sector 17, Vashi, Navi Mumbai 400703");
+    EXPECT_EQ(out["abstract.base_rent"]["value"],
+              "\xE2\x82\xB9"
+              "48,500.00 per month");
+    EXPECT_EQ(out["abstract.security_deposit"]["value"],
+              "\xE2\x82\xB9"
+              "291,000.00");
+    EXPECT_EQ(out["abstract.holdover"]["value"], "200%");
+}
+
+TEST(WorldForms, ASelfStorageAgreement) {
+    const auto out = extract(
+        kLease,
+        {"OPERATOR: Keystone Storage Partners, L.P.\nAlternate contact (lien notices): Desmond "
+         "Reed, 9 Orchard Lane, Lititz, PA 17543\nTERM: month to month from the move-in date, "
+         "04/22/27. Either party may end it by 10 days' written notice.\nNOTICES to Operator: 400 "
+         "North Queen Street, Suite 600, Lancaster, PA 17603"});
+    EXPECT_EQ(out["abstract.commencement"]["value"], "2027-04-22");
+    EXPECT_EQ(out["abstract.notices"]["value"],
+              "400 North Queen Street, Suite 600, Lancaster, PA 17603");
+}
+
+TEST(WorldForms, APharmacyFormAsATwoColumnTable) {
+    const auto out = extract(
+        kPriorAuth,
+        {"Section B. Prescriber\nItem | Entry\nItem: Prescriber | Entry: Adaeze Lindqvist-Moreau, "
+         "MD (Headache Medicine)\nItem: Prescriber NPI | Entry: 1219077389",
+         "Section C. Medication requested\nItem | Entry\nItem: Requested start | Entry: with the "
+         "next fill after approval, target 09/01/2027",
+         "Attestation\nSigned: Adaeze Lindqvist-Moreau, MD, date 08/18/2027. Previous "
+         "neurologist: Dr. Stellan Ruiz-Okafor, NPI 1688412505, who started the topiramate."});
+    EXPECT_EQ(out["provider.name"]["value"], "Adaeze Lindqvist-Moreau, MD");
+    EXPECT_EQ(out["requested_service.planned_date"]["value"], "2027-09-01");
+}
+
+TEST(WorldForms, NoExpeditedReviewIsAStandardOne) {
+    const auto out = extract(
+        kPriorAuth, {"Review requested: retrospective (post-service). The service is complete, so "
+                     "no expedited review is requested; a standard decision time frame is fine."});
+    EXPECT_EQ(out["urgency"]["value"], "standard");
+}
+
+TEST(WorldForms, AReconciledMedicationListAndAFlattenedTable) {
+    const auto out = extract(
+        kClinical,
+        {"MEDICATIONS (reconciled today)\nRopinirole 0.5 mg at bedtime - STOP (augmentation). "
+         "Taper: 0.25 mg at bedtime for 7 days, then stop.\nPregabalin 75 mg once daily at 6 pm - "
+         "NEW\nFerrous sulfate 325 mg (65 mg iron) every other day with vitamin C - NEW\n"
+         "Lisinopril 20 mg daily - continue",
+         "Discharge medications\nMedication Dose and frequency Status Atorvastatin 80 mg at "
+         "bedtime CHANGED (was 20 mg) Metoprolol 25 mg twice daily CONTINUE"});
+    std::map<std::string, std::string> sig;
+    for (const auto& item : out["medications"]["value"]) {
+        sig[item["value"]["name"].get<std::string>()] = item["value"]["sig"].get<std::string>();
+    }
+    // The stopped drug is not taken, a dose in brackets names no drug, and a status after a dash
+    // ends the directions.
+    EXPECT_EQ(sig, (std::map<std::string, std::string>{
+                       {"Pregabalin", "once daily at 6 pm"},
+                       {"Ferrous sulfate", "(65 mg iron) every other day with vitamin C"},
+                       {"Lisinopril", "daily"},
+                       {"Atorvastatin", "at bedtime"},
+                       {"Metoprolol", "twice daily"}}));
+}
+
+TEST(WorldForms, AnOccupationalHealthExamWithASectionLeftBlank) {
+    const auto out = extract(
+        kClinical,
+        {"Candidate: Soraya Nwachukwu-Pellegrini DOB: 02/09/1994 Employee ID: pending\nAllergies: "
+         "(section left blank)\nCurrent medications: none\nHistory: mild intermittent asthma "
+         "(last inhaler use 2023); right ACL repair 2016; anxiety in remission, no treatment "
+         "since 2025."});
+    EXPECT_EQ(out["patient.name"]["value"], "Soraya Nwachukwu-Pellegrini");
+    EXPECT_TRUE(out["allergies"]["value"].empty());
+    EXPECT_EQ(out["problems"]["value"].size(), 3u);
+}
+
+}  // namespace
+}  // namespace docintel::plugins
