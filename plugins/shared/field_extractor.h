@@ -189,11 +189,14 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         const bool totals_yield = spec.periodic && spec.type == "money" &&
                                   std::any_of(values.begin(), values.end(), per_period);
         for (auto v : values) {
-            // A caption alone ("Current position") names a text but does not state it.
-            if (spec.type == "text" && !hit.in_heading && v.value.is_string() &&
-                typed::lower(v.value.get<std::string>()) ==
+            // A caption alone ("Current position", "Section C. Medication requested") names a
+            // text but does not state it.
+            if (spec.type == "text" && !hit.in_heading && v.value.is_string()) {
+                const std::string caption = v.value.get<std::string>();
+                if (typed::lower(caption.substr(sectionNumberLength(caption))) ==
                     lower_text.substr(hit.pos, hit.phrase_end - hit.pos)) {
-                continue;
+                    continue;
+                }
             }
             if (spec.type == "party" && !hit.in_heading && v.pos >= hit.pos &&
                 v.pos < hit.phrase_end && v.pos + v.len > hit.phrase_end + 1) {

@@ -462,6 +462,20 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
         }
         out.push_back(field(value, doc.source(pos, len), conf));
     };
+    // A results table a PDF's text left as one line is read by its columns, not by its pieces.
+    std::vector<std::pair<std::size_t, std::size_t>> flattened;  // the lines read so
+    if (spec.item == "measurement") {
+        for (const auto& line : doc.lines()) {
+            const auto rows = flattenedResultRows(spec, line.text);
+            for (const auto& f : rows) add(f.value, line.pos + f.pos, f.len, 0.85);
+            if (!rows.empty()) flattened.emplace_back(line.pos, line.pos + line.text.size());
+        }
+    }
+    const auto inFlattened = [&](std::size_t pos) {
+        return std::any_of(flattened.begin(), flattened.end(), [&](const auto& span) {
+            return pos >= span.first && pos < span.second;
+        });
+    };
     auto pieces = sectionPieces(spec, doc);
     // No section, label or column gives any: items named in running sentences.
     if (pieces.empty() && spec.item == "text") pieces = prosePieces(spec, doc);
@@ -478,6 +492,7 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
                     piece.len, 0.7);
             }
         } else if (spec.item == "measurement") {
+            if (inFlattened(piece.pos)) continue;
             if (auto m = measurement(spec, piece.text); !m.is_null()) {
                 add(m, piece.pos, piece.len, 0.85);
             }
@@ -502,6 +517,7 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
         }
         for (const auto& line : lines) {
             const std::string clean = cleanLine(line.text);
+            if (inFlattened(line.pos)) continue;
             const auto found = spec.item == "dose" ? doses(clean) : measurements(spec, clean);
             for (const auto& f : found) add(f.value, line.pos + f.pos, f.len, 0.7);
             // A parsed table row whose first cell names a measurement of `values` ("Measure:

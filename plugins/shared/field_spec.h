@@ -123,12 +123,9 @@ inline std::vector<FieldSpec> fieldSpecs(const nlohmann::json& fields,
     return out;
 }
 
-/// Where `phrase` starts at a word start in `lower_text`, from `from`, its last word as written
-/// or inflected ("rent" → "rents", "commence" → "commenced", "terminate" → "terminating",
-/// "diagnosis" → "diagnoses", "party" → "parties", "skills" → "skill"); npos when nowhere. `end`,
-/// when given, receives where the match ends.
-inline std::size_t findPhrase(const std::string& lower_text, const std::string& phrase,
-                              std::size_t from = 0, std::size_t* end = nullptr) {
+/// findPhrase with the phrase's words as written.
+inline std::size_t findPhraseWritten(const std::string& lower_text, const std::string& phrase,
+                                     std::size_t from, std::size_t* end) {
     const std::size_t n = phrase.size();
     if (n == 0) return std::string::npos;
     // Each ending keeps the phrase's first `keep` letters and adds `suffix`; as written first.
@@ -165,6 +162,31 @@ inline std::size_t findPhrase(const std::string& lower_text, const std::string& 
         }
     }
     return std::string::npos;
+}
+
+/// Where `phrase` starts at a word start in `lower_text`, from `from`, its last word as written
+/// or inflected ("rent" → "rents", "commence" → "commenced", "terminate" → "terminating",
+/// "diagnosis" → "diagnoses", "party" → "parties", "skills" → "skill") and its first word also
+/// possessive ("patient name" → "patient's name", as a claim form writes it); npos when nowhere.
+/// `end`, when given, receives where the match ends.
+inline std::size_t findPhrase(const std::string& lower_text, const std::string& phrase,
+                              std::size_t from = 0, std::size_t* end = nullptr) {
+    std::size_t plain_end = 0;
+    const std::size_t plain = findPhraseWritten(lower_text, phrase, from, &plain_end);
+    const std::size_t space = phrase.find(' ');
+    std::size_t owned = std::string::npos, owned_end = 0;
+    if (space != std::string::npos && phrase.find('\'') == std::string::npos) {
+        const std::string first = phrase.substr(0, space) + "'s";
+        if (lower_text.find(first, from) != std::string::npos) {
+            owned = findPhraseWritten(lower_text, first + phrase.substr(space), from, &owned_end);
+        }
+    }
+    if (owned < plain) {
+        if (end != nullptr) *end = owned_end;
+        return owned;
+    }
+    if (end != nullptr && plain != std::string::npos) *end = plain_end;
+    return plain;
 }
 
 /// Whether the meaning phrase at `pos` of `lower_text` is named as a right or option the text

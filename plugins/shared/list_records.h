@@ -245,6 +245,11 @@ inline nlohmann::json measurement(const FieldSpec& spec, const std::string& text
         rest = typed::lower(unit) + " " + rest;
         unit.clear();
     }
+    // "BP 118/76 Pulse 64": the word after the number names the next measurement, it is no unit.
+    if (!unit.empty() && !spec.values.empty() && namesValue(spec, canonicalName(spec, unit))) {
+        rest = typed::lower(unit) + " " + rest;
+        unit.clear();
+    }
     const std::string unit_lower = typed::lower(unit);
     nlohmann::json flag = nullptr;
     static const std::regex high(R"(^\(?(?:h|hh|high)\)?\b|\bhigh\b|\(h\))");

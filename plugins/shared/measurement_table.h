@@ -73,4 +73,61 @@ inline std::vector<HeadedMeasurement> headedMeasurements(const FieldSpec& spec,
     return out;
 }
 
+/// Measurements of a results table that a PDF's text left as one line, its header first and
+/// each row "Name (unit) value ... range" after it ("Test IRF admission 04/07/2027 Discharge
+/// 04/26/2027 Reference Hemoglobin (g/dL) 11.6 12.1 12.0-16.0 ... Hemoglobin A1c (%) 7.8 -
+/// under 5.7"): the rows start after the header's reference column. Of a row's values the one
+/// under the header's latest date is read (the discharge column, not the admission one), the
+/// first when the header has no dates or the row no value there (a dash); its flag is the
+/// reference range's. Each record with where its row sits in `text`.
+inline std::vector<typed::Found> flattenedResultRows(const FieldSpec& spec,
+                                                     const std::string& text) {
+    std::vector<typed::Found> out;
+    if (text.find("Ref") == std::string::npos && text.find("range") == std::string::npos) {
+        return out;  // no reference column: most lines, passed over without a regex
+    }
+    static const std::regex header_end(
+        R"(\b(?:Reference(?: range| interval)?|Ref\.? range|Normal range)\s)");
+    std::smatch h;
+    if (!std::regex_search(text, h, header_end)) return out;
+    const std::size_t rows_from = static_cast<std::size_t>(h.position(0) + h.length(0));
+    std::size_t column = 0;  // the value column of the latest date in the header
+    std::string latest;
+    std::size_t dated = 0;
+    for (const auto& d : typed::dates(text.substr(0, rows_from))) {
+        const std::string iso = d.value.get<std::string>();
+        if (iso > latest) {
+            latest = iso;
+            column = dated;
+        }
+        ++dated;
+    }
+    static const std::regex row(
+        R"(([A-Z][A-Za-z0-9 ,'-]{0,40}?) \(([^()]{1,15})\) ((?:(?:[<>]?\d+(?:\.\d+)?|-) ){1,4})(?:(\d+(?:\.\d+)?) ?- ?(\d+(?:\.\d+)?)|(?:under|below|<) ?(\d+(?:\.\d+)?)|(?:over|above|>) ?(\d+(?:\.\d+)?)))");
+    for (auto it = std::sregex_iterator(text.begin() + static_cast<std::ptrdiff_t>(rows_from),
+                                        text.end(), row);
+         it != std::sregex_iterator(); ++it) {
+        const auto& m = *it;
+        std::vector<std::string> values;
+        std::istringstream in(m[3].str());
+        for (std::string v; in >> v;) values.push_back(v);
+        std::string value = column < values.size() ? values[column] : "-";
+        if (value == "-") {
+            const auto first = std::find_if(values.begin(), values.end(),
+                                            [](const std::string& v) { return v != "-"; });
+            if (first == values.end()) continue;
+            value = *first;
+        }
+        const std::string range = m[4].matched   ? m[4].str() + "-" + m[5].str()
+                                  : m[6].matched ? "0-" + m[6].str()
+                                                 : m[7].str() + "-1000000";
+        auto record =
+            measurement(spec, m[1].str() + " " + value + " " + m[2].str() + " (" + range + ")");
+        if (record.is_null()) continue;
+        out.push_back({rows_from + static_cast<std::size_t>(m.position(0)),
+                       static_cast<std::size_t>(m.length(0)), std::move(record)});
+    }
+    return out;
+}
+
 }  // namespace docintel::plugins

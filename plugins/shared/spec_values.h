@@ -89,6 +89,12 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
             label_end = skip;
             const auto cut = rest.find_first_of("(;:\xE2");
             if (cut != std::string::npos) rest = rest.substr(0, cut);
+            // A claim form's next numbered box ends it: "2. PATIENT'S NAME: ROE, ANN, K 3. BIRTH
+            // DATE: ...".
+            static const std::regex next_box(R"(\s\d{1,2}[a-z]?\.\s+[A-Z])");
+            if (std::smatch box; std::regex_search(rest, box, next_box)) {
+                rest = rest.substr(0, static_cast<std::size_t>(box.position(0)));
+            }
             // A column gap or a middle dot ends it: "Name: Oduya, Fenella Margit     DOB: ...",
             // "Patient: Calloway, Persephone M. · DOB: ...".
             for (const char* end : {"   ", "\xC2\xB7"}) {

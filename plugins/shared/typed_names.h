@@ -117,7 +117,8 @@ inline std::vector<Found> names(const std::string& text) {
         }
         std::size_t start = i, end = i, last_cap_end = i, before_last_cap_end = i;
         int words_so_far = 0, caps_words = 0, name_words = 0;
-        bool last_title = false;  // the name's last word is in Title case
+        bool last_title = false;        // the name's last word is in Title case
+        bool after_credential = false;  // the name's last word is a suffix after its words
         while (true) {
             std::size_t w = end;
             while (w < text.size() && wordChar(text[w])) ++w;
@@ -135,6 +136,8 @@ inline std::vector<Found> names(const std::string& text) {
             bool is_suffix = false;
             for (const auto& x : suffixes) is_suffix = is_suffix || lower(x) == lower(word);
             if (cap && all_caps && title_before && end != start && !is_suffix) break;
+            // "ANNELIESE ROE MD DATE 08 02 27": after a credential only another may follow.
+            if (after_credential && !is_suffix) break;
             // "RUAIRI ROE Phoenix, Arizona": so does a Title-case word after an upper-case name.
             if (cap && !all_caps && caps_words >= 2 && caps_words == words_so_far && !is_suffix) {
                 break;
@@ -166,6 +169,7 @@ inline std::vector<Found> names(const std::string& text) {
                 ++name_words;
                 last_title = cap && !all_caps && !is_suffix;
             }
+            after_credential = is_suffix && name_words >= 3;
             // A word of three letters or more ending in a full stop ends a sentence, and the
             // name with it ("My name is Ann Roe. My member ID ..."), unless it is a suffix
             // ("Inc.", "Jr.") or a title's or place's abbreviation ("Dr.", "St.").
@@ -248,12 +252,13 @@ inline std::vector<Found> names(const std::string& text) {
     return out;
 }
 
-/// A person's name written last name first ("Castellanos-Whitford, Beatriz Ines", "ROE, ANN B"):
+/// A person's name written last name first ("Castellanos-Whitford, Beatriz Ines", "ROE, ANN B",
+/// a claim form's "ROE, ANN, B"):
 /// one or two capitalised words, a comma, then one to three given names or initials and nothing
 /// else. A credential or legal form after the comma ("Ann Roe, MD") is no given name.
 inline bool invertedName(const std::string& text) {
     static const std::regex re(
-        R"(^\s*[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)?,\s+[A-Z][A-Za-z'\-]*\.?(?: [A-Z][A-Za-z'\-]*\.?){0,2}\s*$)");
+        R"(^\s*[A-Z][A-Za-z'\-]+(?: [A-Z][A-Za-z'\-]+)?,\s+[A-Z][A-Za-z'\-]*\.?(?: [A-Z][A-Za-z'\-]*\.?){0,2}(?:,\s*[A-Z]\.?)?\s*$)");
     return std::regex_match(text, re) && names(text).size() > 1;
 }
 

@@ -115,13 +115,15 @@ inline int ordinalWord(const std::string& word) {
 /// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "05-Oct-1971", "the 1st day of March,
 /// 2025", "the first (1st) day of June, 2026", "the last day of February, 2035", "03/01/2025" (US
 /// order; day first when the first number cannot be a month; a fax's "03/14/58" with a
-/// two-digit year, fullYear) and "2025-03-01"; as ISO strings.
+/// two-digit year, fullYear), "2025-03-01" and a claim form's boxes "07 19 1976" (two-digit
+/// month and day); as ISO strings.
 inline std::vector<Found> dates(const std::string& text) {
     static const std::regex re(
         R"(\b(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})|)"
         R"(([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|)"
         R"((?:the\s+)?(\d{1,2}|last)(?:st|nd|rd|th)?(?:\s+(?:day\s+of\s+)?([A-Za-z]{3,9})\.?,?\s+|-([A-Za-z]{3})-)(\d{4})|)"
-        R"((?:the\s+)?([a-z]+(?:-[a-z]+)?)\s+(?:\((\d{1,2})(?:st|nd|rd|th)?\)\s+)?day\s+of\s+([A-Za-z]{3,9})\.?,?\s+(\d{4}))\b)",
+        R"((?:the\s+)?([a-z]+(?:-[a-z]+)?)\s+(?:\((\d{1,2})(?:st|nd|rd|th)?\)\s+)?day\s+of\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})|)"
+        R"((0[1-9]|1[0-2]) (0[1-9]|[12]\d|3[01]) (\d{4}|\d{2})(?! \d))\b)",
         std::regex::icase);
     return scan(text, re, [](const std::smatch& m) {
         std::optional<std::string> v;
@@ -140,6 +142,9 @@ inline std::vector<Found> dates(const std::string& text) {
                 const int day = lower(m[10]) == "last" ? daysIn(y, month) : std::stoi(m[10]);
                 v = iso(y, month, day);
             }
+        } else if (m[18].matched) {  // a claim form's boxes: "07 19 1976", "09 14 27"
+            const int y = m[20].length() == 2 ? fullYear(std::stoi(m[20])) : std::stoi(m[20]);
+            v = iso(y, std::stoi(m[18]), std::stoi(m[19]));
         } else if (const int month = monthNumber(m[16])) {
             // "the first (1st) day of June": the figure in brackets, when given, wins.
             const int day = m[15].matched ? std::stoi(m[15]) : ordinalWord(m[14]);

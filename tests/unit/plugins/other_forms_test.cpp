@@ -14,50 +14,26 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 
-#include "one_passage_doc.h"
+#include "workflow_fields.h"
 
 #include "shared/code_lists.h"
-#include "shared/field_extractor.h"
 
 namespace docintel::plugins {
 namespace {
 
-nlohmann::json fieldsOf(const std::string& workflow_file) {
-    std::ifstream in(DOCINTEL_SOURCE_DIR "/workflows/" + workflow_file);
-    return nlohmann::json::parse(in)["fields"];
-}
-
-using test::docOf;
-
-nlohmann::json extract(const std::string& workflow_file, const std::vector<std::string>& chunks) {
-    const DocText doc = docOf(chunks);
-    const auto units = fieldUnits(doc);
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& spec : fieldSpecs(fieldsOf(workflow_file))) {
-        out[spec.path] = spec.type == "list" ? nlohmann::json{{"value", extractList(spec, doc)}}
-                                             : extractField(spec, doc, units, {});
-    }
-    return out;
-}
-
-std::vector<std::string> values(const std::vector<typed::Found>& found) {
-    std::vector<std::string> out;
-    for (const auto& f : found) out.push_back(f.value.get<std::string>());
-    return out;
-}
+using test::extract;
+using test::kClinical;
+using test::kLease;
+using test::kPriorAuth;
+using test::values;
 
 std::vector<std::string> listed(const nlohmann::json& field, const std::string& key) {
     std::vector<std::string> out;
     for (const auto& item : field["value"]) out.push_back(item["value"][key].get<std::string>());
     return out;
 }
-
-const std::string kLease = "lease/lease_intelligence.workflow.json";
-const std::string kPriorAuth = "healthcare/healthcare_prior_auth.workflow.json";
-const std::string kClinical = "healthcare/healthcare_clinical.workflow.json";
 
 TEST(OtherForms, AddressesOfOtherCountriesAndAUnitNamedFirst) {
     auto addresses = [](const std::string& text) {

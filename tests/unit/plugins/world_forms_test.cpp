@@ -2,46 +2,24 @@
 // brought: an Indian leave and licence agreement (rupees in lakh grouping, a six-digit PIN code,
 // "double the Licence Fee" for unauthorised occupation), a self-storage agreement (a move-in
 // date, notices to the Operator), a pharmacy form written as a two-column table, a letter that
-// asks for no expedited review, a sleep clinic's reconciled medication list and an occupational
-// health examination with a section left blank.
+// asks for no expedited review, a sleep clinic's reconciled medication list, an occupational
+// health examination with a section left blank, a request on a claim form's numbered boxes and
+// a results table a PDF's text left as one line.
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 
-#include "one_passage_doc.h"
-
-#include "shared/field_extractor.h"
+#include "workflow_fields.h"
 
 namespace docintel::plugins {
 namespace {
 
-nlohmann::json fieldsOf(const std::string& workflow_file) {
-    std::ifstream in(DOCINTEL_SOURCE_DIR "/workflows/" + workflow_file);
-    return nlohmann::json::parse(in)["fields"];
-}
-
-nlohmann::json extract(const std::string& workflow_file, const std::vector<std::string>& chunks) {
-    const DocText doc = test::docOf(chunks);
-    const auto units = fieldUnits(doc);
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& spec : fieldSpecs(fieldsOf(workflow_file))) {
-        out[spec.path] = spec.type == "list" ? nlohmann::json{{"value", extractList(spec, doc)}}
-                                             : extractField(spec, doc, units, {});
-    }
-    return out;
-}
-
-std::vector<std::string> values(const std::vector<typed::Found>& found) {
-    std::vector<std::string> out;
-    for (const auto& f : found) out.push_back(f.value.get<std::string>());
-    return out;
-}
-
-const std::string kLease = "lease/lease_intelligence.workflow.json";
-const std::string kPriorAuth = "healthcare/healthcare_prior_auth.workflow.json";
-const std::string kClinical = "healthcare/healthcare_clinical.workflow.json";
+using test::extract;
+using test::kClinical;
+using test::kLease;
+using test::kPriorAuth;
+using test::values;
 
 TEST(WorldForms, RupeesInLakhsAndDatesWithAMonthsShortName) {
     EXPECT_EQ(values(typed::money("Licence Fee: Rs. 48,500/- (Rupees Forty-Eight Thousand Five "
@@ -151,6 +129,42 @@ TEST(WorldForms, AnOccupationalHealthExamWithASectionLeftBlank) {
     EXPECT_EQ(out["patient.name"]["value"], "Soraya Nwachukwu-Pellegrini");
     EXPECT_TRUE(out["allergies"]["value"].empty());
     EXPECT_EQ(out["problems"]["value"].size(), 3u);
+}
+
+TEST(WorldForms, ARequestOnAClaimFormsNumberedBoxes) {
+    EXPECT_EQ(values(typed::dates("3. BIRTH DATE: 07 19 1976 F; 24. A. DATES OF SERVICE 09 14 27")),
+              (std::vector<std::string>{"1976-07-19", "2027-09-14"}));
+    const auto out =
+        extract(kPriorAuth,
+                {"2. PATIENT'S NAME: HALVORSEN-ADEBAYO, INGRID, K 3. BIRTH DATE: 07 19 1976 F\n17. "
+                 "REFERRING PROVIDER: DN OLUWASEUN BRANDT MD 17b. NPI 1293840579\n24. A. DATES OF "
+                 "SERVICE 09 14 27 - 09 14 27 B. POS 24 D. CPT 27447 RT J. NPI 1847263914\n31. "
+                 "PHYSICIAN: ANNELIESE OKONJO-HARTMANN MD DATE 08 02 27"});
+    EXPECT_EQ(out["patient.name"]["value"], "HALVORSEN-ADEBAYO, INGRID, K");
+    EXPECT_EQ(out["patient.date_of_birth"]["value"], "1976-07-19");
+    EXPECT_EQ(out["provider.name"]["value"], "ANNELIESE OKONJO-HARTMANN MD");
+    EXPECT_EQ(out["provider.npi"]["value"], "1847263914");
+    EXPECT_EQ(out["requested_service.planned_date"]["value"], "2027-09-14");
+}
+
+TEST(WorldForms, AResultsTableAPdfLeftAsOneLine) {
+    const auto out = extract(
+        kClinical,
+        {"Laboratory results\nTest IRF admission 04/07/2027 Discharge 04/26/2027 Reference "
+         "Hemoglobin (g/dL) 11.6 12.1 12.0-16.0 Sodium (mmol/L) 133 137 135-145 Glucose, "
+         "fasting (mg/dL) 188 131 70-99 Hemoglobin A1c (%) 7.8 - under 5.7 TSH (mIU/L) - 2.6 "
+         "0.4-4.0\nUrine culture of April 14 grew E. coli."});
+    std::vector<std::string> read;
+    for (const auto& item : out["labs"]["value"]) {
+        const auto& v = item["value"];
+        read.push_back(v["name"].get<std::string>() + " " + v["value"].dump() + " " +
+                       v["flag"].get<std::string>());
+    }
+    // The discharge column (the header's latest date), the admission value only where the
+    // discharge one is a dash; flags from the reference column.
+    EXPECT_EQ(read,
+              (std::vector<std::string>{"hemoglobin 12.1 N", "sodium 137.0 N", "glucose 131.0 H",
+                                        "hemoglobin A1c 7.8 H", "TSH 2.6 N"}));
 }
 
 }  // namespace
