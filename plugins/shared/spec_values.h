@@ -79,12 +79,6 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
         if (label_end > 0) {
             std::size_t skip = label_end;
             while (skip < text.size() && (text[skip] == ':' || text[skip] == ' ')) ++skip;
-            // A two-column table row as the parser writes it ("Item: Prescriber | Entry: Adaeze
-            // Lindqvist-Moreau, MD"): the value is the next cell's, after its column's name.
-            static const std::regex next_cell(R"(^\|\s*[A-Za-z][A-Za-z /]{0,30}:\s*)");
-            std::smatch cell;
-            const std::string after_label = text.substr(skip);
-            if (std::regex_search(after_label, cell, next_cell)) skip += cell.length(0);
             std::string rest = text.substr(skip);
             label_end = skip;
             const auto cut = rest.find_first_of("(;:\xE2");
