@@ -462,10 +462,13 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
         }
         out.push_back(field(value, doc.source(pos, len), conf));
     };
+    // The kinds with a value type of their own also read the document line by line.
+    const bool typed_items = spec.item == "dose" || spec.item == "measurement";
+    const auto lines = typed_items ? doc.lines() : std::vector<DocText::Line>{};
     // A results table a PDF's text left as one line is read by its columns, not by its pieces.
     std::vector<std::pair<std::size_t, std::size_t>> flattened;  // the lines read so
     if (spec.item == "measurement") {
-        for (const auto& line : doc.lines()) {
+        for (const auto& line : lines) {
             const auto rows = flattenedResultRows(spec, line.text);
             for (const auto& f : rows) add(f.value, line.pos + f.pos, f.len, 0.85);
             if (!rows.empty()) flattened.emplace_back(line.pos, line.pos + line.text.size());
@@ -510,14 +513,13 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
     }
     // The kinds with a value type of their own: a measurement table's first row, then such
     // values anywhere in the document.
-    if (spec.item == "dose" || spec.item == "measurement") {
-        const auto lines = doc.lines();
+    if (typed_items) {
         if (spec.item == "measurement") {
             for (const auto& m : headedMeasurements(spec, lines)) add(m.value, m.pos, m.len, 0.7);
         }
         for (const auto& line : lines) {
-            const std::string clean = cleanLine(line.text);
             if (inFlattened(line.pos)) continue;
+            const std::string clean = cleanLine(line.text);
             const auto found = spec.item == "dose" ? doses(clean) : measurements(spec, clean);
             for (const auto& f : found) add(f.value, line.pos + f.pos, f.len, 0.7);
             // A parsed table row whose first cell names a measurement of `values` ("Measure:

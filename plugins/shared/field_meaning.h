@@ -193,6 +193,34 @@ inline bool qualifiedByAvoided(const FieldSpec& spec, const DocText& doc, const 
            std::find(spec.avoid.begin(), spec.avoid.end(), word) != spec.avoid.end();
 }
 
+/// Where the mark that makes a phrase ending at `end` of lower-cased `text` a label would stand
+/// (its colon or dash): after spaces and a closing bracket, after a bracketed note ("Base Rent
+/// (Year 1): ..."), or at the second cell's colon of a two-column table row as the parser
+/// writes it ("Item: Prescriber | Entry: Adaeze Roe, MD").
+inline std::size_t labelMark(const std::string& text, std::size_t end) {
+    std::size_t k = end;
+    while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
+    if (k >= text.size()) return k;
+    if (text[k] == '(') {
+        const std::size_t close = text.find(')', k);
+        std::size_t j = close == std::string::npos ? close : close + 1;
+        while (j < text.size() && text[j] == ' ') ++j;
+        return close - k <= 30 && j < text.size() && text[j] == ':' ? j : k;
+    }
+    if (text[k] == '|') {
+        const std::size_t colon = text.find(':', k);
+        const bool column_name =
+            colon != std::string::npos && colon - k <= 32 &&
+            std::all_of(text.begin() + static_cast<std::ptrdiff_t>(k + 1),
+                        text.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
+                            return std::isalpha(static_cast<unsigned char>(c)) || c == ' ' ||
+                                   c == '/';
+                        });
+        return column_name ? colon : k;
+    }
+    return k;
+}
+
 /// The hit of label-only phrase `p` (its colon taken off) in lower-cased `text` whose first
 /// character is at `opening`: the label that opens the line ("to: ...") or a numbered clause's
 /// run-in heading ("10. law. indiana."); none elsewhere.
@@ -245,32 +273,11 @@ inline std::vector<MeaningHit> meaningHits(const FieldSpec& spec, const FieldUni
             // than one as written or in the plural.
             const bool plural = end == at + p.size() + 1 && text[at + p.size()] == 's';
             const double sure = end == at + p.size() || plural ? 1.0 : 0.9;
-            std::size_t k = end;
-            while (k < text.size() && (text[k] == ' ' || text[k] == ')')) ++k;
-            // "Base Rent (Year 1): ...": a bracketed note between the phrase and its colon.
-            if (k < text.size() && text[k] == '(') {
-                const std::size_t close = text.find(')', k);
-                std::size_t j = close == std::string::npos ? close : close + 1;
-                while (j < text.size() && text[j] == ' ') ++j;
-                if (close - k <= 30 && j < text.size() && text[j] == ':') k = j;
-            }
+            const std::size_t k = labelMark(text, end);
             // A dash after the phrase is a label's only when the phrase opens the line ("Health
             // plan - Summit Ridge"); after words it ends a name before a title ("SUMMIT RIDGE
             // HEALTH PLAN - PRIOR AUTH REQUEST").
             const bool opens_line = opening == at;
-            // "Item: Prescriber | Entry: Adaeze Roe, MD": a two-column table row as the parser
-            // writes it, the phrase its first cell and the value the second's.
-            if (k < text.size() && text[k] == '|') {
-                const std::size_t colon = text.find(':', k);
-                const bool column_name =
-                    colon != std::string::npos && colon - k <= 32 &&
-                    std::all_of(text.begin() + static_cast<std::ptrdiff_t>(k + 1),
-                                text.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
-                                    return std::isalpha(static_cast<unsigned char>(c)) ||
-                                           c == ' ' || c == '/';
-                                });
-                if (column_name) k = colon;
-            }
             const bool label =
                 k < text.size() &&
                 (text[k] == ':' ||

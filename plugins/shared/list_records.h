@@ -110,7 +110,7 @@ inline std::pair<std::size_t, std::string> medicationStatus(const std::string& t
     static const std::regex capitals(
         R"(\b(NEW|CONTINUE|CONTINUED|CHANGED|HOLD|STOP|STOPPED|DISCONTINUED)\b)");
     static const std::regex after_dash(
-        R"(\s[-\xE2\x80\x93]+\s*(new|continue|continued|changed|hold|stop|stopped|discontinued)\b)",
+        R"(\s(?:-|\xE2\x80\x93)+\s*(new|continue|continued|changed|hold|stop|stopped|discontinued)\b)",
         std::regex::icase);
     std::pair<std::size_t, std::string> out{std::string::npos, ""};
     for (const auto* re : {&capitals, &after_dash}) {
@@ -237,16 +237,13 @@ inline nlohmann::json measurement(const FieldSpec& spec, const std::string& text
     }
     std::string unit = m[3].str();
     std::string rest = typed::lower(m[4].str());
-    // A word after the number is a unit only when it is written as one ("mmHg", "C", "%").
-    if (!unit.empty() &&
+    // A word after the number is a unit only when it is written as one ("mmHg", "C", "%"), and
+    // not when it names the next measurement ("BP 118/76 Pulse 64").
+    const bool lower_word =
         std::all_of(unit.begin(), unit.end(),
                     [](char c) { return std::islower(static_cast<unsigned char>(c)); }) &&
-        unit != "bpm" && unit != "kg" && unit != "lb" && unit != "lbs" && unit != "cm") {
-        rest = typed::lower(unit) + " " + rest;
-        unit.clear();
-    }
-    // "BP 118/76 Pulse 64": the word after the number names the next measurement, it is no unit.
-    if (!unit.empty() && !spec.values.empty() && namesValue(spec, canonicalName(spec, unit))) {
+        unit != "bpm" && unit != "kg" && unit != "lb" && unit != "lbs" && unit != "cm";
+    if (!unit.empty() && (lower_word || namesValue(spec, canonicalName(spec, unit)))) {
         rest = typed::lower(unit) + " " + rest;
         unit.clear();
     }

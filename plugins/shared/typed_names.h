@@ -70,19 +70,16 @@ inline std::vector<Found> addresses(const std::string& text) {
     // 400703").
     static const std::regex pin(
         R"(\b(?:(?:Flat|House|Plot|Shop|Office|Unit|Door)\s+No\.?\s*[A-Za-z0-9/-]+|[A-Z]-\d{1,4})(?:,\s*[^,;\n|]{1,60}?){1,10},\s*(?:[A-Z][A-Za-z]+\s){0,2}[A-Z][A-Za-z]+\s\d{3}\s?\d{3}\b)");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), pin);
-         it != std::sregex_iterator(); ++it) {
-        out.push_back({static_cast<std::size_t>(it->position(0)),
-                       static_cast<std::size_t>(it->length(0)), it->str()});
-    }
     // A post office box with its city, state and ZIP ("PO Box 4418, Salem, Oregon 97302").
     static const std::regex box(
         R"(\b(?:P\.?\s?O\.?\s*Box|Post Office Box)\s+\d{1,6},?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)",
         std::regex::icase);
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), box);
-         it != std::sregex_iterator(); ++it) {
-        out.push_back({static_cast<std::size_t>(it->position(0)),
-                       static_cast<std::size_t>(it->length(0)), it->str()});
+    for (const auto* whole : {&pin, &box}) {
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), *whole);
+             it != std::sregex_iterator(); ++it) {
+            out.push_back({static_cast<std::size_t>(it->position(0)),
+                           static_cast<std::size_t>(it->length(0)), it->str()});
+        }
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const Found& a, const Found& b) { return a.pos < b.pos; });

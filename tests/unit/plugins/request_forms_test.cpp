@@ -8,19 +8,13 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
-#include "one_passage_doc.h"
-
-#include "shared/field_extractor.h"
+#include "workflow_fields.h"
 
 namespace docintel::plugins {
 namespace {
 
-nlohmann::json fieldsOf(const std::string& workflow_file) {
-    std::ifstream in(DOCINTEL_SOURCE_DIR "/workflows/" + workflow_file);
-    return nlohmann::json::parse(in)["fields"];
-}
+using test::fieldsOf;
+using test::values;
 
 nlohmann::json extract(const nlohmann::json& fields, const std::string& text) {
     DocText doc = test::onePassageDoc(text);
@@ -31,12 +25,6 @@ nlohmann::json extract(const nlohmann::json& fields, const std::string& text) {
         if (spec.type == "list") continue;
         out[spec.path] = extractField(spec, doc, units, {});
     }
-    return out;
-}
-
-std::vector<std::string> values(const std::vector<typed::Found>& found) {
-    std::vector<std::string> out;
-    for (const auto& f : found) out.push_back(f.value.get<std::string>());
     return out;
 }
 
