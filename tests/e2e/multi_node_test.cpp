@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <map>
 #include <set>
 #include <string>
@@ -121,6 +122,27 @@ class Cluster : public ::testing::Test {
         return -1;
     }
 
+    /// Kills `worker` (SIGKILL) while a document job it claimed is running; false when it
+    /// held none within a minute.
+    static bool killMidJob(pid_t worker) {
+        const std::string held =
+            "SELECT count(*) FROM jobs WHERE status = 'running' AND lease_owner LIKE '%:" +
+            std::to_string(worker) + ":%' AND lease_owner NOT LIKE '%/%'";
+        const auto started = Clock::now();
+        while (secondsSince(started) < 60) {
+            if (db_->scalar(held) != "0") {
+                ::kill(worker, SIGSTOP);
+                if (db_->scalar(held) != "0") {
+                    procs_->kill(worker);
+                    return true;
+                }
+                ::kill(worker, SIGCONT);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        return false;
+    }
+
     static inline SeaweedServer* s3_ = nullptr;
     static inline TestDatabase* db_ = nullptr;
     static inline ServerProcesses* procs_ = nullptr;
@@ -155,11 +177,10 @@ TEST_F(Cluster, AWorkerKilledMidIngestionLosesNoUploadAndDuplicatesNone) {
         }
         ids.push_back(upload(i % 2 ? api_a_ : api_b_, site + ".txt", text));
     }
-    // Both workers have claimed jobs once the first document is chunked; W1's leases run out
-    // and W2 takes its jobs over from their last checkpoint.
-    pollStatusAt(api_a_, "/api/v1/documents/" + ids[0], token_,
-                 {"chunked", "embedding", "embedded", "error"}, 60);
-    procs_->kill(pid_w1_);
+    // W1 is killed while it holds a document job: stopped first, so the job cannot finish
+    // between the check and the kill. Its leases run out and W2 takes its jobs over from their
+    // last checkpoint.
+    ASSERT_TRUE(killMidJob(pid_w1_)) << "worker 1 never held a document job";
     for (const auto& id : ids) {
         const auto d = waitEmbedded(api_a_, id);
         EXPECT_EQ(d["status"], "embedded") << d.dump();
