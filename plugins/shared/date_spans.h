@@ -29,7 +29,7 @@ struct DateSpan {
 /// 2027 (the "Start Date") to December 31, 2036"), or two dates joined by "through" or a dash.
 /// Its one reader (spanCandidate) reads only texts that name the period, so two dates joined by
 /// "to" or "until" are a range too ("LICENCE PERIOD. February 1, 2027 to January 31, 2029").
-inline std::vector<DateSpan> dateSpans(const std::string& text) {
+inline std::vector<DateSpan> dateSpans(const std::string& text, bool day_first = false) {
     static const std::regex opener(
         R"((?:^|\b)(?:from|between|for the period|begins|beginning|commencing|starting)\s+(?:on\s+)?$)",
         std::regex::icase);
@@ -38,7 +38,7 @@ inline std::vector<DateSpan> dateSpans(const std::string& text) {
         std::regex::icase);
     static const std::regex joined(R"(^\s*(?:through|thru|to|until|till|-|\xE2\x80\x93)\s*$)",
                                    std::regex::icase);
-    const auto found = typed::dates(text);
+    const auto found = typed::dates(text, day_first);
     std::vector<DateSpan> out;
     for (std::size_t i = 0; i + 1 < found.size(); ++i) {
         const auto& a = found[i];
@@ -101,7 +101,7 @@ inline Candidate spanCandidate(const FieldSpec& spec, const std::vector<FieldUni
     if (spec.span.empty() || spec.span_of.empty()) return out;
     for (std::size_t i = 0; i < units.size(); ++i) {
         if (units[i].is_heading || !spanNamed(spec, units, i)) continue;
-        for (const auto& s : dateSpans(units[i].text)) {
+        for (const auto& s : dateSpans(units[i].text, units[i].day_first)) {
             const std::string start = s.start.value.get<std::string>();
             const std::string end = s.end.value.get<std::string>();
             nlohmann::json value;

@@ -91,7 +91,8 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
     const auto hitSpan = [&](const MeaningHit& hit) {
         return hit.in_heading ? Span{0, lower_text.size()} : Span{hit.pos, hit.end};
     };
-    double unit_penalty = avoidedSection(spec, unit) ? 0.8 : 0.0;
+    const bool avoided_section = avoidedSection(spec, unit);
+    double unit_penalty = avoided_section ? 0.8 : 0.0;
     unit_penalty += inRecital(spec, unit) ? 0.6 : 0.0;
     const auto avoided = [&](const MeaningHit& hit) {
         return unit_penalty + avoid.near({hitSpan(hit)});
@@ -137,6 +138,11 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
         // A label that names another subject ("Facility NPI:" for the provider's NPI) states
         // none of this field's values.
         if (hit.label && labelAvoided(spec, lower_text, hit)) continue;
+        // A row that is the phrase alone ("Name: ...") under another subject's heading
+        // ("PATIENT") is that subject's.
+        if (hit.label && avoided_section && trimmed(unit.text.substr(0, hit.pos)).empty()) {
+            continue;
+        }
         if (anotherPersonsName(spec, unit, lower_text, hit)) continue;
         std::size_t label_end = hit.label ? hit.end : 0;
         // "Procedure Code(s): 27130 - Arthroplasty": a text stated in a form row whose label
@@ -157,7 +163,7 @@ inline Candidate bestInUnit(const FieldSpec& spec, const FieldUnit& unit) {
             if (score > out.score) out = {score, nullptr, &unit, label_end};
             continue;
         }
-        auto values = typedValues(spec, unit.text, label_end);
+        auto values = typedValues(spec, unit.text, label_end, unit.day_first);
         // A name that is only meaning words, articles and initials ("Landlord", "A. THE
         // MEMBER") is no party.
         values.erase(std::remove_if(

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "shared/field_meaning.h"
 #include "shared/field_spec.h"
 #include "shared/field_units.h"
 #include "shared/typed_values.h"
@@ -38,7 +39,8 @@ inline bool onlyFunctionWords(const std::string& name) {
 }
 
 /// The name a unit gives the party of role word `word`: the name written before `("Word")` or
-/// before ", [as] Word," (after "between" / "and" / "by") or after a "Word:" label; "" when none.
+/// before ", [as] Word," (after "between" / "and" / "by") or after a "Word:" label (a bracketed
+/// note may stand between them); "" when none.
 inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const std::string& word) {
     const std::string lower_text = typed::lower(u.text);
     // "(the "Landlord")", "(together, "Landlord")", "(hereinafter called "Tenant")".
@@ -47,10 +49,15 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
         "called|referred|to|as|the),?\\s+){0,4}[\"\\xE2\\x80\\x9C]*" +
             word + "[\"\\xE2\\x80\\x9D]*\\)",
         std::regex::icase);
+    // A role's word is no name ("OWNER (LANDLORD): ...").
     auto usable = [&](const std::string& name) {
         const std::string v = typed::lower(name);
-        return !onlyFunctionWords(name) &&
-               std::find(spec.roles.begin(), spec.roles.end(), v) == spec.roles.end();
+        const auto is = [&](const std::vector<std::string>& words) {
+            return std::find(words.begin(), words.end(), v) != words.end();
+        };
+        return !onlyFunctionWords(name) && !is(spec.roles) &&
+               std::none_of(spec.role_words.begin(), spec.role_words.end(),
+                            [&](const auto& role) { return is(role.second); });
     };
     // Where the joining word ("between", "and", "by", "to") nearest before `p` stands and where the
     // words after it begin; {0, 0} when none comes before `p`.
@@ -130,7 +137,8 @@ inline std::string partyNamed(const FieldSpec& spec, const FieldUnit& u, const s
     }
     std::size_t end = 0;
     if (findPhrase(lower_text, word, 0, &end) == std::string::npos) return {};
-    while (end < u.text.size() && u.text[end] == ' ') ++end;
+    // "Tenant:", "OWNER (LANDLORD):".
+    end = labelMark(u.text, end);
     if (end >= u.text.size() || u.text[end] != ':') return {};
     std::string rest = u.text.substr(end + 1);
     rest = rest.substr(0, rest.find_first_of("(;"));

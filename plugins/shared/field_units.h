@@ -7,6 +7,7 @@
 // kept for citations. Header-only.
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <string>
 #include <vector>
@@ -23,7 +24,8 @@ struct FieldUnit {
     std::string text;     ///< the unit, cleaned (same length as the span unless synthetic)
     std::string heading;  ///< the heading line above it, cleaned; "" when none
     bool is_heading = false;
-    bool caption = false;  ///< a caption line read with the line under it as its value
+    bool caption = false;    ///< a caption line read with the line under it as its value
+    bool day_first = false;  ///< the document writes its numeric dates day first
 };
 
 /// The value of `spec` in a unit and how good it is; score 0 when none.
@@ -68,7 +70,11 @@ inline void underscoreBoxes(std::string& line) {
 inline std::string cleanLine(std::string line) {
     if (line.find('_') != std::string::npos) underscoreBoxes(line);
     for (std::size_t i = 0; i < line.size(); ++i) {
-        if (line[i] == '*' || line[i] == '#' ||
+        // A unit's number after a comma ("27 Jalan Seruling, #08-14") keeps its "#".
+        const bool unit_number = line[i] == '#' && i >= 2 && line[i - 2] == ',' &&
+                                 i + 1 < line.size() &&
+                                 std::isdigit(static_cast<unsigned char>(line[i + 1]));
+        if (line[i] == '*' || (line[i] == '#' && !unit_number) ||
             (line[i] == '_' && (i == 0 || line[i - 1] == ' '))) {
             line[i] = ' ';
         } else if (line[i] == '|') {
@@ -251,7 +257,8 @@ inline void parsedRowUnits(const DocText::Line& line,
     }
 }
 
-/// The units of a document, in reading order.
+/// The units of a document, in reading order; each knows whether the document writes its
+/// numeric dates day first.
 inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
     std::vector<FieldUnit> out;
     const auto lines = doc.lines();
@@ -388,6 +395,7 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                 const std::size_t from = cuts[k];
                 const std::size_t to = k + 1 < cuts.size() ? cuts[k + 1] : sentence.size();
                 if (to <= from) continue;
+                const std::size_t cut_unit = out.size();
                 out.push_back({line.pos + s + from, to - from, sentence.substr(from, to - from),
                                heading, false});
                 // Two columns folded into one line ("PAYER'S name: RECIPIENT'S name: Ostrander
@@ -432,10 +440,29 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                         const std::size_t code = to + static_cast<std::size_t>(m.position(1));
                         out.push_back({line.pos + s + from, code - from,
                                        sentence.substr(from, code - from), heading, false});
+                        // The word ends a person's name when the name before it is written
+                        // last name first or ends in an initial ("Name: Oduya, Fenella Margit
+                        // DOB: ...", "Member: Bartholomew S. Achebe-Lindgren DOB: ..."): only
+                        // the longer reading.
+                        static const std::regex initial(R"(\b[A-Z]\.?$)");
+                        const std::string name =
+                            colon < to ? trimmed(sentence.substr(colon + 1, code - colon - 1))
+                                       : std::string();
+                        const std::string shorter =
+                            colon < to ? trimmed(sentence.substr(colon + 1, to - colon - 1))
+                                       : std::string();
+                        if (typed::personName(name) &&
+                            (typed::invertedName(name) || std::regex_search(shorter, initial))) {
+                            out[cut_unit] = out.back();
+                            out.pop_back();
+                        }
                     }
                 }
             }
         }
+    }
+    if (typed::writesDayFirst(doc.text)) {
+        for (auto& u : out) u.day_first = true;
     }
     return out;
 }

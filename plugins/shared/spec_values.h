@@ -32,14 +32,24 @@ inline bool negatedInClause(const std::string& lower_text, std::size_t at) {
     return std::regex_search(before, negation);
 }
 
-/// Values of the spec's type in `text`.
+/// Values of the spec's type in `text` (numeric dates day first when `day_first`).
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
-                                             std::size_t label_end) {
-    if (spec.type == "date") return typed::dates(text);
+                                             std::size_t label_end, bool day_first = false) {
+    if (spec.type == "date") return typed::dates(text, day_first);
     if (spec.type == "money") return typed::money(text);
     if (spec.type == "percentage") return typed::percentages(text);
     if (spec.type == "duration") return typed::durations(text);
-    if (spec.type == "address") return typed::addresses(text);
+    if (spec.type == "address") {
+        auto found = typed::addresses(text);
+        if (found.empty() && label_end > 0) {
+            std::size_t from = label_end;
+            while (from < text.size() && (text[from] == ':' || text[from] == ' ')) ++from;
+            if (const auto n = typed::labelledAddressLength(text.substr(from)); n > 0) {
+                found.push_back({from, n, text.substr(from, n)});
+            }
+        }
+        return found;
+    }
     if (spec.type == "code") return typed::codes(text, spec.code);
     if (spec.type == "enumeration") {
         std::vector<typed::Found> out;

@@ -64,12 +64,12 @@ inline std::vector<Found> addresses(const std::string& text) {
         }
         out.push_back({pos, end - pos, value});
     }
-    // An Indian address: a flat, plot or house number, its building, sector and locality, and
-    // the city with its six-digit PIN code ("Flat No. 1204, 12th Floor, Wing B, ..., Plot No.
-    // 41, Sector 17, Vashi, Navi Mumbai 400703", "B-3, Gulmohar Bungalows, ..., Navi Mumbai
-    // 400703").
+    // An address that ends in a city and a six-digit postal code, as India's and Singapore's
+    // do: a flat, plot or house number, its building, sector and locality ("Flat No. 1204,
+    // 12th Floor, Wing B, ..., Navi Mumbai 400703", "B-3, Gulmohar Bungalows, ..., Navi Mumbai
+    // 400703", "27 Jalan Seruling, #08-14, The Marlowe Residences, Singapore 578921").
     static const std::regex pin(
-        R"(\b(?:(?:Flat|House|Plot|Shop|Office|Unit|Door)\s+No\.?\s*[A-Za-z0-9/-]+|[A-Z]-\d{1,4})(?:,\s*[^,;\n|]{1,60}?){1,10},\s*(?:[A-Z][A-Za-z]+\s){0,2}[A-Z][A-Za-z]+\s\d{3}\s?\d{3}\b)");
+        R"(\b(?:(?:Flat|House|Plot|Shop|Office|Unit|Door)\s+No\.?\s*[A-Za-z0-9/-]+|[A-Z]-\d{1,4}|\d{1,5}[A-Z]?(?:\s+[A-Z][A-Za-z'-]+){1,4})(?:,\s*[^,;\n|]{1,60}?){1,10},\s*(?:[A-Z][A-Za-z]+\s){0,2}[A-Z][a-z]+\s\d{3}\s?\d{3}\b)");
     // A post office box with its city, state and ZIP ("PO Box 4418, Salem, Oregon 97302").
     static const std::regex box(
         R"(\b(?:P\.?\s?O\.?\s*Box|Post Office Box)\s+\d{1,6},?\s+(?:[A-Z][A-Za-z.]+\s?){1,3},?\s+(?:[A-Z]{2}|[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\.?\s+\d{5}(?:-\d{4})?)",
@@ -84,6 +84,24 @@ inline std::vector<Found> addresses(const std::string& text) {
     std::stable_sort(out.begin(), out.end(),
                      [](const Found& a, const Found& b) { return a.pos < b.pos; });
     return out;
+}
+
+/// The length of the address a label's value opens with when it has no street suffix or
+/// postal code to be read by (`addresses`), as in a country without postcodes ("Property:
+/// Apartment 1907, Saffron Creek Residences, Tower 2, Al Jaddaf, Dubai (2 bedroom)"): three to
+/// eight comma-separated parts, each short and capitalised or a number, with a figure in the
+/// first two, up to a bracket, semicolon, full stop or the end; 0 when `value` opens with none.
+inline std::size_t labelledAddressLength(const std::string& value) {
+    static const std::regex re(
+        R"(^(?:[A-Z0-9#][^,;()\n|.]{0,50})(?:,\s*[A-Z0-9#][^,;()\n|.]{0,50}){2,7}(?=\s*(?:[(;.|]|$)))");
+    std::smatch m;
+    if (!std::regex_search(value, m, re)) return 0;
+    const std::string found = m.str();
+    const std::size_t second_comma = found.find(',', found.find(',') + 1);
+    const bool figure = std::any_of(found.begin(), found.begin() + second_comma, [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c));
+    });
+    return figure ? found.find_last_not_of(' ') + 1 : 0;
 }
 
 /// Names of people and organisations: a run of capitalised words (with initials, "&", "of",
@@ -116,6 +134,7 @@ inline std::vector<Found> names(const std::string& text) {
         int words_so_far = 0, caps_words = 0, name_words = 0;
         bool last_title = false;        // the name's last word is in Title case
         bool after_credential = false;  // the name's last word is a suffix after its words
+        bool after_join = false;        // the word before is a joining word ("of")
         while (true) {
             std::size_t w = end;
             while (w < text.size() && wordChar(text[w])) ++w;
@@ -153,12 +172,17 @@ inline std::vector<Found> names(const std::string& text) {
                                   std::regex_search(text.substr(w, 12), legal_next);
             if (!cap && !join && !numbered) {
                 // "Ezekiel Roe-Mbeki Grade 7", "Mary Roe Room 214": a Title-case word right before
-                // a number is a field's label after the name, not the name's last word.
-                if (number && name_words >= 3 && last_title && end == last_cap_end + 1) {
+                // a number is a field's label after the name, not the name's last word; so is one
+                // before "of" and a word in lower case ("Ann B. Roe Date of birth ...").
+                const bool label_of = after_join && name_words >= 3 && last_title &&
+                                      lower(text.substr(last_cap_end, 4)) == " of ";
+                if ((number && name_words >= 3 && last_title && end == last_cap_end + 1) ||
+                    label_of) {
                     last_cap_end = before_last_cap_end;
                 }
                 break;
             }
+            after_join = join;
             end = w;
             if (cap || numbered) {
                 before_last_cap_end = last_cap_end;
@@ -169,18 +193,20 @@ inline std::vector<Found> names(const std::string& text) {
             after_credential = is_suffix && name_words >= 3;
             // A word of three letters or more ending in a full stop ends a sentence, and the
             // name with it ("My name is Ann Roe. My member ID ..."), unless it is a suffix
-            // ("Inc.", "Jr.") or a title's or place's abbreviation ("Dr.", "St.").
-            static const std::vector<std::string> titles = {
-                "st.", "mt.", "dr.", "mr.", "mrs.", "ms.", "bros.", "assoc.", "dept."};
+            // ("Inc.", "Jr.") or a title's, place's or company form's abbreviation ("Dr.", "St.",
+            // the "Pte." of "Pte. Ltd.").
+            static const std::vector<std::string> titles = {"st.",   "mt.",  "dr.",   "mr.",
+                                                            "mrs.",  "ms.",  "bros.", "assoc.",
+                                                            "dept.", "pte.", "pty.",  "sdn."};
             if (word.size() >= 3 && word.back() == '.' &&
                 std::count(word.begin(), word.end(), '.') == 1 && !is_suffix &&
                 std::find(titles.begin(), titles.end(), lower(word)) == titles.end()) {
                 break;
             }
             // A company's legal form ends its name ("Vale Studio LLC Rafferty Roe": two names).
-            static const std::vector<std::string> legal = {"llc",  "l.l.c.", "inc.", "inc", "l.p.",
-                                                           "lp",   "llp",    "ltd.", "ltd", "corp.",
-                                                           "n.a.", "pc",     "p.c.", "pllc"};
+            static const std::vector<std::string> legal = {
+                "llc",   "l.l.c.", "inc.", "inc",  "l.p.", "lp",   "llp", "ltd.", "ltd",
+                "corp.", "n.a.",   "pc",   "p.c.", "pllc", "bhd.", "bhd", "gmbh", "plc"};
             if (std::find(legal.begin(), legal.end(), lower(word)) != legal.end()) break;
             // One space or tab between words; a comma only before a suffix.
             std::size_t next = end;

@@ -112,12 +112,26 @@ inline int ordinalWord(const std::string& word) {
     return 0;
 }
 
+/// Whether a text writes its numeric dates day first: one of them can only be read so
+/// ("31/05/2028") and none can only be read month first ("05/31/2028").
+inline bool writesDayFirst(const std::string& text) {
+    static const std::regex numeric(R"(\b(\d{1,2})/(\d{1,2})/(?:\d{4}|\d{2})\b)");
+    bool day_first = false;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), numeric);
+         it != std::sregex_iterator(); ++it) {
+        const int a = std::stoi((*it)[1]), b = std::stoi((*it)[2]);
+        if (b > 12 && a <= 12) return false;
+        day_first = day_first || (a > 12 && b <= 12);
+    }
+    return day_first;
+}
+
 /// Dates as "March 1, 2025", "Mar. 1 2025", "1 March 2025", "05-Oct-1971", "the 1st day of March,
 /// 2025", "the first (1st) day of June, 2026", "the last day of February, 2035", "03/01/2025" (US
-/// order; day first when the first number cannot be a month; a fax's "03/14/58" with a
-/// two-digit year, fullYear), "2025-03-01" and a claim form's boxes "07 19 1976" (two-digit
-/// month and day); as ISO strings.
-inline std::vector<Found> dates(const std::string& text) {
+/// order; day first when the first number cannot be a month, or when `day_first`: the document
+/// writes its dates so, writesDayFirst; a fax's "03/14/58" with a two-digit year, fullYear),
+/// "2025-03-01" and a claim form's boxes "07 19 1976" (two-digit month and day); as ISO strings.
+inline std::vector<Found> dates(const std::string& text, bool day_first = false) {
     static const std::regex re(
         R"(\b(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})|)"
         R"(([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})|)"
@@ -125,14 +139,14 @@ inline std::vector<Found> dates(const std::string& text) {
         R"((?:the\s+)?([a-z]+(?:-[a-z]+)?)\s+(?:\((\d{1,2})(?:st|nd|rd|th)?\)\s+)?day\s+of\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})|)"
         R"((0[1-9]|1[0-2]) (0[1-9]|[12]\d|3[01]) (\d{4}|\d{2})(?! \d))\b)",
         std::regex::icase);
-    return scan(text, re, [](const std::smatch& m) {
+    return scan(text, re, [day_first](const std::smatch& m) {
         std::optional<std::string> v;
         if (m[1].matched) {
             v = iso(std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]));
         } else if (m[4].matched) {
             const int a = std::stoi(m[4]), b = std::stoi(m[5]);
             const int y = m[6].length() == 2 ? fullYear(std::stoi(m[6])) : std::stoi(m[6]);
-            v = a > 12 ? iso(y, b, a) : iso(y, a, b);
+            v = a > 12 || (day_first && b <= 12) ? iso(y, b, a) : iso(y, a, b);
         } else if (m[7].matched) {
             if (const int month = monthNumber(m[7]))
                 v = iso(std::stoi(m[9]), month, std::stoi(m[8]));
@@ -203,7 +217,16 @@ inline std::string moneyPeriod(const std::string& text, std::size_t pos, std::si
     if (std::regex_search(after, month_after)) return "month";
     if (std::regex_search(after, year_after)) return "year";
     const std::size_t from = pos > 130 ? pos - 130 : 0;
-    const std::string before = text.substr(from, pos - from);
+    std::string before = text.substr(from, pos - from);
+    // A period word before another amount is that amount's ("Annual rent: AED 96,000 Security
+    // deposit: AED 4,800").
+    static const std::regex amount(R"(\d,\d{3}(?:\.\d{2})?)");
+    std::size_t after_amount = 0;
+    for (auto it = std::sregex_iterator(before.begin(), before.end(), amount);
+         it != std::sregex_iterator(); ++it) {
+        after_amount = static_cast<std::size_t>(it->position(0) + it->length(0));
+    }
+    before = before.substr(after_amount);
     // The nearer of the two words decides ("annual rent ..., payable in monthly installments").
     std::smatch m, y;
     const bool has_m = std::regex_search(before, m, month_before);
@@ -281,13 +304,13 @@ inline double amountInWords(const std::string& text, std::size_t end, std::size_
     return any ? total + current : 0;
 }
 
-/// Amounts of money: "$4,500.00", "USD 54,000", "£1,150.00", "EUR 900", "54,000 dollars", "Forty
-/// Thousand Dollars"; the value is the money text with its period when one is stated ("$4,500.00
-/// per month"). Rates per square foot, acre or foot of a boat are left out (they are prices, not
-/// amounts), and so are clause numbers ("Section 3.02").
+/// Amounts of money: "$4,500.00", "USD 54,000", "£1,150.00", "EUR 900", "AED 96,000", "54,000
+/// dollars", "Forty Thousand Dollars"; the value is the money text with its period when one is
+/// stated ("$4,500.00 per month"). Rates per square foot, acre or foot of a boat are left out (they
+/// are prices, not amounts), and so are clause numbers ("Section 3.02").
 inline std::vector<Found> money(const std::string& text) {
     static const std::regex re(
-        R"((\$|\xC2\xA3|\xE2\x82\xAC|\xE2\x82\xB9|\bUSD|\bGBP|\bEUR|\bINR|\bRs\.?)\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?:/-)?|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
+        R"((\$|\xC2\xA3|\xE2\x82\xAC|\xE2\x82\xB9|\bUSD|\bGBP|\bEUR|\bINR|\bRs\.?|\b(?:AED|AUD|CAD|CHF|CNY|DKK|HKD|JPY|KES|MXN|MYR|NGN|NOK|NZD|QAR|SAR|SEK|SGD|ZAR))\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(?:/-)?|\b(\d{1,3}(?:,\d{3})+(?:\.\d{2})?)\s+(?:US\s+)?dollars|(?:^|[\s:])(\d{1,3}(?:,\d{3})*\.\d{2})(?![\d.%/-]))",
         std::regex::icase);
     static const std::regex per_area(
         R"(^\s*\)?\s*(?:per|/)\s*(?:rentable\s+|usable\s+|linear\s+)?(?:sf|sq|square|acre|rsf|usf|rentable|usable|foot|feet|ft)\b)",
@@ -311,13 +334,20 @@ inline std::vector<Found> money(const std::string& text) {
             continue;
         }
         const double amount = number(m[2].matched ? m[2].str() : m[3].str());
-        // Pounds, euros and rupees keep their sign; dollars of any country are "$".
+        // Pounds, euros and rupees keep their sign, another currency its code ("AED
+        // 96,000.00"); "$" and "USD" are dollars.
         const std::string sign = lower(m[1].str());
-        const std::string symbol =
-            sign == "\xC2\xA3" || sign == "gbp"                                   ? "\xC2\xA3"
-            : sign == "\xE2\x82\xAC" || sign == "eur"                             ? "\xE2\x82\xAC"
-            : sign == "\xE2\x82\xB9" || sign == "inr" || sign.rfind("rs", 0) == 0 ? "\xE2\x82\xB9"
-                                                                                  : "$";
+        std::string symbol = "$";
+        if (sign == "\xC2\xA3" || sign == "gbp") {
+            symbol = "\xC2\xA3";
+        } else if (sign == "\xE2\x82\xAC" || sign == "eur") {
+            symbol = "\xE2\x82\xAC";
+        } else if (sign == "\xE2\x82\xB9" || sign == "inr" || sign.rfind("rs", 0) == 0) {
+            symbol = "\xE2\x82\xB9";
+        } else if (sign.size() == 3 && sign != "usd") {
+            for (const char c : sign) symbol += static_cast<char>(std::toupper(c));
+            symbol = symbol.substr(1) + " ";
+        }
         out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len), symbol)});
     }
     // An amount in words only ("Forty Thousand Eight Hundred Dollars per year"); one whose

@@ -167,5 +167,108 @@ TEST(WorldForms, AResultsTableAPdfLeftAsOneLine) {
                                         "hemoglobin A1c 7.8 H", "TSH 2.6 N"}));
 }
 
+// The tenth blind batch: a Dubai tenancy contract (dirhams, day-first dates, addresses without
+// a postcode), a Singapore tenancy (a "Pte. Ltd." landlord, "#08-14" units), a voucher lease
+// whose landlord is introduced by its role words, and request and letter forms.
+
+TEST(WorldForms, CurrencyCodesKeepTheirCode) {
+    EXPECT_EQ(values(typed::money("Annual rent: AED 96,000 Security deposit: AED 4,800")),
+              (std::vector<std::string>{"AED 96,000.00 per year", "AED 4,800.00"}));
+    EXPECT_EQ(values(typed::money("Monthly rent: SGD 4,200")).front(), "SGD 4,200.00 per month");
+    EXPECT_EQ(values(typed::money("USD 54,000")).front(), "$54,000.00");
+}
+
+TEST(WorldForms, ADocumentThatWritesItsDatesDayFirst) {
+    EXPECT_TRUE(typed::writesDayFirst("From 01/06/2027 To 31/05/2028"));
+    // One date that can only be month first decides the other way.
+    EXPECT_FALSE(typed::writesDayFirst("signed 31/05/2028, paid 05/31/2028"));
+    EXPECT_FALSE(typed::writesDayFirst("From 01/06/2027 To 06/01/2028"));
+    EXPECT_EQ(values(typed::dates("01/06/2027", true)).front(), "2027-06-01");
+    EXPECT_EQ(values(typed::dates("01/06/2027")).front(), "2027-01-06");
+    // The contract date stands on its own line; the document's other dates decide its order.
+    const auto out = extract(
+        kLease, {"TENANCY CONTRACT\nContract date: 12/05/2027\nTenant: Tobias Engelbrecht-Mwangi\n"
+                 "Contract period: From 01/06/2027 To 31/05/2028 (12 months)",
+                 "Signed: tenant 12/05/2027; lessor 14/05/2027"});
+    EXPECT_EQ(out["abstract.commencement"]["value"], "2027-06-01");
+    EXPECT_EQ(out["abstract.expiration"]["value"], "2028-05-31");
+    EXPECT_EQ(out["abstract.term"]["value"], "12 months");
+}
+
+TEST(WorldForms, AddressesWithoutAStreetSuffixOrZip) {
+    const auto out = extract(
+        kLease,
+        {"Property: Apartment 1907, Saffron Creek Residences, Tower 2, Al Jaddaf, Dubai (2 "
+         "bedroom); Plot no. 326-0915\nAnnual rent: AED 96,000",
+         "6. Notices to the lessor: Office 804, Marasi Bay Business Tower, Business Bay, Dubai."});
+    EXPECT_EQ(out["abstract.premises"]["value"],
+              "Apartment 1907, Saffron Creek Residences, Tower 2, Al Jaddaf, Dubai");
+    EXPECT_EQ(out["abstract.notices"]["value"],
+              "Office 804, Marasi Bay Business Tower, Business Bay, Dubai");
+    // A street name without a suffix, a unit number after a comma and a six-digit postcode.
+    EXPECT_EQ(values(typed::addresses(
+                  "Premises: 27 Jalan Seruling, #08-14, The Marlowe Residences, Singapore 578921, "
+                  "together with the furniture")),
+              std::vector<std::string>{
+                  "27 Jalan Seruling, #08-14, The Marlowe Residences, Singapore 578921"});
+    // A label's value with no figure in its first parts is no address.
+    EXPECT_EQ(typed::labelledAddressLength("Residential use only, by the tenant, and family"), 0u);
+}
+
+TEST(WorldForms, RoleWordsAreNoNamesAndPteLtdEndsOne) {
+    const auto out = extract(
+        kLease, {"OWNER (LANDLORD): Marrowbone Creek Rentals, LLC\nOwner's office: 1409 Keowee "
+                 "Street, Suite 2, Dayton, Ohio 45404\nTENANT: Delphine R. Okwuosa-Barrett"});
+    EXPECT_EQ(out["abstract.parties"]["value"],
+              "Marrowbone Creek Rentals, LLC (Landlord); Delphine R. Okwuosa-Barrett (Tenant)");
+    EXPECT_EQ(values(typed::names("Koh Beng Huat Investments Pte. Ltd., of 9 Tembusu Rise")),
+              (std::vector<std::string>{"Koh Beng Huat Investments Pte. Ltd.", "Tembusu Rise"}));
+}
+
+TEST(WorldForms, ANameIsReadToItsEndBeforeTheNextLabel) {
+    // The next label's capitals are no given name; a name does not end in an initial.
+    const auto pa =
+        extract(kPriorAuth, {"PATIENT\nName: Oduya, Fenella Margit DOB: 05/03/1995\nMember ID: "
+                             "see attached copy of member card\nTREATING RADIATION ONCOLOGIST\nDr. "
+                             "Casimir Velasquez-Thorne, MD NPI 1509050245"});
+    EXPECT_EQ(pa["patient.name"]["value"], "Oduya, Fenella Margit");
+    // The "Name:" row under PATIENT is the patient's, whoever else the form names.
+    EXPECT_EQ(pa["provider.name"]["value"], "Dr. Casimir Velasquez-Thorne, MD");
+    const auto letter =
+        extract(kPriorAuth, {"APPROVED WITH MODIFICATION\nTo: Imogen Castellanos-Whitby, DO, "
+                             "Neurology (NPI on file)\nMember: Bartholomew S. Achebe-Lindgren DOB: "
+                             "04/11/1983 Member ID: CHH-77302145-01"});
+    EXPECT_EQ(letter["patient.name"]["value"], "Bartholomew S. Achebe-Lindgren");
+    EXPECT_EQ(letter["provider.name"]["value"], "Imogen Castellanos-Whitby, DO");
+    // "Date of birth" after a name is the next label, not the name's last word.
+    EXPECT_EQ(values(typed::names("Ann B. Roe Date of birth May 21, 1969")).front(), "Ann B. Roe");
+}
+
+TEST(WorldForms, APatientsNameBesideTheRecordNumber) {
+    const auto out = extract(kClinical, {"After Visit Summary\n**Cornelius Adeyemi-Vantongeren** · "
+                                         "MRN 40719928\nHeart Failure Clinic, Brindlewood Heart & "
+                                         "Vascular Center · **August 26, 2027**"});
+    EXPECT_EQ(out["patient.name"]["value"], "Cornelius Adeyemi-Vantongeren");
+}
+
+TEST(WorldForms, AConcurrentReviewAndAnApprovalLetter) {
+    const auto review =
+        extract(kPriorAuth,
+                {"LEVEL OF CARE REQUESTED\nContinued stay, ASAM Level 3.5 (clinically managed "
+                 "high-intensity residential).\nHCPCS H0018 (behavioral health, short-term "
+                 "residential, per "
+                 "diem). Requested: 7 more days, 12/03/2027 through 12/09/2027.",
+                 "OUTCOME\nApproved 5 of the 7 requested days: 12/03/2027 through 12/07/2027."});
+    EXPECT_EQ(review["requested_service.description"]["value"],
+              "Continued stay, ASAM Level 3.5 (clinically managed high-intensity residential).");
+    EXPECT_EQ(review["requested_service.planned_date"]["value"], "2027-12-03");
+    const auto letter = extract(
+        kPriorAuth, {"Requested first injection: 10/04/2027. Approved dates: 10/01/2027 to "
+                     "03/31/2028.\nReason: Policy CHH-RX-112, Botulinum Toxins, allows 155 units "
+                     "every 12 weeks for chronic migraine."});
+    EXPECT_EQ(letter["requested_service.planned_date"]["value"], "2027-10-04");
+    EXPECT_EQ(letter["policy.policy_number"]["value"], "CHH-RX-112");
+}
+
 }  // namespace
 }  // namespace docintel::plugins
