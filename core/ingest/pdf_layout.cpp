@@ -351,6 +351,15 @@ void emitLines(const std::vector<const Word*>& words, double body_height, PageTa
     // A row of cells is a table row next to another one, or under a table's header; a lone wide
     // gap is layout.
     auto multi = [&](std::size_t i) { return i < lines.size() && cells[i].size() > 1; };
+    // In a run of lines that end well short of the region's right edge each line is its own
+    // paragraph: the rows of a table set with narrow gaps ("Anastrozole 1 mg once daily
+    // continue") and the lines of a list stay lines. (A paragraph's one short line is its last.)
+    double left = 0, right = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        left = i == 0 ? lines[i].x0 : std::min(left, lines[i].x0);
+        right = i == 0 ? lines[i].x1 : std::max(right, lines[i].x1);
+    }
+    const auto short_line = [&](const Line& l) { return l.x1 - left < 0.85 * (right - left); };
     std::string para;
     const Line* prev = nullptr;
     // The data row being read: a one-cell line right under it that starts where one of its
@@ -413,9 +422,11 @@ void emitLines(const std::vector<const Word*>& words, double body_height, PageTa
             // A paragraph of a few words (a page number, a mark) between rows keeps the table.
             if (line.words.size() > 3) table.end();
             table.growing = false;
-            bool new_para = prev == nullptr || line.y0 - prev->y1 > 0.8 * std::max(h, 1.0) ||
-                            std::fabs(h - prev->height()) > 0.3 * std::max(h, 1.0) ||
-                            (i > 0 && multi(i - 1) && ((i > 1 && multi(i - 2)) || multi(i)));
+            bool new_para =
+                prev == nullptr || line.y0 - prev->y1 > 0.8 * std::max(h, 1.0) ||
+                std::fabs(h - prev->height()) > 0.3 * std::max(h, 1.0) ||
+                (i > 0 && multi(i - 1) && ((i > 1 && multi(i - 2)) || multi(i))) ||
+                (short_line(*prev) && (short_line(line) || (i >= 2 && short_line(lines[i - 2]))));
             if (new_para) flush();
             if (!para.empty()) {
                 if (endsInJoiningDash(para) && std::isdigit(static_cast<unsigned char>(text[0]))) {

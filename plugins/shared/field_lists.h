@@ -465,13 +465,26 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
     // The kinds with a value type of their own also read the document line by line.
     const bool typed_items = spec.item == "dose" || spec.item == "measurement";
     const auto lines = typed_items ? doc.lines() : std::vector<DocText::Line>{};
-    // A results table a PDF's text left as one line is read by its columns, not by its pieces.
+    // A results table a PDF's text left as one line, or as its header line and a line per row
+    // ("Platelets (x10^9/L) 118 131 164 150-400"), is read by its columns, not by its pieces.
     std::vector<std::pair<std::size_t, std::size_t>> flattened;  // the lines read so
     if (spec.item == "measurement") {
-        for (const auto& line : lines) {
-            const auto rows = flattenedResultRows(spec, line.text);
-            for (const auto& f : rows) add(f.value, line.pos + f.pos, f.len, 0.85);
-            if (!rows.empty()) flattened.emplace_back(line.pos, line.pos + line.text.size());
+        static const std::regex row_line(R"(^[A-Z][A-Za-z0-9 ,'-]{0,40}? \([^()]{1,15}\) [<>]?\d)");
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+            std::size_t last = k;
+            while (last + 1 < lines.size() && std::regex_search(lines[last + 1].text, row_line)) {
+                ++last;
+            }
+            const std::size_t from = lines[k].pos;
+            const std::size_t to = lines[last].pos + lines[last].text.size();
+            std::string block = doc.text.substr(from, to - from);
+            std::replace(block.begin(), block.end(), '\n', ' ');
+            const auto rows = flattenedResultRows(spec, block);
+            for (const auto& f : rows) add(f.value, from + f.pos, f.len, 0.85);
+            if (!rows.empty()) {
+                flattened.emplace_back(from, to);
+                k = last;
+            }
         }
     }
     const auto inFlattened = [&](std::size_t pos) {
@@ -496,7 +509,12 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
             }
         } else if (spec.item == "measurement") {
             if (inFlattened(piece.pos)) continue;
-            if (auto m = measurement(spec, piece.text); !m.is_null()) {
+            // A line's month and year ("Colorectal cancer screening: colonoscopy 06/2014") date
+            // it; they measure nothing.
+            static const std::regex month_year(R"(^\d{1,2}/(?:19|20)\d{2}$)");
+            auto m = measurement(spec, piece.text);
+            if (!m.is_null() && !(m["value"].is_string() &&
+                                  std::regex_match(m["value"].get<std::string>(), month_year))) {
                 add(m, piece.pos, piece.len, 0.85);
             }
         } else {

@@ -4,6 +4,7 @@
 // record's readings by time. Header-only; pure.
 
 #include <algorithm>
+#include <cstdio>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -77,9 +78,10 @@ inline std::vector<HeadedMeasurement> headedMeasurements(const FieldSpec& spec,
 /// each row "Name (unit) value ... range" after it ("Test IRF admission 04/07/2027 Discharge
 /// 04/26/2027 Reference Hemoglobin (g/dL) 11.6 12.1 12.0-16.0 ... Hemoglobin A1c (%) 7.8 -
 /// under 5.7"): the rows start after the header's reference column. Of a row's values the one
-/// under the header's latest date is read (the discharge column, not the admission one), the
-/// first when the header has no dates or the row no value there (a dash); its flag is the
-/// reference range's. Each record with where its row sits in `text`.
+/// under the header's latest date, with or without its year ("Admission 08/02 ... Day of
+/// discharge 08/06"), is read (the discharge column, not the admission one), the first when the
+/// header has no dates or the row no value there (a dash); its flag is the reference range's.
+/// Each record with where its row sits in `text`.
 inline std::vector<typed::Found> flattenedResultRows(const FieldSpec& spec,
                                                      const std::string& text) {
     std::vector<typed::Found> out;
@@ -94,10 +96,21 @@ inline std::vector<typed::Found> flattenedResultRows(const FieldSpec& spec,
     std::size_t column = 0;  // the value column of the latest date in the header
     std::string latest;
     std::size_t dated = 0;
-    for (const auto& d : typed::dates(text.substr(0, rows_from))) {
-        const std::string iso = d.value.get<std::string>();
-        if (iso > latest) {
-            latest = iso;
+    const std::string header = text.substr(0, rows_from);
+    std::vector<std::string> column_dates;  // sortable, in column order
+    for (const auto& d : typed::dates(header)) column_dates.push_back(d.value.get<std::string>());
+    if (column_dates.empty()) {  // dates without their year ("Admission 08/02 ... 08/06")
+        static const std::regex month_day(R"(\b(\d{1,2})/(\d{1,2})\b(?!/))");
+        for (auto it = std::sregex_iterator(header.begin(), header.end(), month_day);
+             it != std::sregex_iterator(); ++it) {
+            char key[8];
+            std::snprintf(key, sizeof(key), "%02d-%02d", std::stoi((*it)[1]), std::stoi((*it)[2]));
+            column_dates.push_back(key);
+        }
+    }
+    for (const auto& d : column_dates) {
+        if (d > latest) {
+            latest = d;
             column = dated;
         }
         ++dated;

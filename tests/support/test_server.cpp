@@ -7,6 +7,7 @@
 #include <Poco/String.h>
 #include <Poco/URI.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -373,7 +374,9 @@ std::map<int, std::string> TestServer::pageTexts(const std::string& document_id,
     std::map<int, std::string> pages;
     const auto chunks = get("/api/v1/documents/" + document_id + "/chunks", token).json();
     for (const auto& c : chunks["chunks"]) {
-        pages[c["page"].get<int>()] += c["text"].get<std::string>() + "\n";
+        std::string text = c["text"].get<std::string>();
+        std::replace(text.begin(), text.end(), '\n', ' ');
+        pages[c["page"].get<int>()] += text + " ";
     }
     return pages;
 }

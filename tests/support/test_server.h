@@ -129,7 +129,8 @@ class TestServer {
     /// the last body.
     nlohmann::json pollStatus(const std::string& path, const std::string& token,
                               const std::set<std::string>& final_statuses, int seconds = 120) const;
-    /// The text of each page of a document, from its chunks (page → chunk texts, one a line).
+    /// The text of each page of a document, from its chunks (page → chunk texts), on one line as
+    /// excerpts and quotes show it: line breaks are spaces.
     std::map<int, std::string> pageTexts(const std::string& document_id,
                                          const std::string& token) const;
     /// Polls the document until it is `embedded` or `error` (60 s at most); returns it.

@@ -1,4 +1,5 @@
-// core/ingest/pdf_layout.cpp: which lines of a page's words are headings.
+// core/ingest/pdf_layout.cpp: which lines of a page's words are headings, and which lines a
+// paragraph joins.
 
 #include "ingest/pdf_layout.h"
 
@@ -63,6 +64,36 @@ TEST(PdfLayout, AParagraphInALargerTypeThanTheSmallPrintAroundItStaysAParagraph)
     for (int i = 0; i < 6; ++i)
         line(9, "small print small print small print small print small print");
     EXPECT_TRUE(headings(words).empty());
+}
+
+std::vector<std::string> paragraphs(const std::vector<Word>& words) {
+    BlockBuilder out;
+    layoutWords(words, out);
+    std::vector<std::string> found;
+    for (const auto& b : out.take()) {
+        if (b.kind == Block::Kind::kParagraph) found.push_back(b.text);
+    }
+    return found;
+}
+
+TEST(PdfLayout, TheRowsOfATableSetWithNarrowGapsStayLines) {
+    // A paragraph's lines join (its short last line too); a run of short lines stays lines.
+    std::vector<Word> words;
+    double y = 72;
+    auto line = [&](const std::string& text) {
+        addLine(words, y, 10, text);
+        y += 14.5;
+    };
+    line("Current medications are listed here with their dose how often they are taken and a note");
+    line("Anastrozole 1 mg once daily continue to September 2031");
+    line("Venlafaxine XR 37.5 mg once daily for hot flashes");
+    line("Gabapentin - - STOPPED September 2027");
+    EXPECT_EQ(paragraphs(words),
+              (std::vector<std::string>{
+                  "Current medications are listed here with their dose how often they are taken "
+                  "and a note Anastrozole 1 mg once daily continue to September 2031",
+                  "Venlafaxine XR 37.5 mg once daily for hot flashes",
+                  "Gabapentin - - STOPPED September 2027"}));
 }
 
 }  // namespace
