@@ -23,14 +23,19 @@ void addLine(std::vector<Word>& words, double top, double size, const std::strin
     }
 }
 
-std::vector<std::string> headings(const std::vector<Word>& words) {
+/// The texts of the blocks of `kind` that the page's words lay out into.
+std::vector<std::string> blocksOf(const std::vector<Word>& words, Block::Kind kind) {
     BlockBuilder out;
     layoutWords(words, out);
     std::vector<std::string> found;
     for (const auto& b : out.take()) {
-        if (b.kind == Block::Kind::kHeading) found.push_back(b.text);
+        if (b.kind == kind) found.push_back(b.text);
     }
     return found;
+}
+
+std::vector<std::string> headings(const std::vector<Word>& words) {
+    return blocksOf(words, Block::Kind::kHeading);
 }
 
 TEST(PdfLayout, ASubHeadingOneSizeUpIsNotFoldedIntoTheParagraphAboveIt) {
@@ -66,16 +71,6 @@ TEST(PdfLayout, AParagraphInALargerTypeThanTheSmallPrintAroundItStaysAParagraph)
     EXPECT_TRUE(headings(words).empty());
 }
 
-std::vector<std::string> paragraphs(const std::vector<Word>& words) {
-    BlockBuilder out;
-    layoutWords(words, out);
-    std::vector<std::string> found;
-    for (const auto& b : out.take()) {
-        if (b.kind == Block::Kind::kParagraph) found.push_back(b.text);
-    }
-    return found;
-}
-
 TEST(PdfLayout, TheRowsOfATableSetWithNarrowGapsStayLines) {
     // A paragraph's lines join (its short last line too); a run of short lines stays lines.
     std::vector<Word> words;
@@ -88,7 +83,7 @@ TEST(PdfLayout, TheRowsOfATableSetWithNarrowGapsStayLines) {
     line("Anastrozole 1 mg once daily continue to September 2031");
     line("Venlafaxine XR 37.5 mg once daily for hot flashes");
     line("Gabapentin - - STOPPED September 2027");
-    EXPECT_EQ(paragraphs(words),
+    EXPECT_EQ(blocksOf(words, Block::Kind::kParagraph),
               (std::vector<std::string>{
                   "Current medications are listed here with their dose how often they are taken "
                   "and a note Anastrozole 1 mg once daily continue to September 2031",

@@ -270,5 +270,17 @@ TEST(WorldForms, AConcurrentReviewAndAnApprovalLetter) {
     EXPECT_EQ(letter["policy.policy_number"]["value"], "CHH-RX-112");
 }
 
+TEST(WorldForms, AResultsTableWithARowALineAndDatesWithoutTheirYear) {
+    const auto out = extract(
+        kClinical, {"Laboratory results\nTest Admission 08/02 Post-op day 1 08/04 Day of discharge "
+                    "08/06 Reference Hemoglobin (g/dL) 11.8 8.9 9.2 11.5-15.5\nPlatelets (x10^9/L) "
+                    "118 131 164 150-400\nDiabetic eye exam: last completed 03/2022"});
+    std::map<std::string, double> read;
+    for (const auto& item : out["labs"]["value"]) {
+        read[item["value"]["name"].get<std::string>()] = item["value"]["value"].get<double>();
+    }
+    EXPECT_EQ(read, (std::map<std::string, double>{{"hemoglobin", 9.2}, {"platelets", 164.0}}));
+}
+
 }  // namespace
 }  // namespace docintel::plugins
