@@ -32,6 +32,14 @@ inline bool negatedInClause(const std::string& lower_text, std::size_t at) {
     return std::regex_search(before, negation);
 }
 
+/// Where the value after a label's end begins: past its colon and spaces.
+inline std::size_t valueStart(const std::string& text, std::size_t label_end) {
+    while (label_end < text.size() && (text[label_end] == ':' || text[label_end] == ' ')) {
+        ++label_end;
+    }
+    return label_end;
+}
+
 /// Values of the spec's type in `text` (numeric dates day first when `day_first`).
 inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::string& text,
                                              std::size_t label_end, bool day_first = false) {
@@ -42,8 +50,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
     if (spec.type == "address") {
         auto found = typed::addresses(text);
         if (found.empty() && label_end > 0) {
-            std::size_t from = label_end;
-            while (from < text.size() && (text[from] == ':' || text[from] == ' ')) ++from;
+            const std::size_t from = valueStart(text, label_end);
             if (const auto n = typed::labelledAddressLength(text.substr(from)); n > 0) {
                 found.push_back({from, n, text.substr(from, n)});
             }
@@ -87,8 +94,7 @@ inline std::vector<typed::Found> typedValues(const FieldSpec& spec, const std::s
     if (spec.type == "party") {
         // After a label the name is what follows it up to a bracket or the end of the line.
         if (label_end > 0) {
-            std::size_t skip = label_end;
-            while (skip < text.size() && (text[skip] == ':' || text[skip] == ' ')) ++skip;
+            const std::size_t skip = valueStart(text, label_end);
             std::string rest = text.substr(skip);
             label_end = skip;
             const auto cut = rest.find_first_of("(;:\xE2");
