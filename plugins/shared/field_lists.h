@@ -471,6 +471,7 @@ inline nlohmann::json extractList(const FieldSpec& spec, const DocText& doc) {
     if (spec.item == "measurement") {
         static const std::regex row_line(R"(^[A-Z][A-Za-z0-9 ,'-]{0,40}? \([^()]{1,15}\) [<>]?\d)");
         for (std::size_t k = 0; k < lines.size(); ++k) {
+            if (!mayHoldReferenceColumn(lines[k].text)) continue;  // no header here
             std::size_t last = k;
             while (last + 1 < lines.size() && std::regex_search(lines[last + 1].text, row_line)) {
                 ++last;

@@ -445,14 +445,12 @@ inline std::vector<FieldUnit> fieldUnits(const DocText& doc) {
                         // DOB: ...", "Member: Bartholomew S. Achebe-Lindgren DOB: ..."): only
                         // the longer reading.
                         static const std::regex initial(R"(\b[A-Z]\.?$)");
-                        const std::string name =
-                            colon < to ? trimmed(sentence.substr(colon + 1, code - colon - 1))
-                                       : std::string();
-                        const std::string shorter =
-                            colon < to ? trimmed(sentence.substr(colon + 1, to - colon - 1))
-                                       : std::string();
-                        if (typed::personName(name) &&
-                            (typed::invertedName(name) || std::regex_search(shorter, initial))) {
+                        const auto value = [&](std::size_t end) {
+                            return trimmed(sentence.substr(colon + 1, end - colon - 1));
+                        };
+                        if (colon < to && typed::personName(value(code)) &&
+                            (typed::invertedName(value(code)) ||
+                             std::regex_search(value(to), initial))) {
                             out[cut_unit] = out.back();
                             out.pop_back();
                         }

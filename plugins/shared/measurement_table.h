@@ -74,6 +74,12 @@ inline std::vector<HeadedMeasurement> headedMeasurements(const FieldSpec& spec,
     return out;
 }
 
+/// Whether `text` may hold a results table's reference column ("Reference", "Ref. range",
+/// "Normal range"): most lines do not, and are passed over without a regex.
+inline bool mayHoldReferenceColumn(const std::string& text) {
+    return text.find("Ref") != std::string::npos || text.find("range") != std::string::npos;
+}
+
 /// Measurements of a results table that a PDF's text left as one line, its header first and
 /// each row "Name (unit) value ... range" after it ("Test IRF admission 04/07/2027 Discharge
 /// 04/26/2027 Reference Hemoglobin (g/dL) 11.6 12.1 12.0-16.0 ... Hemoglobin A1c (%) 7.8 -
@@ -85,9 +91,7 @@ inline std::vector<HeadedMeasurement> headedMeasurements(const FieldSpec& spec,
 inline std::vector<typed::Found> flattenedResultRows(const FieldSpec& spec,
                                                      const std::string& text) {
     std::vector<typed::Found> out;
-    if (text.find("Ref") == std::string::npos && text.find("range") == std::string::npos) {
-        return out;  // no reference column: most lines, passed over without a regex
-    }
+    if (!mayHoldReferenceColumn(text)) return out;
     static const std::regex header_end(
         R"(\b(?:Reference(?: range| interval)?|Ref\.? range|Normal range)\s)");
     std::smatch h;

@@ -345,8 +345,9 @@ inline std::vector<Found> money(const std::string& text) {
         } else if (sign == "\xE2\x82\xB9" || sign == "inr" || sign.rfind("rs", 0) == 0) {
             symbol = "\xE2\x82\xB9";
         } else if (sign.size() == 3 && sign != "usd") {
+            symbol.clear();
             for (const char c : sign) symbol += static_cast<char>(std::toupper(c));
-            symbol = symbol.substr(1) + " ";
+            symbol += ' ';
         }
         out.push_back({pos, len, moneyText(amount, moneyPeriod(text, pos, len), symbol)});
     }
