@@ -22,6 +22,98 @@ std::vector<std::string> splitLines(const std::string& text) {
     return lines;
 }
 
+bool isWordByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+/// A Markdown line's inline markup taken off, its text kept as a reader sees it: emphasis
+/// ("**Tutor:** Chiara" is "Tutor: Chiara"; "*Passo dopo passo 1*", "__x__", "_x_" between
+/// words' edges, "~~x~~"), code spans ("`apply`" is "apply"), links and images ("[the
+/// guide](https://x.example/g)" is "the guide (https://x.example/g)", the address kept
+/// unless it is the text or a place in the page; "![alt](img.png)" is "alt") and backslash
+/// escapes ("\*" is "*"). A marker without its closing one on the line stays as written, as
+/// does a list item's opening "* ".
+std::string markdownInline(const std::string& line) {
+    std::string out;
+    out.reserve(line.size());
+    const std::size_t n = line.size();
+    for (std::size_t i = 0; i < n;) {
+        const char c = line[i];
+        if (c == '\\' && i + 1 < n && std::ispunct(static_cast<unsigned char>(line[i + 1]))) {
+            out += line[i + 1];
+            i += 2;
+            continue;
+        }
+        if (c == '`') {
+            const auto close = line.find('`', i + 1);
+            if (close != std::string::npos && close > i + 1) {
+                out.append(line, i + 1, close - i - 1);
+                i = close + 1;
+                continue;
+            }
+        }
+        if (c == '[' || (c == '!' && i + 1 < n && line[i + 1] == '[')) {
+            const std::size_t open = c == '!' ? i + 1 : i;
+            const auto text_end = line.find("](", open);
+            const auto url_end =
+                text_end == std::string::npos ? text_end : line.find(')', text_end);
+            if (url_end != std::string::npos && line.find(']', open) == text_end) {
+                const std::string text = markdownInline(line.substr(open + 1, text_end - open - 1));
+                std::string url = line.substr(text_end + 2, url_end - text_end - 2);
+                if (url.rfind("mailto:", 0) == 0) url.erase(0, 7);
+                out += text;
+                if (c != '!' && !url.empty() && url[0] != '#' && url != text) {
+                    out += (text.empty() ? "" : " (") + url + (text.empty() ? "" : ")");
+                }
+                i = url_end + 1;
+                continue;
+            }
+        }
+        if (c == '*' || c == '_' || c == '~') {
+            std::size_t run = 1;
+            while (i + run < n && line[i + run] == c && run < 2) ++run;
+            if (c == '~' && run < 2) {
+                out += c;
+                ++i;
+                continue;
+            }
+            const std::string marker(run, c);
+            const bool opens = i + run < n &&
+                               !std::isspace(static_cast<unsigned char>(line[i + run])) &&
+                               !(c == '_' && i > 0 && isWordByte(line[i - 1]));
+            auto close = opens ? line.find(marker, i + run + 1) : std::string::npos;
+            while (close != std::string::npos &&
+                   (std::isspace(static_cast<unsigned char>(line[close - 1])) ||
+                    (c == '_' && close + run < n && isWordByte(line[close + run])))) {
+                close = line.find(marker, close + 1);
+            }
+            if (close != std::string::npos) {
+                out += markdownInline(line.substr(i + run, close - i - run));
+                i = close + run;
+                continue;
+            }
+            out.append(line, i, run);
+            i += run;
+            continue;
+        }
+        out += c;
+        ++i;
+    }
+    return out;
+}
+
+/// A Markdown document's lines with their inline markup taken off (markdownInline), but those
+/// of fenced code blocks, which are kept as written.
+std::vector<std::string> markdownLines(std::vector<std::string> lines) {
+    bool code = false;
+    for (auto& line : lines) {
+        if (trimmed(line).rfind("```", 0) == 0) {
+            code = !code;
+        } else if (!code) {
+            line = markdownInline(line);
+        }
+    }
+    return lines;
+}
+
 // "- x", "* x", "+ x", "1. x" → the item text; "" when the line is not a list item.
 std::string listItemText(const std::string& line) {
     std::string t = trimmed(line);
@@ -302,7 +394,8 @@ ParsedDocument parseTextString(const std::string& bytes, DocumentType type) {
     if (type == DocumentType::kCsv) {
         for (const auto& row : parseCsv(text)) out.tableRow(row);
     } else {
-        parseLines(splitLines(text), type == DocumentType::kMd, out);
+        const bool markdown = type == DocumentType::kMd;
+        parseLines(markdown ? markdownLines(splitLines(text)) : splitLines(text), markdown, out);
     }
     Page page;
     page.blocks = out.take();

@@ -42,6 +42,30 @@ constexpr std::size_t kMaxCandidates = 64;
 /// A sentence stating a value of the asked type is judged by the refusal instead of the most
 /// relevant one when its relevance is at least this share of it.
 constexpr double kJudgedTypedShare = 0.85;
+/// A label is the one the question names (markNamedLabel) when its cosine with the question's
+/// point is at least this, and this much above every other label's.
+constexpr double kNamedLabelCosine = 0.40;
+constexpr double kNamedLabelMargin = 0.08;
+
+/// A "Label: value" line's two parts: a label of one to four words before a colon in its first
+/// 40 bytes, and a value after it that is not a row of more cells ("Ordered by: | Dr Priya
+/// Ramanathan" is such a line; a wider row is not). Empty when the sentence is none.
+struct LabelLine {
+    std::string label;
+    std::string value;
+};
+
+LabelLine labelLine(const std::string& sentence) {
+    const auto colon = sentence.find(':');
+    if (colon == std::string::npos || colon == 0 || colon > 40) return {};
+    auto value = sentence.find_first_not_of(' ', colon + 1);
+    if (value != std::string::npos && sentence[value] == '|') ++value;
+    if (value == std::string::npos || sentence.find('|', value) != std::string::npos) return {};
+    std::string label = sentence.substr(0, colon);
+    const auto words = contentWords(foldLatin(label)).size();
+    if (words == 0 || words > 4) return {};
+    return {std::move(label), sentence.substr(value)};
+}
 
 struct Candidate {
     std::size_t source = 0;  ///< index into sources
@@ -51,6 +75,9 @@ struct Candidate {
     std::vector<std::string> sequence;  ///< its content words in order, folded as refusalWords
     std::set<std::string> words;        ///< refusalWords(text): the same words as a set
     bool states_value = false;          ///< statesAskedValue
+    LabelLine line;                     ///< its label and value when it is a "Label: value" line
+    bool label_named = false;           ///< its label is the question's words (labelAsksValue)
+    bool label_meant = false;  ///< its label is nearest the question's point (markNamedLabel)
     double overlap = 0;
     double cosine = 0;
     double relevance = 0;  ///< cosine and rarity-weighted word coverage
@@ -137,22 +164,76 @@ bool restatesQuestion(const QuestionAnalysis& question, const std::string& sente
 /// equipment?", "Required by: 2 October 2026" for "by what date are the goods needed?". The
 /// label says what the value is, so the line answers even where other sentences share more of
 /// the question's words.
-bool labelAsksValue(const QuestionAnalysis& question, const std::string& sentence) {
-    const auto colon = sentence.find(':');
-    if (colon == std::string::npos || colon == 0 || colon > 40) return false;
-    // A two-cell row ("Ordered by: | Dr Priya Ramanathan") is such a line; a wider row is not.
-    auto value = sentence.find_first_not_of(' ', colon + 1);
-    if (value != std::string::npos && sentence[value] == '|') ++value;
-    if (value == std::string::npos || sentence.find('|', value) != std::string::npos) return false;
-    const auto label = contentWords(foldLatin(sentence.substr(0, colon)));
-    if (label.empty() || label.size() > 4) return false;
+bool labelAsksValue(const QuestionAnalysis& question, const LabelLine& line) {
+    if (line.label.empty()) return false;
     // Each label word matches a question word, either way round ("Ordered" and "ordered",
     // "Maintainer" and "maintains").
+    const auto label = contentWords(foldLatin(line.label));
     const bool named = std::all_of(label.begin(), label.end(), [&](const std::string& l) {
         return std::any_of(question.words.begin(), question.words.end(),
                            [&](const auto& q) { return matchesWord(l, q) || matchesWord(q, l); });
     });
-    return named && statesAskedValue(question, sentence.substr(value));
+    return named && statesAskedValue(question, line.value);
+}
+
+/// Whether two words are one stem, the longer the shorter with an ending that makes a verb a
+/// doer or a tense of it ("conductor" and "conduct", "teacher" and "teache" (as contentWords
+/// reads "teaches"), "owner" and "own", "ordered" and "order"), a final "e" dropped before a
+/// vowel ("managing" and "manage").
+bool sameStem(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    const std::string& shorter = a.size() < b.size() ? a : b;
+    const std::string& longer = a.size() < b.size() ? b : a;
+    if (shorter.size() < 3 || hasDigit(shorter) ||
+        longer.compare(0, shorter.size() - 1, shorter, 0, shorter.size() - 1) != 0) {
+        return false;
+    }
+    for (const std::string_view ending : {"er", "or", "r", "ed", "d", "ing"}) {
+        if (longer.size() == shorter.size() + ending.size() && longer.ends_with(ending) &&
+            longer.compare(0, shorter.size(), shorter) == 0) {
+            return true;
+        }
+        if (shorter.back() == 'e' && ending.front() != 'r' && ending.front() != 'd' &&
+            longer.size() + 1 == shorter.size() + ending.size() && longer.ends_with(ending)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Whether a sentence's words hold a question word, as written or of the same stem (sameStem).
+bool holdsWord(const std::set<std::string>& words, const std::string& q) {
+    if (words.count(q)) return true;
+    if (q.size() < 3 || hasDigit(q)) return false;
+    for (auto it = words.lower_bound(q.substr(0, q.size() - 1));
+         it != words.end() && it->compare(0, q.size() - 1, q, 0, q.size() - 1) == 0; ++it) {
+        if (sameStem(q, *it)) return true;
+    }
+    return false;
+}
+
+/// The question without the words of its topic, those more than a few of the candidate
+/// sentences hold: what it asks about the topic ("Who teaches" of "Who teaches the Italian
+/// evening class?" over a syllabus of that class). The question itself when no word is the
+/// topic's.
+std::string questionPoint(const QuestionAnalysis& question,
+                          const std::vector<Candidate>& candidates) {
+    const std::size_t topic = std::max<std::size_t>(2, candidates.size() / 8);
+    std::set<std::string> common;
+    for (const auto& w : question.word_set) {
+        std::size_t holding = 0;
+        for (const auto& c : candidates) holding += c.words.count(w);
+        if (holding > topic) common.insert(w);
+    }
+    if (common.empty()) return question.text;
+    std::string out;
+    std::istringstream tokens(question.text);
+    for (std::string token; tokens >> token;) {
+        const auto words = contentWords(foldLatin(token));
+        if (words.size() == 1 && common.count(words.front())) continue;
+        out += (out.empty() ? "" : " ") + token;
+    }
+    return out;
 }
 
 /// The texts to encode for the candidates: each one's own, in order, then the others each is
@@ -160,6 +241,8 @@ bool labelAsksValue(const QuestionAnalysis& question, const std::string& sentenc
 /// under its chunk's headings, a heading as a title.
 struct Readings {
     std::vector<std::string> texts;
+    std::vector<std::pair<std::size_t, std::size_t>> labels;  ///< candidate -> its label alone
+    std::size_t point = 0;  ///< the question's point (questionPoint), when any label is
     std::vector<std::pair<std::size_t, std::size_t>> also;    ///< candidate -> another text
     std::vector<std::pair<std::size_t, std::size_t>> pooled;  ///< candidate -> its heading trail
 };
@@ -169,6 +252,20 @@ Readings otherReadings(const QuestionAnalysis& question, const std::vector<Sourc
     Readings r;
     r.texts.reserve(candidates.size());
     for (const auto& c : candidates) r.texts.push_back(c.text);
+    // A "Label: value" line whose value is of the asked type is also read by its label alone,
+    // to be compared with the question's point: "Tutor" with "who teaches".
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const auto& c = candidates[i];
+        if (c.line.label.empty() || !(c.states_value || question.expects == AnswerType::kAny)) {
+            continue;
+        }
+        r.labels.emplace_back(i, r.texts.size());
+        r.texts.push_back(c.line.label);
+    }
+    if (!r.labels.empty()) {
+        r.point = r.texts.size();
+        r.texts.push_back(questionPoint(question, candidates));
+    }
     // A table row is also compared by the cells the question names: a question about one
     // column of a wide row is diluted by the others ("the service start date of document
     // DHAW20190045" against a row of seven labelled cells).
@@ -223,6 +320,40 @@ Readings otherReadings(const QuestionAnalysis& question, const std::vector<Sourc
         r.pooled.emplace_back(i, t.text);
     }
     return r;
+}
+
+/// Of the "Label: value" lines whose value is of the asked type, the one whose label is nearest
+/// the question's point in meaning names what the question asks, when it is near enough and
+/// clearly nearer than the next: "Tutor: Chiara Bellamy-Osei" for "who teaches the class?",
+/// "Authorised dealer: Windlestrae Cycles" for "which bike shop sold the e-bike?".
+void markNamedLabel(std::vector<Candidate>& candidates,
+                    const std::vector<std::vector<float>>& vectors, const Readings& readings,
+                    const std::string& model) {
+    if (readings.labels.empty()) return;
+    const auto& point = vectors[readings.point];
+    // Each label once: a label repeated (the same "Fax:" line on two pages) is one.
+    std::map<std::string, double> similarity;
+    for (const auto& [i, text] : readings.labels) {
+        similarity.emplace(readings.texts[text],
+                           comparableCosine(model, cosine(point, vectors[text])));
+    }
+    const std::string* best = nullptr;
+    double next = -1;
+    for (const auto& [label, value] : similarity) {
+        if (!best || value > similarity.at(*best)) {
+            if (best) next = std::max(next, similarity.at(*best));
+            best = &label;
+        } else {
+            next = std::max(next, value);
+        }
+    }
+    if (similarity.at(*best) < kNamedLabelCosine ||
+        similarity.at(*best) - next < kNamedLabelMargin) {
+        return;
+    }
+    for (const auto& [i, text] : readings.labels) {
+        if (readings.texts[text] == *best) candidates[i].label_meant = true;
+    }
 }
 
 /// At most kMaxCandidates sentences to encode: those sharing the most of the question's words
@@ -472,6 +603,8 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         // took the minutes?"), its year no date ("Open Day 2027" for "when must I book?").
         const bool heading = isHeading(sources[c.source].passage.chunk, c.text);
         c.states_value = asks_title ? heading : !heading && statesAskedValue(question, c.text);
+        if (!heading) c.line = labelLine(c.text);
+        c.label_named = labelAsksValue(question, c.line);
     }
 
     if (encoder_ && !question_vector.empty() && !candidates.empty()) {
@@ -485,6 +618,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             for (const auto& [i, text] : readings.also) {
                 candidates[i].cosine = std::max(candidates[i].cosine, comparable((*vectors)[text]));
             }
+            markNamedLabel(candidates, *vectors, readings, encoder_->modelName());
             for (const auto& [i, trail] : readings.pooled) {
                 const auto joined = pooledTogether(
                     (*vectors)[i], ingest::approximateTokens(candidates[i].text), (*vectors)[trail],
@@ -500,7 +634,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
     const double n = static_cast<double>(candidates.size());
     for (const auto& w : question.word_set) {
         double holding = 0;
-        for (const auto& c : candidates) holding += static_cast<double>(c.words.count(w));
+        for (const auto& c : candidates) holding += holdsWord(c.words, w) ? 1.0 : 0.0;
         weight[w] = std::log((n + 1) / (holding + 0.5));
         total_weight += weight[w];
     }
@@ -508,7 +642,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         // A small prior for the better-ranked sources.
         const double rank_prior = 0.02 * (1.0 / (1.0 + static_cast<double>(c.source)));
         double rare_overlap = 0;
-        for (const auto& [w, wt] : weight) rare_overlap += c.words.count(w) ? wt : 0.0;
+        for (const auto& [w, wt] : weight) rare_overlap += holdsWord(c.words, w) ? wt : 0.0;
         rare_overlap = total_weight > 0 ? rare_overlap / total_weight : 0;
         // The question's adjacent words standing together in the sentence ("Director of Public
         // Works"): a phrase of the question, not its words scattered.
@@ -517,7 +651,8 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
             0.6 * std::max(0.0, c.cosine) + 0.3 * rare_overlap + 0.1 * phrases + rank_prior;
         // A "Label: value" line whose label is the question's words counts its value twice.
         c.support = c.relevance + (c.states_value ? options_.typed_bonus : 0.0) +
-                    (labelAsksValue(question, c.text) ? options_.typed_bonus : 0.0);
+                    (c.label_named ? options_.typed_bonus : 0.0) +
+                    (c.label_meant ? options_.typed_bonus : 0.0);
     }
 
     const auto by = [](double Candidate::*score) {

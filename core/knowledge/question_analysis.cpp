@@ -302,8 +302,19 @@ bool hasMoney(const std::string& text) {
     return separatedFigures(text, '.', 2);
 }
 
+/// Whether a capitalised word names a day or a month ("Thursdays", "March"): a date's word,
+/// not a person's or a place's name.
+bool namesDayOrMonth(std::string word) {
+    static const std::set<std::string> days_and_months = {
+        "monday",  "tuesday",   "wednesday", "thursday", "friday",  "saturday", "sunday",
+        "january", "february",  "march",     "april",    "may",     "june",     "july",
+        "august",  "september", "october",   "november", "december"};
+    if (word.size() > 4 && word.back() == 's') word.pop_back();
+    return days_and_months.count(word) > 0;
+}
+
 /// A capitalised word of `text` that the question does not contain, but the first word of the
-/// text and of a label's value ("Subject: Fake email" names nobody).
+/// text and of a label's value ("Subject: Fake email" names nobody), and a day's or a month's.
 bool hasNewName(const std::string& text, const std::set<std::string>& question_words) {
     bool found = false;
     bool first = true;
@@ -314,7 +325,7 @@ bool hasNewName(const std::string& text, const std::set<std::string>& question_w
         while (before > 0 && text[before - 1] == ' ') --before;
         const bool after_label = before > 0 && text[before - 1] == ':';
         if (!first && !after_label && std::isupper(static_cast<unsigned char>(c)) &&
-            !question_words.count(w)) {
+            !question_words.count(w) && !namesDayOrMonth(w)) {
             found = true;
         }
         first = false;

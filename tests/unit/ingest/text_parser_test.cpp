@@ -182,7 +182,27 @@ TEST(TextParser, DottedLeadersAndMarkdownHardBreaksKeepTheirLines) {
         blockTexts("Employee ID ........ NB-1\nName ............... Ann Roe\n"),
         (std::vector<std::string>{"Employee ID ........ NB-1", "Name ............... Ann Roe"}));
     EXPECT_EQ(blockTexts("**Patient** Ann Roe  \n**Seen** in clinic today\n", DocumentType::kMd),
-              (std::vector<std::string>{"**Patient** Ann Roe", "**Seen** in clinic today"}));
+              (std::vector<std::string>{"Patient Ann Roe", "Seen in clinic today"}));
+}
+
+TEST(TextParser, MarkdownIsReadWithoutItsInlineMarkup) {
+    EXPECT_EQ(blockTexts("- **Tutor:** Ines Calder\n"
+                         "- **Coursebook:** *Vamos Ya 1*, see [the shop](https://shop.example/v1) "
+                         "or [Help](#help)\n"
+                         "\n"
+                         "Run `lf apply`; snake_case_name and 2 * 3 stay; \\*not emphasis\\*\n"
+                         "![a map](map.png) __Note__ ~~old~~ new\n"
+                         "\n"
+                         "* an item with a lone * star\n"
+                         "\n"
+                         "```\n**kept** in code\n```\n",
+                         DocumentType::kMd),
+              (std::vector<std::string>{
+                  "Tutor: Ines Calder",
+                  "Coursebook: Vamos Ya 1, see the shop (https://shop.example/v1) or Help",
+                  "Run lf apply; snake_case_name and 2 * 3 stay; *not emphasis* a map Note old "
+                  "new",
+                  "an item with a lone * star", "**kept** in code"}));
 }
 
 }  // namespace
