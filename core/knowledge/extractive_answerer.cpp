@@ -205,8 +205,10 @@ bool sameStem(const std::string& a, const std::string& b) {
 bool holdsWord(const std::set<std::string>& words, const std::string& q) {
     if (words.count(q)) return true;
     if (q.size() < 3 || hasDigit(q)) return false;
-    for (auto it = words.lower_bound(q.substr(0, q.size() - 1));
-         it != words.end() && it->compare(0, q.size() - 1, q, 0, q.size() - 1) == 0; ++it) {
+    // Either word may be the longer: the words sharing all but the longest ending's letters.
+    const std::size_t stem = std::max<std::size_t>(2, q.size() - 3);  // q.size() >= 3 here
+    for (auto it = words.lower_bound(q.substr(0, stem));
+         it != words.end() && it->compare(0, stem, q, 0, stem) == 0; ++it) {
         if (sameStem(q, *it)) return true;
     }
     return false;
@@ -337,22 +339,16 @@ void markNamedLabel(std::vector<Candidate>& candidates,
         similarity.emplace(readings.texts[text],
                            comparableCosine(model, cosine(point, vectors[text])));
     }
-    const std::string* best = nullptr;
+    const auto best =
+        std::max_element(similarity.begin(), similarity.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
     double next = -1;
-    for (const auto& [label, value] : similarity) {
-        if (!best || value > similarity.at(*best)) {
-            if (best) next = std::max(next, similarity.at(*best));
-            best = &label;
-        } else {
-            next = std::max(next, value);
-        }
+    for (auto it = similarity.begin(); it != similarity.end(); ++it) {
+        if (it != best) next = std::max(next, it->second);
     }
-    if (similarity.at(*best) < kNamedLabelCosine ||
-        similarity.at(*best) - next < kNamedLabelMargin) {
-        return;
-    }
+    if (best->second < kNamedLabelCosine || best->second - next < kNamedLabelMargin) return;
     for (const auto& [i, text] : readings.labels) {
-        if (readings.texts[text] == *best) candidates[i].label_meant = true;
+        if (readings.texts[text] == best->first) candidates[i].label_meant = true;
     }
 }
 
@@ -649,7 +645,8 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         const double phrases = pairsTogether(question.words, c.sequence);
         c.relevance =
             0.6 * std::max(0.0, c.cosine) + 0.3 * rare_overlap + 0.1 * phrases + rank_prior;
-        // A "Label: value" line whose label is the question's words counts its value twice.
+        // A "Label: value" line whose label is the question's words, or nearest its point in
+        // meaning, counts its value twice.
         c.support = c.relevance + (c.states_value ? options_.typed_bonus : 0.0) +
                     (c.label_named ? options_.typed_bonus : 0.0) +
                     (c.label_meant ? options_.typed_bonus : 0.0);
