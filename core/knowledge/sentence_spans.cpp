@@ -95,6 +95,12 @@ bool continues(const std::string& text, const Span& previous, const Span& next) 
     if (next.second - previous.first > static_cast<int>(kMaxSentenceBytes)) return false;
     const bool new_line = text.find('\n', previous.second) < static_cast<std::size_t>(next.first);
     if (!new_line) return endsInAbbreviation(text, previous) || onTableRow(text, next.first);
+    // A label alone on its line ("Deliver to:") goes on with the value on the next one.
+    if (text[previous.second - 1] == ':' && opensWithLabel(text, previous.first, previous.second) &&
+        text.find('\n', previous.first) >= static_cast<std::size_t>(previous.second) &&
+        !opensWithLabel(text, next.first, next.second) && !isTableRow(text, next)) {
+        return true;
+    }
     // The previous line: from its last line break.
     const auto line_break = text.rfind('\n', previous.second - 1);
     const int line_start =

@@ -22,6 +22,8 @@ struct SentenceSpan {
 ///   next a "Label:" line or a table row) runs on into the next line, as a transcript's or a
 ///   form's numbered lines do ("16 STEVEN E. MERCER, ESQ., Deputy Attorney General, Los" /
 ///   "17 Angeles, Cal.; on behalf of the Petitioner.");
+/// - a label alone on its line ("Deliver to:") goes on with the value on the next line, unless
+///   that line is a label or a table row of its own;
 /// - an over-long run of records flattened into one paragraph (a PDF table read as text) is
 ///   cut before each record's key: the identifier shape it repeats ("DHAW20190001 … DHAW20190002").
 /// `skip_heading`: a chunk that opens with its section's heading (the chunker puts the heading

@@ -81,6 +81,18 @@ TEST(SentenceSpans, LabelLinesStayApart) {
     EXPECT_TRUE(has(s, "Date: Fri, 23 Dec 2022 12:08:48 -0600"));
 }
 
+TEST(SentenceSpans, ALabelAloneOnItsLineGoesOnWithItsValue) {
+    // A purchase order's "Deliver to:" over its address: one sentence, the label with its value;
+    // a label followed by another label, or by a table row, stays apart.
+    const auto s = sentencesOf(
+        "Deliver to:\nHarton Primary School, Art Room 2\nRequired by: 2 October 2026\n"
+        "Invoice to:\nAccounts: Harton Primary School\nNotes:\nItem | Qty\n");
+    EXPECT_TRUE(has(s, "Deliver to:\nHarton Primary School, Art Room 2"));
+    EXPECT_TRUE(has(s, "Required by: 2 October 2026"));
+    EXPECT_TRUE(has(s, "Accounts: Harton Primary School"));
+    EXPECT_FALSE(has(s, "Invoice to:\nAccounts: Harton Primary School"));
+}
+
 TEST(SentenceSpans, ATableRowIsOneSentence) {
     // tests/data/eval/qa/docs/stats-library-use-fy2024.pdf as the PDF table reader writes it:
     // ICU ends a sentence after the label "Operating expend." and the row lost its value.
