@@ -222,21 +222,27 @@ bool separatedFigures(const std::string& text, char separator, std::size_t figur
     return false;
 }
 
+/// The months' names, lower-cased ("may" among them).
+const std::set<std::string>& monthNames() {
+    static const std::set<std::string> names = {"january",   "february", "march",    "april",
+                                                "may",       "june",     "july",     "august",
+                                                "september", "october",  "november", "december"};
+    return names;
+}
+
 /// A date or a year: a month's name ("May" only before a figure), a year (1000–2999, "1970s"),
 /// "09/28" style figures or a word of time ("century", "ago"). A bare figure is not one:
 /// transcripts and tables number their lines.
 bool hasDate(const std::string& text) {
     static const std::set<std::string> words = {
-        "january",   "february", "march",    "april",     "june",   "july",   "august",
-        "september", "october",  "november", "december",  "jan",    "feb",    "mar",
-        "apr",       "jun",      "jul",      "aug",       "sep",    "sept",   "oct",
-        "nov",       "dec",      "century",  "centuries", "decade", "year",   "years",
-        "today",     "ago",      "spring",   "summer",    "autumn", "winter", "yesterday"};
+        "jan",   "feb",   "mar", "apr",    "jun",     "jul",       "aug",    "sep",
+        "sept",  "oct",   "nov", "dec",    "century", "centuries", "decade", "year",
+        "years", "today", "ago", "spring", "summer",  "autumn",    "winter", "yesterday"};
     bool found = false;
     std::string previous;
     forEachWord(text, [&](const std::string& w, char) {
         if (previous == "may" && std::isdigit(static_cast<unsigned char>(w[0]))) found = true;
-        if (words.count(w)) found = true;
+        if (words.count(w) || (w != "may" && monthNames().count(w))) found = true;
         previous = w;
     });
     const auto digit = [&](std::size_t k) { return digitAt(text, k); };
@@ -305,12 +311,10 @@ bool hasMoney(const std::string& text) {
 /// Whether a capitalised word names a day or a month ("Thursdays", "March"): a date's word,
 /// not a person's or a place's name.
 bool namesDayOrMonth(std::string word) {
-    static const std::set<std::string> days_and_months = {
-        "monday",  "tuesday",   "wednesday", "thursday", "friday",  "saturday", "sunday",
-        "january", "february",  "march",     "april",    "may",     "june",     "july",
-        "august",  "september", "october",   "november", "december"};
+    static const std::set<std::string> days = {"monday", "tuesday",  "wednesday", "thursday",
+                                               "friday", "saturday", "sunday"};
     if (word.size() > 4 && word.back() == 's') word.pop_back();
-    return days_and_months.count(word) > 0;
+    return days.count(word) > 0 || monthNames().count(word) > 0;
 }
 
 /// A capitalised word of `text` that the question does not contain, but the first word of the
