@@ -52,6 +52,7 @@ constexpr double kNamedLabelMargin = 0.08;
 /// Ramanathan" is such a line; a wider row is not). Empty when the sentence is none.
 struct LabelLine {
     std::string label;
+    std::vector<std::string> words;  ///< the label's content words
     std::string value;
 };
 
@@ -62,9 +63,9 @@ LabelLine labelLine(const std::string& sentence) {
     if (value != std::string::npos && sentence[value] == '|') ++value;
     if (value == std::string::npos || sentence.find('|', value) != std::string::npos) return {};
     std::string label = sentence.substr(0, colon);
-    const auto words = contentWords(foldLatin(label)).size();
-    if (words == 0 || words > 4) return {};
-    return {std::move(label), sentence.substr(value)};
+    auto words = contentWords(foldLatin(label));
+    if (words.empty() || words.size() > 4) return {};
+    return {std::move(label), std::move(words), sentence.substr(value)};
 }
 
 struct Candidate {
@@ -74,6 +75,7 @@ struct Candidate {
     std::string text;
     std::vector<std::string> sequence;  ///< its content words in order, folded as refusalWords
     std::set<std::string> words;        ///< refusalWords(text): the same words as a set
+    std::set<std::string> held;         ///< the question's words it holds (holdsWord)
     bool states_value = false;          ///< statesAskedValue
     LabelLine line;                     ///< its label and value when it is a "Label: value" line
     bool label_named = false;           ///< its label is the question's words (labelAsksValue)
@@ -168,8 +170,7 @@ bool labelAsksValue(const QuestionAnalysis& question, const LabelLine& line) {
     if (line.label.empty()) return false;
     // Each label word matches a question word, either way round ("Ordered" and "ordered",
     // "Maintainer" and "maintains").
-    const auto label = contentWords(foldLatin(line.label));
-    const bool named = std::all_of(label.begin(), label.end(), [&](const std::string& l) {
+    const bool named = std::all_of(line.words.begin(), line.words.end(), [&](const std::string& l) {
         return std::any_of(question.words.begin(), question.words.end(),
                            [&](const auto& q) { return matchesWord(l, q) || matchesWord(q, l); });
     });
@@ -600,6 +601,9 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         const bool heading = isHeading(sources[c.source].passage.chunk, c.text);
         c.states_value = asks_title ? heading : !heading && statesAskedValue(question, c.text);
         if (!heading) c.line = labelLine(c.text);
+        for (const auto& w : question.word_set) {
+            if (holdsWord(c.words, w)) c.held.insert(w);
+        }
         c.label_named = labelAsksValue(question, c.line);
     }
 
@@ -630,7 +634,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
     const double n = static_cast<double>(candidates.size());
     for (const auto& w : question.word_set) {
         double holding = 0;
-        for (const auto& c : candidates) holding += holdsWord(c.words, w) ? 1.0 : 0.0;
+        for (const auto& c : candidates) holding += static_cast<double>(c.held.count(w));
         weight[w] = std::log((n + 1) / (holding + 0.5));
         total_weight += weight[w];
     }
@@ -638,7 +642,7 @@ Answer ExtractiveAnswerer::answer(const QuestionAnalysis& question,
         // A small prior for the better-ranked sources.
         const double rank_prior = 0.02 * (1.0 / (1.0 + static_cast<double>(c.source)));
         double rare_overlap = 0;
-        for (const auto& [w, wt] : weight) rare_overlap += holdsWord(c.words, w) ? wt : 0.0;
+        for (const auto& [w, wt] : weight) rare_overlap += c.held.count(w) ? wt : 0.0;
         rare_overlap = total_weight > 0 ? rare_overlap / total_weight : 0;
         // The question's adjacent words standing together in the sentence ("Director of Public
         // Works"): a phrase of the question, not its words scattered.
